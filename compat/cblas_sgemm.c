@@ -1,0 +1,64 @@
+/* cblas_sgemm: checked as the reference CBLAS checks it, then handed to the core as a column-major problem. */
+#include <config.h>
+#include "blas_abi.h"
+#include "gemm_check.h"
+
+enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
+
+static int cblas_trans(int t)
+{
+    return t == NO_TRANS ? 0 : (t == TRANS || t == CONJ_TRANS) ? 1 : -1;
+}
+
+/* Reference CBLAS reports an error of the underlying Fortran SGEMM as its number + 1 (the order argument
+ * comes first), and for a row-major call swaps back the numbers of the operands it had swapped. */
+static int cblas_param(int fortran_info, int row_major)
+{
+    int p = fortran_info + 1;
+    if (row_major) {
+        switch (p) {
+        case 4: return 5;
+        case 5: return 4;
+        case 9: return 11;
+        case 11: return 9;
+        }
+    }
+    return p;
+}
+
+TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int K, float alpha, const float *A,
+                           int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    static const char rout[] = "cblas_sgemm";
+    int ta = cblas_trans(TransA), tb = cblas_trans(TransB);
+
+    if (order != ROW_MAJOR && order != COL_MAJOR) {
+        cblas_xerbla(1, rout, "Illegal layout setting, %d\n", order);
+        return;
+    }
+    if (ta < 0) {
+        cblas_xerbla(2, rout, "Illegal TransA setting, %d\n", TransA);
+        return;
+    }
+    if (tb < 0) {
+        cblas_xerbla(3, rout, "Illegal TransB setting, %d\n", TransB);
+        return;
+    }
+
+    tb_gemm g = { .alpha = alpha, .beta = beta, .c = C, .ldc = ldc, .k = K, .iface = TB_IFACE_CBLAS };
+    g.orig.cblas.order = order;
+    g.orig.cblas.trans_a = TransA;
+    g.orig.cblas.trans_b = TransB;
+    if (order == COL_MAJOR) {
+        g.transa = ta; g.transb = tb; g.m = M; g.n = N; g.a = A; g.lda = lda; g.b = B; g.ldb = ldb;
+    } else {
+        /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands */
+        g.transa = tb; g.transb = ta; g.m = N; g.n = M; g.a = B; g.lda = ldb; g.b = A; g.ldb = lda;
+    }
+    int info = tb_gemm_check_dims(&g);
+    if (info) {
+        cblas_xerbla(cblas_param(info, order == ROW_MAJOR), rout, "");
+        return;
+    }
+    tb_sgemm(&g);
+}

@@ -1,0 +1,36 @@
+/* Fortran SGEMM (sgemm_, and sgemm for compilers without the trailing underscore), checked as reference BLAS. */
+#include <config.h>
+#include <stddef.h>
+#include "blas_abi.h"
+#include "gemm_check.h"
+
+/* Fortran callers also pass the hidden lengths of TRANSA and TRANSB; SGEMM reads one character of each,
+ * so they are not declared (and C callers that omit them are fine). */
+TB_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+                      const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+                      const float *beta, float *c, const int *ldc)
+{
+    int ta = tb_fortran_trans(*transa), tb = tb_fortran_trans(*transb);
+    int info = ta < 0 ? 1 : tb < 0 ? 2 : 0;
+    tb_gemm g = { .transa = ta, .transb = tb, .m = *m, .n = *n, .k = *k, .a = a, .lda = *lda, .b = b,
+                  .ldb = *ldb, .c = c, .ldc = *ldc, .iface = TB_IFACE_FORTRAN };
+    if (!info)
+        info = tb_gemm_check_dims(&g);
+    if (info) {
+        xerbla_("SGEMM ", &info, 6);
+        return;
+    }
+    /* ALPHA and BETA are read only now: reference SGEMM reads them after the checks too */
+    g.alpha = *alpha;
+    g.beta = *beta;
+    g.orig.fortran.transa = *transa;
+    g.orig.fortran.transb = *transb;
+    tb_sgemm(&g);
+}
+
+TB_EXPORT void sgemm(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+                     const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+                     const float *beta, float *c, const int *ldc)
+{
+    sgemm_(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}

@@ -1,0 +1,83 @@
+/*
+ * tileblas: single-precision GEMM on the GPU for unmodified BLAS programs.
+ *
+ * The library exports the BLAS entry points cblas_sgemm, sgemm_ and sgemm (and weak default xerbla_ /
+ * cblas_xerbla handlers); programs call those as they would call any BLAS.  This header adds the tileblas_*
+ * functions: version, per-thread forcing of the path and kernel (for tests and benchmarks), and statistics.
+ */
+#ifndef TILEBLAS_H
+#define TILEBLAS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TILEBLAS_VERSION_MAJOR 0
+#define TILEBLAS_VERSION_MINOR 1
+#define TILEBLAS_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library actually loaded. */
+const char *tileblas_version(void);
+
+/* Where a call runs.  AUTO follows TILEBLAS_MODE and the size rule; CPU and GPU force the path. */
+typedef enum tileblas_path {
+    TILEBLAS_PATH_AUTO = 0,
+    TILEBLAS_PATH_CPU = 1,
+    TILEBLAS_PATH_GPU = 2
+} tileblas_path;
+
+/*
+ * Force the path of this thread's following calls (TILEBLAS_PATH_AUTO restores the environment's choice).
+ * A forced GPU call still runs on the CPU when no device is usable or the GPU fails: check tileblas_last_call().
+ */
+void tileblas_set_path(tileblas_path path);
+
+/* Force the GPU kernel of this thread's following calls by name (NULL restores the default).
+ * Returns 0, or -1 if no kernel of that name is built in. */
+int tileblas_set_kernel(const char *name);
+
+/* The GPU kernels built in, in table order: names for i = 0 .. tileblas_kernel_count() - 1, else NULL. */
+int tileblas_kernel_count(void);
+const char *tileblas_kernel_name(int i);
+
+/* 1 when a CUDA device is usable (this initialises the GPU runtime once), else 0; why_not gets the reason. */
+int tileblas_gpu_available(const char **why_not);
+
+/* What this thread's last sgemm call did. */
+typedef struct tileblas_call_info {
+    tileblas_path path;  /* TILEBLAS_PATH_CPU or TILEBLAS_PATH_GPU; AUTO when nothing ran (quick return) */
+    const char *kernel;  /* GPU kernel name, or NULL on the CPU */
+    int gpu_failed;      /* 1 when the call was meant for the GPU, failed there, and ran on the CPU */
+} tileblas_call_info;
+void tileblas_last_call(tileblas_call_info *info);
+
+/* Process-wide counters since start (or the last reset), summed over all entry points and threads. */
+typedef struct tileblas_stats {
+    unsigned long long gpu_calls, cpu_calls, quick_returns, gpu_failures;
+    double gpu_flops, cpu_flops;     /* 2*M*N*K per call */
+    double gpu_seconds, cpu_seconds; /* wall time spent inside the calls */
+} tileblas_stats;
+void tileblas_get_stats(tileblas_stats *stats);
+void tileblas_reset_stats(void);
+
+/*
+ * The CBLAS declarations of what the library exports, for programs that have no cblas.h of their own.
+ * Skipped when a cblas.h was included first (its declarations are compatible).
+ */
+#if !defined(CBLAS_H) && !defined(TILEBLAS_NO_CBLAS_DECLS)
+#ifndef CBLAS_ENUM_DEFINED_H
+enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
+enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
+#endif
+void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
+                 int K, float alpha, const float *A, int lda, const float *B, int ldb, float beta, float *C,
+                 int ldc);
+#endif
+void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
+            const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
+            const int *ldc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TILEBLAS_H */

@@ -1,0 +1,55 @@
+/*
+ * The GPU kernels: one .cu per kernel, each behind the same launch signature, listed in one table (table.c).
+ * Kernels know nothing of BLAS entry points: they get device pointers and a column-major problem.
+ */
+#ifndef TB_KERNELS_H
+#define TB_KERNELS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TB_KERNEL_HIDDEN __attribute__((visibility("hidden")))
+
+/*
+ * C = alpha * op(A) * op(B) + beta * C, column-major, all pointers on the device.
+ * op(A) is m x k (A stored m x k, or k x m when transa), op(B) k x n; C is m x n with leading dimension ldc.
+ * Contract: m, n >= 1; when k == 0, A and B are not read (the caller passes alpha = 0 with it, so C = beta*C);
+ * when beta == 0, C is not read (NaN or Inf in C do not propagate); only the m x n part of C is written.
+ */
+typedef struct tb_kproblem {
+    int transa, transb;
+    int64_t m, n, k;
+    float alpha, beta;
+    const float *a;
+    int64_t lda;
+    const float *b;
+    int64_t ldb;
+    float *c;
+    int64_t ldc;
+} tb_kproblem;
+
+/* Queue the kernel on stream (a cudaStream_t); returns the launch's cudaError_t (0 = success). */
+typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *stream);
+
+typedef struct tb_kernel {
+    const char *name;        /* what TILEBLAS_KERNEL and tileblas_set_kernel() take */
+    tb_kernel_launch launch;
+} tb_kernel;
+
+TB_KERNEL_HIDDEN extern const tb_kernel tb_kernel_table[];
+TB_KERNEL_HIDDEN extern const int tb_kernel_count;
+TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
+TB_KERNEL_HIDDEN int tb_kernel_default(void);          /* index of the best kernel, or -1 if none */
+
+/* the launchers, one per .cu */
+TB_KERNEL_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_tiled16(const tb_kproblem *p, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_tiled32(const tb_kproblem *p, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

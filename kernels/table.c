@@ -1,0 +1,29 @@
+/* The kernel table.  Adding a kernel is a new .cu and a row here; the last row is the default (best). */
+#include <string.h>
+#include <config.h>
+#include "kernels.h"
+
+#ifdef HAVE_CUDA
+const tb_kernel tb_kernel_table[] = {
+    { "naive", tb_launch_naive },     /* one thread per element of C: the lessons' starting point */
+    { "tiled16", tb_launch_tiled16 }, /* shared-memory tiles, 16 x 16 */
+    { "tiled32", tb_launch_tiled32 }, /* shared-memory tiles, 32 x 32: the lessons' best */
+};
+const int tb_kernel_count = sizeof tb_kernel_table / sizeof tb_kernel_table[0];
+#else
+const tb_kernel tb_kernel_table[] = { { NULL, NULL } };
+const int tb_kernel_count = 0;
+#endif
+
+int tb_kernel_find(const char *name)
+{
+    for (int i = 0; i < tb_kernel_count; i++)
+        if (!strcmp(tb_kernel_table[i].name, name))
+            return i;
+    return -1;
+}
+
+int tb_kernel_default(void)
+{
+    return tb_kernel_count - 1;
+}

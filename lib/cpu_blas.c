@@ -1,0 +1,115 @@
+/*
+ * Finding the CPU BLAS: TILEBLAS_CPU_BLAS if set, else the next definition of the same symbol in the process
+ * (dlsym RTLD_NEXT: the BLAS the program was linked with, or loaded after us), else libopenblas.so.0 opened
+ * privately.  Never ourselves.  Each symbol is resolved once, on the first CPU call.
+ */
+#include <config.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include "cpu_blas.h"
+#include "env.h"
+#include "util.h"
+
+typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float,
+                               float *, int);
+typedef void (*f77_sgemm_fn)(const char *, const char *, const int *, const int *, const int *, const float *,
+                             const float *, const int *, const float *, const int *, const float *, float *,
+                             const int *);
+
+static const char *const symbol[TB_IFACE_COUNT] = { "cblas_sgemm", "sgemm_" };
+static void *fn[TB_IFACE_COUNT];
+static const char *where[TB_IFACE_COUNT];
+static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
+__thread int tb_in_cpu_blas;
+
+static int is_ours(void *f)
+{
+    Dl_info mine, theirs;
+    return dladdr((void *)tb_cpu_sgemm, &mine) && dladdr(f, &theirs) && mine.dli_fbase == theirs.dli_fbase;
+}
+
+static void *from_library(const char *path, const char *name)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *f = h ? dlsym(h, name) : NULL;
+    return f && !is_ours(f) ? f : NULL;
+}
+
+static void resolve(void)
+{
+    const char *override = tb_config_get()->cpu_blas;
+    static int warned_override;
+    for (int i = 0; i < TB_IFACE_COUNT; i++) {
+        void *f = NULL;
+        if (override && !(f = from_library(override, symbol[i])))
+            tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: cannot load %s from it (%s); looking elsewhere",
+                         override, symbol[i], dlerror() ? "dlopen/dlsym failed" : "not found");
+        if (!f) {
+            f = dlsym(RTLD_NEXT, symbol[i]);
+            if (f && is_ours(f))
+                f = NULL;
+        }
+        if (!f)
+            f = from_library("libopenblas.so.0", symbol[i]);
+        Dl_info info;
+        fn[i] = f;
+        where[i] = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
+    }
+}
+
+const char *tb_cpu_blas_name(tb_iface iface)
+{
+    return where[iface];
+}
+
+/* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
+static void builtin_sgemm(const tb_gemm *g)
+{
+    for (int64_t j = 0; j < g->n; j++) {
+        float *c = g->c + j * g->ldc;
+        for (int64_t i = 0; i < g->m; i++)
+            c[i] = g->beta == 0.0f ? 0.0f : g->beta * c[i];
+        if (g->alpha == 0.0f)
+            continue;
+        for (int64_t l = 0; l < g->k; l++) {
+            float blj = g->transb ? g->b[j + l * g->ldb] : g->b[l + j * g->ldb];
+            float t = g->alpha * blj;
+            for (int64_t i = 0; i < g->m; i++)
+                c[i] += t * (g->transa ? g->a[l + i * g->lda] : g->a[i + l * g->lda]);
+        }
+    }
+}
+
+static void reissue(const tb_gemm *g, void *f)
+{
+    if (g->iface == TB_IFACE_CBLAS) {
+        int row = g->orig.cblas.order == 101;
+        /* undo the row-major swap made by compat/cblas_sgemm.c */
+        const float *a = row ? g->b : g->a, *b = row ? g->a : g->b;
+        int lda = (int)(row ? g->ldb : g->lda), ldb = (int)(row ? g->lda : g->ldb);
+        int m = (int)(row ? g->n : g->m), n = (int)(row ? g->m : g->n);
+        ((cblas_sgemm_fn)f)(g->orig.cblas.order, g->orig.cblas.trans_a, g->orig.cblas.trans_b, m, n, (int)g->k,
+                            g->alpha, a, lda, b, ldb, g->beta, g->c, (int)g->ldc);
+    } else {
+        int m = (int)g->m, n = (int)g->n, k = (int)g->k, lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
+        ((f77_sgemm_fn)f)(&g->orig.fortran.transa, &g->orig.fortran.transb, &m, &n, &k, &g->alpha, g->a, &lda, g->b,
+                          &ldb, &g->beta, g->c, &ldc);
+    }
+}
+
+void tb_cpu_sgemm(const tb_gemm *g)
+{
+    static int warned_missing;
+    pthread_once(&resolve_once, resolve);
+    void *f = fn[g->iface];
+    if (!f) {
+        tb_warn_once(&warned_missing, "no CPU BLAS with %s found (set TILEBLAS_CPU_BLAS); using a slow built-in loop",
+                     symbol[g->iface]);
+        builtin_sgemm(g);
+        return;
+    }
+    tb_in_cpu_blas++;
+    reissue(g, f);
+    tb_in_cpu_blas--;
+}

@@ -1,0 +1,27 @@
+/* The environment (TILEBLAS_*), read once on first use. */
+#ifndef TB_ENV_H
+#define TB_ENV_H
+
+#include "gemm.h"
+
+typedef enum tb_mode { TB_MODE_AUTO = 0, TB_MODE_CPU, TB_MODE_GPU } tb_mode;
+
+typedef struct tb_config {
+    tb_mode mode;             /* TILEBLAS_MODE=auto|cpu|gpu */
+    int kernel;               /* TILEBLAS_KERNEL: index in the kernel table; -1 = default */
+    const char *cpu_blas;     /* TILEBLAS_CPU_BLAS: path of the CPU BLAS library, or NULL */
+    int verbose;              /* TILEBLAS_VERBOSE=0|1|2 */
+    double gpu_min_flops;     /* TILEBLAS_GPU_MIN_GFLOP (auto mode), stored in flops */
+    double gpu_min_intensity; /* TILEBLAS_GPU_MIN_INTENSITY (auto mode), flops per byte crossing PCIe */
+} tb_config;
+
+/* Defaults of the auto-mode size rule (lib/route.c says why). */
+#define TB_DEFAULT_GPU_MIN_GFLOP 1.0
+#define TB_DEFAULT_GPU_MIN_INTENSITY 160.0
+
+TB_HIDDEN const tb_config *tb_config_get(void);
+
+/* Parse the environment into *cfg (tb_config_get() does this once; tests may call it directly). */
+TB_HIDDEN void tb_config_parse(tb_config *cfg);
+
+#endif

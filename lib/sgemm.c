@@ -1,0 +1,37 @@
+/* The core of every SGEMM call: reference BLAS quick returns, the route, the GPU with the CPU behind it. */
+#include <config.h>
+#include "cpu_blas.h"
+#include "gpu.h"
+#include "route.h"
+#include "stats.h"
+#include "util.h"
+
+void tb_sgemm(const tb_gemm *g)
+{
+    if (tb_in_cpu_blas) {
+        /* the CPU BLAS called one of our symbols from inside itself: let it do its own work */
+        tb_cpu_sgemm(g);
+        return;
+    }
+    tb_call_record r = { .iface = g->iface, .path = TB_PATH_NONE, .kernel = -1 };
+    /* reference SGEMM returns at once here, reading nothing */
+    if (g->m == 0 || g->n == 0 || ((g->alpha == 0.0f || g->k == 0) && g->beta == 1.0f)) {
+        tb_stats_record(g, &r);
+        return;
+    }
+    double t0 = tb_now();
+    r.path = tb_route(g, &r.kernel);
+    if (r.path == TB_PATH_GPU) {
+        static int warned;
+        const char *err;
+        if (tb_gpu_sgemm(g, r.kernel, &err)) {
+            tb_warn_once(&warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
+            r.path = TB_PATH_CPU;
+            r.gpu_failed = 1;
+        }
+    }
+    if (r.path == TB_PATH_CPU)
+        tb_cpu_sgemm(g);
+    r.seconds = tb_now() - t0;
+    tb_stats_record(g, &r);
+}

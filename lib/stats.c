@@ -1,0 +1,135 @@
+#include <config.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "cpu_blas.h"
+#include "env.h"
+#include "gpu.h"
+#include "kernels.h"
+#include "stats.h"
+#include "util.h"
+
+static const char *const iface_name[TB_IFACE_COUNT] = { "cblas_sgemm", "sgemm_" };
+
+/* per entry point and path; PATH_NONE counts quick returns */
+typedef struct counter {
+    unsigned long long calls, gpu_failures;
+    double flops, seconds;
+} counter;
+static counter count[TB_IFACE_COUNT][3];
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread tileblas_call_info last;
+
+static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
+{
+    char shape[160], where[160];
+    if (g->iface == TB_IFACE_CBLAS)
+        snprintf(shape, sizeof shape, "%s %s%s", g->orig.cblas.order == 101 ? "row-major" : "col-major",
+                 g->orig.cblas.trans_a == 111 ? "N" : "T", g->orig.cblas.trans_b == 111 ? "N" : "T");
+    else
+        snprintf(shape, sizeof shape, "%c%c", g->orig.fortran.transa, g->orig.fortran.transb);
+    if (r->path == TB_PATH_NONE)
+        snprintf(where, sizeof where, "quick return");
+    else if (r->path == TB_PATH_GPU)
+        snprintf(where, sizeof where, "gpu %s %.3f ms %.2f TFLOP/s", tb_kernel_table[r->kernel].name,
+                 1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
+    else
+        snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
+                 1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
+    /* the caller's M and N: a row-major call was swapped into column-major */
+    int row = g->iface == TB_IFACE_CBLAS && g->orig.cblas.order == 101;
+    tb_msg("%s %s M=%lld N=%lld K=%lld -> %s", iface_name[g->iface], shape, (long long)(row ? g->n : g->m),
+           (long long)(row ? g->m : g->n), (long long)g->k, where);
+}
+
+void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
+{
+    double flops = r->path == TB_PATH_NONE ? 0.0 : tb_gemm_flops(g);
+    pthread_mutex_lock(&count_lock);
+    counter *c = &count[g->iface][r->path];
+    c->calls++;
+    c->gpu_failures += (unsigned)r->gpu_failed;
+    c->flops += flops;
+    c->seconds += r->seconds;
+    pthread_mutex_unlock(&count_lock);
+
+    last.path = (tileblas_path)r->path;
+    last.kernel = r->path == TB_PATH_GPU ? tb_kernel_table[r->kernel].name : NULL;
+    last.gpu_failed = r->gpu_failed;
+    if (tb_config_get()->verbose >= 1)
+        log_call(g, r, flops);
+}
+
+void tb_stats_get(tileblas_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&count_lock);
+    for (int i = 0; i < TB_IFACE_COUNT; i++) {
+        out->quick_returns += count[i][TB_PATH_NONE].calls;
+        out->cpu_calls += count[i][TB_PATH_CPU].calls;
+        out->cpu_flops += count[i][TB_PATH_CPU].flops;
+        out->cpu_seconds += count[i][TB_PATH_CPU].seconds;
+        out->gpu_failures += count[i][TB_PATH_CPU].gpu_failures;
+        out->gpu_calls += count[i][TB_PATH_GPU].calls;
+        out->gpu_flops += count[i][TB_PATH_GPU].flops;
+        out->gpu_seconds += count[i][TB_PATH_GPU].seconds;
+    }
+    pthread_mutex_unlock(&count_lock);
+}
+
+void tb_stats_reset(void)
+{
+    pthread_mutex_lock(&count_lock);
+    memset(count, 0, sizeof count);
+    pthread_mutex_unlock(&count_lock);
+}
+
+void tb_stats_last(tileblas_call_info *out)
+{
+    *out = last;
+}
+
+static void summary_line(const char *what, const counter *c)
+{
+    if (!c->calls)
+        return;
+    tb_msg("  %-12s %6llu calls %10.3f GFLOP %10.3f s %8.3f TFLOP/s%s", what, c->calls, 1e-9 * c->flops, c->seconds,
+           c->seconds > 0 ? 1e-12 * c->flops / c->seconds : 0.0, c->gpu_failures ? "  (some after a GPU failure)" : "");
+}
+
+/* TILEBLAS_VERBOSE=2: where the calls went, printed when the program exits. */
+__attribute__((destructor)) static void summary_at_exit(void)
+{
+    if (tb_config_get()->verbose < 2)
+        return;
+    counter all[3] = { { 0 } };
+    tb_msg("summary of sgemm calls:");
+    for (int i = 0; i < TB_IFACE_COUNT; i++) {
+        for (int p = 0; p < 3; p++) {
+            all[p].calls += count[i][p].calls;
+            all[p].flops += count[i][p].flops;
+            all[p].seconds += count[i][p].seconds;
+            all[p].gpu_failures += count[i][p].gpu_failures;
+        }
+        if (!count[i][0].calls && !count[i][1].calls && !count[i][2].calls)
+            continue;
+        tb_msg(" %s:", iface_name[i]);
+        summary_line("GPU", &count[i][TB_PATH_GPU]);
+        summary_line("CPU", &count[i][TB_PATH_CPU]);
+        summary_line("quick return", &count[i][TB_PATH_NONE]);
+    }
+    tb_msg(" total: %llu calls, %llu on the GPU, %llu on the CPU, %llu quick returns",
+           all[0].calls + all[1].calls + all[2].calls, all[TB_PATH_GPU].calls, all[TB_PATH_CPU].calls,
+           all[TB_PATH_NONE].calls);
+    const char *text = NULL;
+    int gpu = tb_gpu_state(&text);
+    if (gpu > 0)
+        tb_msg(" GPU: %s", text);
+    else if (gpu < 0)
+        tb_msg(" GPU: none usable (%s); calls ran on the CPU", text);
+    else
+        tb_msg(" GPU: not initialised (no call was routed to it)");
+    for (int i = 0; i < TB_IFACE_COUNT; i++)
+        if (tb_cpu_blas_name((tb_iface)i))
+            tb_msg(" CPU BLAS for %s: %s", iface_name[i], tb_cpu_blas_name((tb_iface)i));
+}

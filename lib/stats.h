@@ -1,0 +1,24 @@
+/* Call statistics (process-wide), the thread's last call, the per-call log and the summary at exit. */
+#ifndef TB_STATS_H
+#define TB_STATS_H
+
+#include "gemm.h"
+#include "route.h"
+#include "tileblas.h"
+
+typedef struct tb_call_record {
+    tb_iface iface;
+    tb_path path;     /* TB_PATH_NONE for a quick return */
+    int kernel;       /* table index when on the GPU */
+    int gpu_failed;   /* meant for the GPU, ran on the CPU */
+    double seconds;
+} tb_call_record;
+
+/* Count the call, remember it as this thread's last, and log it when TILEBLAS_VERBOSE >= 1. */
+TB_HIDDEN void tb_stats_record(const tb_gemm *g, const tb_call_record *r);
+
+TB_HIDDEN void tb_stats_get(tileblas_stats *out);
+TB_HIDDEN void tb_stats_reset(void);
+TB_HIDDEN void tb_stats_last(tileblas_call_info *out);
+
+#endif

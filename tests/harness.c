@@ -1,0 +1,223 @@
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "harness.h"
+
+/* OpenBLAS, called directly: the tests link it, and look its symbols up in it by handle, since a plain call
+ * would reach tileblas's own cblas_sgemm and sgemm_ first. */
+typedef void (*cblas_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *,
+                         int);
+typedef void (*f77_fn)(const char *, const char *, const int *, const int *, const int *, const float *,
+                       const float *, const int *, const float *, const int *, const float *, float *, const int *);
+static cblas_fn ref_cblas;
+static f77_fn ref_f77;
+
+static void load_reference(void)
+{
+    if (ref_cblas)
+        return;
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+    if (!h)
+        h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h || !(ref_cblas = (cblas_fn)dlsym(h, "cblas_sgemm")) || !(ref_f77 = (f77_fn)dlsym(h, "sgemm_"))) {
+        fprintf(stderr, "cannot load OpenBLAS as the reference: %s\n", dlerror());
+        exit(99); /* automake: hard error */
+    }
+}
+
+static unsigned long long seed;
+static uint64_t state;
+
+unsigned long long tt_seed(void)
+{
+    if (!seed) {
+        const char *s = getenv("TILEBLAS_TEST_SEED");
+        seed = s && *s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+        if (!seed)
+            seed = 1;
+        state = seed;
+        printf("random seed %llu (replay with TILEBLAS_TEST_SEED=%llu)\n", seed, seed);
+        fflush(stdout);
+    }
+    return seed;
+}
+
+static float uniform(void)
+{
+    tt_seed();
+    /* splitmix64 */
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)((double)(z >> 40) / 16777216.0 * 2.0 - 1.0); /* [-1, 1) */
+}
+
+/* A matrix as stored: `outer` runs of `inner` contiguous elements, runs `ld` apart. */
+typedef struct stored {
+    int inner, outer, ld;
+    size_t count; /* elements allocated */
+} stored;
+
+static stored layout(int row_major, int trans, int rows, int cols, int pad)
+{
+    /* op(X) is rows x cols; X itself is cols x rows when transposed; row-major stores rows contiguously */
+    int xr = trans ? cols : rows, xc = trans ? rows : cols;
+    stored s = { .inner = row_major ? xc : xr, .outer = row_major ? xr : xc };
+    s.ld = (s.inner > 1 ? s.inner : 1) + pad;
+    s.count = (size_t)s.ld * (size_t)(s.outer > 0 ? s.outer : 0) + 1;
+    return s;
+}
+
+static const uint32_t poison_bits = 0x7fc0dead; /* a NaN with a recognisable payload */
+
+static float *alloc_matrix(const stored *s, int nan_fill)
+{
+    float *x = malloc(s->count * sizeof *x);
+    float poison;
+    memcpy(&poison, &poison_bits, sizeof poison);
+    for (size_t i = 0; i < s->count; i++) {
+        int in_matrix = (int)(i % (size_t)s->ld) < s->inner && i < (size_t)s->ld * (size_t)s->outer;
+        x[i] = !in_matrix ? poison : nan_fill ? NAN : uniform();
+    }
+    return x;
+}
+
+static void call_sgemm(int use_ref, const tt_case *c, const float *a, int lda, const float *b, int ldb, float *cc,
+                       int ldc, float alpha, float beta)
+{
+    load_reference();
+    if (c->api == TT_FORTRAN) {
+        char ta = c->ta ? 'T' : 'N', tb = c->tb ? 'T' : 'N';
+        (use_ref ? ref_f77 : sgemm_)(&ta, &tb, &c->m, &c->n, &c->k, &alpha, a, &lda, b, &ldb, &beta, cc, &ldc);
+    } else {
+        int order = c->api == TT_CBLAS_ROW ? 101 : 102;
+        int ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
+        if (use_ref)
+            ref_cblas(order, ta, tb, c->m, c->n, c->k, alpha, a, lda, b, ldb, beta, cc, ldc);
+        else
+            cblas_sgemm((enum CBLAS_ORDER)order, (enum CBLAS_TRANSPOSE)ta, (enum CBLAS_TRANSPOSE)tb, c->m, c->n, c->k,
+                        alpha, a, lda, b, ldb, beta, cc, ldc);
+    }
+}
+
+void tt_describe(const tt_case *c, char *buf, size_t len)
+{
+    static const char *api[] = { "cblas col-major", "cblas row-major", "sgemm_" };
+    snprintf(buf, len, "%s %c%c M=%d N=%d K=%d pad=%d alpha=%g beta=%g%s%s (seed %llu)", api[c->api],
+             c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', c->m, c->n, c->k, c->pad, c->alpha, c->beta,
+             c->nan_c ? " C=NaN" : "", c->nan_ab ? " A,B=NaN" : "", tt_seed());
+}
+
+static int fail(char *msg, size_t len, const tt_case *c, const char *fmt, double x, double y, size_t at)
+{
+    char what[256], d[256];
+    snprintf(what, sizeof what, fmt, x, y);
+    tt_describe(c, d, sizeof d);
+    snprintf(msg, len, "%s: %s at element %zu", d, what, at);
+    return 0;
+}
+
+int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
+{
+    int rm = c->api == TT_CBLAS_ROW;
+    stored sa = layout(rm, c->ta, c->m, c->k, c->pad), sb = layout(rm, c->tb, c->k, c->n, 2 * c->pad);
+    stored sc = layout(rm, 0, c->m, c->n, 3 * c->pad);
+    float *a = alloc_matrix(&sa, c->nan_ab), *b = alloc_matrix(&sb, c->nan_ab);
+    float *c0 = alloc_matrix(&sc, c->nan_c);
+    float *got = malloc(sc.count * sizeof *got), *want = malloc(sc.count * sizeof *want);
+    memcpy(got, c0, sc.count * sizeof *got);
+    memcpy(want, c0, sc.count * sizeof *want);
+
+    call_sgemm(0, c, a, sa.ld, b, sb.ld, got, sc.ld, c->alpha, c->beta);
+    /* Reference SGEMM returns at once when (alpha = 0 or K = 0) and beta = 1, reading nothing.  OpenBLAS 0.3.21's
+     * small-matrix kernels read A and B there (NaN in them reaches C); tileblas follows the reference, so the
+     * expected C is the untouched C. */
+    if (!((c->alpha == 0.0f || c->k == 0) && c->beta == 1.0f))
+        call_sgemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, c->alpha, c->beta);
+
+    int ok = 1;
+    float *absab = NULL;
+    if (match == TT_BITWISE) {
+        for (size_t i = 0; ok && i < sc.count; i++)
+            if (memcmp(&got[i], &want[i], sizeof(float)))
+                ok = fail(msg, len, c, "got %.9g, OpenBLAS %.9g (bits differ)", got[i], want[i], i);
+    } else {
+        /* (|A||B|) through OpenBLAS on absolute values, for the bound */
+        absab = malloc(sc.count * sizeof *absab);
+        memcpy(absab, c0, sc.count * sizeof *absab);
+        int reads_ab = c->alpha != 0.0f && c->k > 0;
+        if (reads_ab) {
+            for (size_t i = 0; i < sa.count; i++) a[i] = fabsf(a[i]);
+            for (size_t i = 0; i < sb.count; i++) b[i] = fabsf(b[i]);
+            call_sgemm(1, c, a, sa.ld, b, sb.ld, absab, sc.ld, 1.0f, 0.0f);
+        }
+        for (size_t i = 0; ok && i < sc.count; i++) {
+            int in_matrix = (int)(i % (size_t)sc.ld) < sc.inner && i < (size_t)sc.ld * (size_t)sc.outer;
+            if (!in_matrix) {
+                if (memcmp(&got[i], &c0[i], sizeof(float)))
+                    ok = fail(msg, len, c, "padding overwritten: %g (was %g)", got[i], c0[i], i);
+                continue;
+            }
+            /* DESIGN.md: |C - C_ref| <= c * K * 2^-24 * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with c = 2 and
+             * K + 2 for K (the alpha scaling and the beta update round once each); NaN never passes */
+            double mag = (reads_ab ? fabs(c->alpha) * absab[i] : 0.0) + (c->beta != 0.0f ? fabs(c->beta * c0[i]) : 0.0);
+            double bound = 2.0 * (c->k + 2) * ldexp(1.0, -24) * mag;
+            double err = fabs((double)got[i] - (double)want[i]);
+            if (isnan(got[i]) || !(err <= bound))
+                ok = fail(msg, len, c, "got %.9g, OpenBLAS %.9g", got[i], want[i], i);
+        }
+    }
+    free(a), free(b), free(c0), free(got), free(want), free(absab);
+    return ok;
+}
+
+void tt_combo(int i, tt_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->api = (tt_api)(i / 4);
+    c->ta = (i >> 1) & 1;
+    c->tb = i & 1;
+}
+
+const int tt_shapes[][3] = {
+    { 0, 5, 5 },    { 5, 0, 5 },    { 5, 5, 0 },    { 1, 1, 1 },    { 2, 2, 2 },    { 1, 37, 19 },
+    { 37, 1, 19 },  { 37, 19, 1 },  { 15, 15, 15 }, { 16, 16, 16 }, { 17, 17, 17 }, { 31, 31, 31 },
+    { 32, 32, 32 }, { 33, 33, 33 }, { 33, 17, 65 }, { 100, 3, 250 }, { 64, 65, 63 }, { 3, 130, 47 },
+};
+const size_t tt_shape_count = sizeof tt_shapes / sizeof tt_shapes[0];
+
+const tt_scalars tt_scalar_sets[] = {
+    { 1.0f, 0.0f, 1, 0 },    /* beta = 0: C (NaN here) is never read */
+    { 1.0f, 1.0f, 0, 0 },    /* alpha = beta = 1 */
+    { -1.5f, 0.75f, 0, 0 },  /* general */
+    { 0.5f, 0.0f, 1, 0 },    /* alpha other, beta = 0 */
+    { 0.0f, 2.5f, 0, 1 },    /* alpha = 0: A and B (NaN here) are never read, C = beta*C */
+    { 0.0f, 0.0f, 1, 1 },    /* alpha = beta = 0: C = 0 */
+    { 0.0f, 1.0f, 0, 1 },    /* quick return: nothing changes */
+};
+const size_t tt_scalar_set_count = sizeof tt_scalar_sets / sizeof tt_scalar_sets[0];
+
+int tt_run_grid(int combo, tt_match match, char *msg, size_t len)
+{
+    int failures = 0;
+    for (size_t s = 0; s < tt_shape_count; s++)
+        for (size_t v = 0; v < tt_scalar_set_count; v++)
+            for (int pad = 0; pad <= 3; pad += 3) {
+                tt_case c;
+                tt_combo(combo, &c);
+                c.m = tt_shapes[s][0], c.n = tt_shapes[s][1], c.k = tt_shapes[s][2];
+                c.pad = pad;
+                c.alpha = tt_scalar_sets[v].alpha, c.beta = tt_scalar_sets[v].beta;
+                c.nan_c = tt_scalar_sets[v].nan_c, c.nan_ab = tt_scalar_sets[v].nan_ab;
+                char one[512];
+                if (!tt_run(&c, match, one, sizeof one) && failures++ == 0)
+                    snprintf(msg, len, "%s", one);
+            }
+    return failures;
+}

@@ -1,0 +1,49 @@
+/* Shared test machinery: one SGEMM case run through tileblas and through OpenBLAS, and compared. */
+#ifndef TB_TEST_HARNESS_H
+#define TB_TEST_HARNESS_H
+
+#include <stddef.h>
+#include "tileblas.h"
+
+typedef enum tt_api { TT_CBLAS_COL, TT_CBLAS_ROW, TT_FORTRAN } tt_api;
+
+typedef struct tt_case {
+    tt_api api;
+    int ta, tb;         /* transposes as the caller gives them */
+    int m, n, k;        /* as the caller gives them (row-major: C is m x n in row-major) */
+    int pad;            /* extra leading dimension on A, B, C (A gets pad, B 2*pad, C 3*pad) */
+    float alpha, beta;
+    int nan_c;          /* C starts as NaN (only meaningful with beta = 0) */
+    int nan_ab;         /* A and B are NaN (only meaningful with alpha = 0 or k = 0) */
+} tt_case;
+
+/* How the result must match OpenBLAS: bit for bit (the CPU path) or within DESIGN.md's bound (the GPU). */
+typedef enum tt_match { TT_BITWISE, TT_TOLERANCE } tt_match;
+
+/* The seed of this process's random data: TILEBLAS_TEST_SEED if set, else from the clock; printed once. */
+unsigned long long tt_seed(void);
+
+/* Run c through tileblas (with whatever path the thread has forced) and through OpenBLAS on the same inputs.
+ * Returns 1 when they match; else 0 with why in msg.  Padding of C is poisoned and must come back untouched. */
+int tt_run(const tt_case *c, tt_match match, char *msg, size_t len);
+
+/* A human-readable description of c, for failure messages. */
+void tt_describe(const tt_case *c, char *buf, size_t len);
+
+/* The 12 entry-point/transpose combinations: index 0..11 -> api and transposes. */
+#define TT_COMBOS 12
+void tt_combo(int i, tt_case *c);
+
+/* Shapes (m, n, k) worth testing against tiles of 16 and 32: 0, 1, 2, tile -1/0/+1, non-square, skinny. */
+extern const int tt_shapes[][3];
+extern const size_t tt_shape_count;
+/* (alpha, beta, nan_c, nan_ab) combinations: 0, 1 and other values; NaN that must not propagate. */
+typedef struct tt_scalars { float alpha, beta; int nan_c, nan_ab; } tt_scalars;
+extern const tt_scalars tt_scalar_sets[];
+extern const size_t tt_scalar_set_count;
+
+/* Run every shape x scalar set x pad {0, 3} for one combination; returns the number of failures and puts
+ * the first failure's description in msg. */
+int tt_run_grid(int combo, tt_match match, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * Argument errors of every entry point, both orders: the parameter number and routine name that reach the
+ * program's own handler (defined here, overriding the library's weak defaults), and C untouched.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+
+static int seen_info, seen_calls;
+static char seen_rout[32];
+
+/* the program's handlers: reached through the dynamic linker instead of tileblas's defaults */
+void cblas_xerbla(int p, const char *rout, const char *form, ...);
+void cblas_xerbla(int p, const char *rout, const char *form, ...)
+{
+    (void)form;
+    seen_info = p;
+    seen_calls++;
+    snprintf(seen_rout, sizeof seen_rout, "%s", rout);
+}
+
+void xerbla_(const char *srname, const int *info, size_t len);
+void xerbla_(const char *srname, const int *info, size_t len)
+{
+    seen_info = *info;
+    seen_calls++;
+    snprintf(seen_rout, sizeof seen_rout, "%.*s", (int)len, srname);
+}
+
+enum { ROW = 101, COL = 102, N = 111, T = 112, C = 113 };
+
+typedef struct cblas_args {
+    int order, ta, tb, m, n, k, lda, ldb, ldc;
+} cblas_args;
+
+typedef struct bad_cblas {
+    cblas_args args;
+    int expect; /* reference CBLAS parameter number */
+} bad_cblas;
+
+/* A valid call is M=4 N=5 K=6 with tight leading dimensions; each row breaks something. */
+static const bad_cblas cblas_cases[] = {
+    { { 0, N, N, 4, 5, 6, 4, 6, 4 }, 1 },
+    { { COL, 0, N, 4, 5, 6, 4, 6, 4 }, 2 },
+    { { COL, N, 114, 4, 5, 6, 4, 6, 4 }, 3 },
+    { { COL, 0, 0, 4, 5, 6, 4, 6, 4 }, 2 },           /* the lowest number wins */
+    { { COL, N, N, -1, 5, 6, 4, 6, 4 }, 4 },
+    { { COL, N, N, 4, -1, 6, 4, 6, 4 }, 5 },
+    { { COL, N, N, 4, 5, -1, 4, 6, 4 }, 6 },
+    { { COL, N, N, -1, -1, 6, 4, 6, 4 }, 4 },
+    { { COL, N, N, 4, 5, 6, 3, 6, 4 }, 9 },           /* lda < M */
+    { { COL, T, N, 4, 5, 6, 5, 6, 4 }, 9 },           /* transposed: lda < K */
+    { { COL, N, N, 0, 5, 6, 0, 6, 1 }, 9 },           /* lda >= 1 even when M = 0 */
+    { { COL, N, N, 4, 5, 6, 4, 5, 4 }, 11 },          /* ldb < K */
+    { { COL, N, C, 4, 5, 6, 4, 4, 4 }, 11 },          /* conjugate-transposed: ldb < N */
+    { { COL, N, N, 4, 5, 6, 4, 6, 3 }, 14 },          /* ldc < M */
+    { { COL, N, N, 4, 5, 6, 3, 5, 3 }, 9 },
+    { { ROW, 0, N, 4, 5, 6, 6, 5, 5 }, 2 },
+    { { ROW, N, 0, 4, 5, 6, 6, 5, 5 }, 3 },
+    { { ROW, N, N, -1, 5, 6, 6, 5, 5 }, 4 },
+    { { ROW, N, N, 4, -1, 6, 6, 5, 5 }, 5 },
+    { { ROW, N, N, 4, 5, -1, 6, 5, 5 }, 6 },
+    { { ROW, N, N, -1, -1, 6, 6, 5, 5 }, 5 },         /* row-major: reference checks the swapped N first */
+    { { ROW, N, N, 4, 5, 6, 5, 5, 5 }, 9 },           /* row-major A is M x K: lda < K */
+    { { ROW, T, N, 4, 5, 6, 3, 5, 5 }, 9 },           /* transposed: lda < M */
+    { { ROW, N, N, 4, 5, 6, 6, 4, 5 }, 11 },          /* row-major B is K x N: ldb < N */
+    { { ROW, N, T, 4, 5, 6, 6, 5, 5 }, 11 },          /* transposed: ldb < K */
+    { { ROW, N, N, 4, 5, 6, 5, 4, 5 }, 11 },          /* lda and ldb bad: the swapped ldb is checked first */
+    { { ROW, N, N, 4, 5, 6, 6, 5, 4 }, 14 },          /* row-major C: ldc < N */
+    { { ROW, N, N, 4, 0, 6, 6, 1, 0 }, 14 },          /* ldc >= 1 even when N = 0 */
+};
+
+static float a[64], b[64], c[64], c_before[64];
+
+static void fill(void)
+{
+    for (int i = 0; i < 64; i++)
+        a[i] = b[i] = 1.0f, c[i] = c_before[i] = (float)i + 0.5f;
+    seen_info = 0, seen_calls = 0, seen_rout[0] = 0;
+}
+
+START_TEST(cblas_errors)
+{
+    const bad_cblas *t = &cblas_cases[_i];
+    fill();
+    cblas_sgemm((enum CBLAS_ORDER)t->args.order, (enum CBLAS_TRANSPOSE)t->args.ta, (enum CBLAS_TRANSPOSE)t->args.tb,
+                t->args.m, t->args.n, t->args.k, 1.0f, a, t->args.lda, b, t->args.ldb, 0.0f, c, t->args.ldc);
+    ck_assert_int_eq(seen_calls, 1);
+    ck_assert_int_eq(seen_info, t->expect);
+    ck_assert_str_eq(seen_rout, "cblas_sgemm");
+    ck_assert_mem_eq(c, c_before, sizeof c);
+}
+END_TEST
+
+typedef struct bad_f77 {
+    char ta, tb;
+    int m, n, k, lda, ldb, ldc, expect;
+} bad_f77;
+
+static const bad_f77 f77_cases[] = {
+    { 'X', 'N', 4, 5, 6, 4, 6, 4, 1 }, { 'N', 'x', 4, 5, 6, 4, 6, 4, 2 }, { 'X', 'X', 4, 5, 6, 4, 6, 4, 1 },
+    { 'N', 'N', -1, 5, 6, 4, 6, 4, 3 }, { 'n', 'N', 4, -1, 6, 4, 6, 4, 4 }, { 'N', 't', 4, 5, -1, 4, 6, 4, 5 },
+    { 'N', 'N', 4, 5, 6, 3, 6, 4, 8 },  { 't', 'N', 4, 5, 6, 5, 6, 4, 8 },  { 'N', 'N', 4, 5, 6, 4, 5, 4, 10 },
+    { 'N', 'c', 4, 5, 6, 4, 4, 4, 10 }, { 'N', 'N', 4, 5, 6, 4, 6, 3, 13 }, { 'N', 'N', 0, 5, 6, 0, 6, 1, 8 },
+    { 'N', 'N', 4, 5, 6, 3, 5, 3, 8 },
+};
+
+START_TEST(fortran_errors)
+{
+    const bad_f77 *t = &f77_cases[_i];
+    float alpha = 1.0f, beta = 0.0f;
+    fill();
+    sgemm_(&t->ta, &t->tb, &t->m, &t->n, &t->k, &alpha, a, &t->lda, b, &t->ldb, &beta, c, &t->ldc);
+    ck_assert_int_eq(seen_calls, 1);
+    ck_assert_int_eq(seen_info, t->expect);
+    ck_assert_str_eq(seen_rout, "SGEMM ");
+    ck_assert_mem_eq(c, c_before, sizeof c);
+}
+END_TEST
+
+/* Valid calls reach no handler, lower-case and 'C' transposes included. */
+START_TEST(valid_calls)
+{
+    float alpha = 1.0f, beta = 0.0f;
+    int m = 4, n = 5, k = 6, lda = 6, ldb = 5, ldc = 4;
+    fill();
+    sgemm_("c", "t", &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
+    cblas_sgemm(CblasRowMajor, CblasConjTrans, CblasNoTrans, 4, 5, 6, 1.0f, a, 4, b, 5, 0.0f, c, 5);
+    ck_assert_int_eq(seen_calls, 0);
+    ck_assert(c[0] == 6.0f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("argument errors");
+    TCase *tc = tcase_create("reference numbering");
+    tcase_add_loop_test(tc, cblas_errors, 0, sizeof cblas_cases / sizeof cblas_cases[0]);
+    tcase_add_loop_test(tc, fortran_errors, 0, sizeof f77_cases / sizeof f77_cases[0]);
+    tcase_add_test(tc, valid_calls);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,67 @@
+/* The CPU path: every entry point and transpose, every shape and scalar set, bit for bit equal to OpenBLAS. */
+#include <check.h>
+#include <stdio.h>
+#include "harness.h"
+
+START_TEST(grid)
+{
+    char msg[1024] = "";
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    int failures = tt_run_grid(_i, TT_BITWISE, msg, sizeof msg);
+    ck_assert_msg(failures == 0, "%d cases differ from OpenBLAS; first: %s", failures, msg);
+}
+END_TEST
+
+START_TEST(large)
+{
+    char msg[1024] = "";
+    tt_case c;
+    tt_combo(_i, &c);
+    c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5f, c.beta = 0.75f;
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    tileblas_call_info info;
+    tileblas_last_call(&info);
+    ck_assert_int_eq(info.path, TILEBLAS_PATH_CPU);
+    ck_assert_ptr_null(info.kernel);
+}
+END_TEST
+
+/* Quick returns touch nothing and are counted as such; real calls are counted on the CPU with their flops. */
+START_TEST(stats)
+{
+    char msg[1024] = "";
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    tileblas_reset_stats();
+    tt_case c;
+    tt_combo(0, &c);
+    c.m = 7, c.n = 0, c.k = 5, c.alpha = 1, c.beta = 0;
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    c.n = 9;
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    tileblas_stats s;
+    tileblas_get_stats(&s);
+    ck_assert_uint_eq(s.quick_returns, 1);
+    ck_assert_uint_eq(s.cpu_calls, 1);
+    ck_assert_uint_eq(s.gpu_calls, 0);
+    ck_assert(s.cpu_flops == 2.0 * 7 * 9 * 5);
+    ck_assert(s.cpu_seconds >= 0.0);
+}
+END_TEST
+
+int main(void)
+{
+    tt_seed();
+    Suite *s = suite_create("cpu path");
+    TCase *tc = tcase_create("vs OpenBLAS");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, grid, 0, TT_COMBOS);
+    tcase_add_loop_test(tc, large, 0, TT_COMBOS);
+    tcase_add_test(tc, stats);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,87 @@
+/* The GPU path: every kernel of the table x entry point x transpose x shape x scalar set, within DESIGN.md's
+ * bound of OpenBLAS, and really on the GPU.  Skips (77) when no device is usable. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+
+/* loop index -> kernel and combination */
+static const char *use_kernel(int i, tt_case *c)
+{
+    const char *name = tileblas_kernel_name(i / TT_COMBOS);
+    tt_combo(i % TT_COMBOS, c);
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    ck_assert_int_eq(tileblas_set_kernel(name), 0);
+    return name;
+}
+
+static void assert_ran_on_gpu(const char *kernel)
+{
+    tileblas_call_info info;
+    tileblas_last_call(&info);
+    ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "call did not run on the GPU (path %d%s)",
+                  info.path, info.gpu_failed ? ", GPU failed" : "");
+    ck_assert_str_eq(info.kernel, kernel);
+}
+
+START_TEST(grid)
+{
+    tt_case c;
+    char msg[1024] = "";
+    const char *kernel = use_kernel(_i, &c);
+    int failures = tt_run_grid(_i % TT_COMBOS, TT_TOLERANCE, msg, sizeof msg);
+    ck_assert_msg(failures == 0, "%s: %d cases out of tolerance; first: %s", kernel, failures, msg);
+    c.m = 33, c.n = 17, c.k = 65, c.alpha = 1.0f, c.beta = 0.5f;
+    ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
+    assert_ran_on_gpu(kernel);
+}
+END_TEST
+
+START_TEST(large)
+{
+    tt_case c;
+    char msg[1024] = "";
+    const char *kernel = use_kernel(_i, &c);
+    c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5f, c.beta = 0.75f;
+    ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
+    assert_ran_on_gpu(kernel);
+    c.m = 1024, c.n = 1024, c.k = 1024, c.pad = 0, c.alpha = 1.0f, c.beta = 0.0f, c.nan_c = 1;
+    ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
+    assert_ran_on_gpu(kernel);
+}
+END_TEST
+
+/* No call of the whole suite fell back to the CPU. */
+START_TEST(no_failures)
+{
+    tileblas_stats s;
+    tileblas_get_stats(&s);
+    ck_assert_uint_eq(s.gpu_failures, 0);
+    ck_assert_uint_gt(s.gpu_calls, 0);
+}
+END_TEST
+
+int main(void)
+{
+    const char *why = NULL;
+    tt_seed();
+    if (!tileblas_gpu_available(&why)) {
+        printf("SKIP: no usable GPU: %s\n", why);
+        return 77;
+    }
+    int kernels = tileblas_kernel_count();
+    Suite *s = suite_create("gpu path");
+    TCase *tc = tcase_create("vs OpenBLAS");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, grid, 0, kernels * TT_COMBOS);
+    tcase_add_loop_test(tc, large, 0, kernels * TT_COMBOS);
+    tcase_add_test(tc, no_failures);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    /* CUDA is initialised in this process: children forked by check could not use it */
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
