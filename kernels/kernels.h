@@ -16,7 +16,7 @@ extern "C" {
 /*
  * C = alpha * op(A) * op(B) + beta * C, column-major, all pointers on the device.
  * op(A) is m x k (A stored m x k, or k x m when transa), op(B) k x n; C is m x n with leading dimension ldc.
- * Contract: m, n >= 1; when k == 0, A and B are not read (the caller passes alpha = 0 with it, so C = beta*C);
+ * Contract: m, n, k >= 1 (the core answers calls with nothing to multiply itself);
  * when beta == 0, C is not read (NaN or Inf in C do not propagate); only the m x n part of C is written.
  */
 typedef struct tb_kproblem {

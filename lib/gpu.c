@@ -144,13 +144,9 @@ static cudaError_t download(float *host, int64_t ld, const float *dev, int64_t r
 /* Everything up to (not including) the copy of C back to the host, which is the only write to C. */
 static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
 {
+    /* tb_sgemm has answered the calls with nothing to multiply: here m, n, k >= 1 and alpha != 0 */
     tb_kproblem p = { .transa = g->transa, .transb = g->transb, .m = g->m, .n = g->n, .k = g->k,
                       .alpha = g->alpha, .beta = g->beta };
-    /* alpha = 0 or k = 0: C = beta*C; A and B are neither copied nor read */
-    if (p.alpha == 0.0f || p.k == 0) {
-        p.alpha = 0.0f;
-        p.k = 0;
-    }
     int64_t arows = p.transa ? p.k : p.m, acols = p.transa ? p.m : p.k;
     int64_t brows = p.transb ? p.n : p.k, bcols = p.transb ? p.k : p.n;
     cudaError_t e;
@@ -159,12 +155,12 @@ static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
     if ((e = reserve(0, (size_t)arows * acols * sizeof(float))) || (e = reserve(1, (size_t)brows * bcols * sizeof(float))) ||
         (e = reserve(2, (size_t)p.m * p.n * sizeof(float))))
         return e;
-    p.a = gpu.buf[0], p.lda = arows > 0 ? arows : 1;
-    p.b = gpu.buf[1], p.ldb = brows > 0 ? brows : 1;
+    p.a = gpu.buf[0], p.lda = arows;
+    p.b = gpu.buf[1], p.ldb = brows;
     p.c = gpu.buf[2], p.ldc = p.m;
 
     *stage = "copy to device";
-    if (p.k > 0 && ((e = upload(gpu.buf[0], g->a, g->lda, arows, acols)) || (e = upload(gpu.buf[1], g->b, g->ldb, brows, bcols))))
+    if ((e = upload(gpu.buf[0], g->a, g->lda, arows, acols)) || (e = upload(gpu.buf[1], g->b, g->ldb, brows, bcols)))
         return e;
     if (p.beta != 0.0f && (e = upload(gpu.buf[2], g->c, g->ldc, p.m, p.n)))
         return e;
