@@ -3,6 +3,7 @@
 #include "route.h"
 #include "gpu.h"
 #include "kernels.h"
+#include "util.h"
 
 static __thread tb_path forced_path = TB_PATH_NONE;
 static __thread int forced_kernel = -1;
@@ -47,8 +48,14 @@ tb_path tb_route(const tb_gemm *g, int *kernel)
         else
             path = tb_route_auto_wants_gpu(g, cfg) ? TB_PATH_GPU : TB_PATH_CPU;
     }
-    if (path == TB_PATH_GPU && !tb_gpu_usable(NULL))
+    const char *why;
+    if (path == TB_PATH_GPU && !tb_gpu_usable(&why)) {
+        static int warned;
+        /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
+        if (cfg->mode == TB_MODE_GPU && forced_path == TB_PATH_NONE)
+            tb_warn_once(&warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
         path = TB_PATH_CPU;
+    }
     *kernel = forced_kernel >= 0 ? forced_kernel : cfg->kernel >= 0 ? cfg->kernel : tb_kernel_default();
     return path;
 }
