@@ -45,15 +45,16 @@ TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int 
         return;
     }
 
-    tb_gemm g = { .alpha = alpha, .beta = beta, .c = C, .ldc = ldc, .k = K, .iface = TB_IFACE_CBLAS };
+    tb_gemm g = { .p.alpha = alpha, .p.beta = beta, .p.c = C, .p.ldc = ldc, .p.k = K,
+                  .iface = TB_IFACE_CBLAS };
     g.orig.cblas.order = order;
     g.orig.cblas.trans_a = TransA;
     g.orig.cblas.trans_b = TransB;
     if (order == COL_MAJOR) {
-        g.transa = ta; g.transb = tb; g.m = M; g.n = N; g.a = A; g.lda = lda; g.b = B; g.ldb = ldb;
+        g.p.transa = ta; g.p.transb = tb; g.p.m = M; g.p.n = N; g.p.a = A; g.p.lda = lda; g.p.b = B; g.p.ldb = ldb;
     } else {
         /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands */
-        g.transa = tb; g.transb = ta; g.m = N; g.n = M; g.a = B; g.lda = ldb; g.b = A; g.ldb = lda;
+        g.p.transa = tb; g.p.transb = ta; g.p.m = N; g.p.n = M; g.p.a = B; g.p.lda = ldb; g.p.b = A; g.p.ldb = lda;
     }
     int info = tb_gemm_check_dims(&g);
     if (info) {

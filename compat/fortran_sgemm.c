@@ -12,8 +12,8 @@ TB_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, cons
 {
     int ta = tb_fortran_trans(*transa), tb = tb_fortran_trans(*transb);
     int info = ta < 0 ? 1 : tb < 0 ? 2 : 0;
-    tb_gemm g = { .transa = ta, .transb = tb, .m = *m, .n = *n, .k = *k, .a = a, .lda = *lda, .b = b,
-                  .ldb = *ldb, .c = c, .ldc = *ldc, .iface = TB_IFACE_FORTRAN };
+    tb_gemm g = { .p.transa = ta, .p.transb = tb, .p.m = *m, .p.n = *n, .p.k = *k, .p.a = a, .p.lda = *lda,
+                  .p.b = b, .p.ldb = *ldb, .p.c = c, .p.ldc = *ldc, .iface = TB_IFACE_FORTRAN };
     if (!info)
         info = tb_gemm_check_dims(&g);
     if (info) {
@@ -21,8 +21,8 @@ TB_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, cons
         return;
     }
     /* ALPHA and BETA are read only now: reference SGEMM reads them after the checks too */
-    g.alpha = *alpha;
-    g.beta = *beta;
+    g.p.alpha = *alpha;
+    g.p.beta = *beta;
     g.orig.fortran.transa = *transa;
     g.orig.fortran.transb = *transb;
     tb_sgemm(&g);

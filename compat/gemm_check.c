@@ -14,14 +14,14 @@ static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
 
 int tb_gemm_check_dims(const tb_gemm *g)
 {
-    int64_t nrowa = g->transa ? g->k : g->m;
-    int64_t nrowb = g->transb ? g->n : g->k;
+    int64_t nrowa = g->p.transa ? g->p.k : g->p.m;
+    int64_t nrowb = g->p.transb ? g->p.n : g->p.k;
     /* reference order: the lowest-numbered bad parameter wins */
-    if (g->m < 0) return 3;
-    if (g->n < 0) return 4;
-    if (g->k < 0) return 5;
-    if (g->lda < max1(nrowa)) return 8;
-    if (g->ldb < max1(nrowb)) return 10;
-    if (g->ldc < max1(g->m)) return 13;
+    if (g->p.m < 0) return 3;
+    if (g->p.n < 0) return 4;
+    if (g->p.k < 0) return 5;
+    if (g->p.lda < max1(nrowa)) return 8;
+    if (g->p.ldb < max1(nrowb)) return 10;
+    if (g->p.ldc < max1(g->p.m)) return 13;
     return 0;
 }

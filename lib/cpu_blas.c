@@ -66,17 +66,17 @@ const char *tb_cpu_blas_name(tb_iface iface)
 /* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
 static void builtin_sgemm(const tb_gemm *g)
 {
-    for (int64_t j = 0; j < g->n; j++) {
-        float *c = g->c + j * g->ldc;
-        for (int64_t i = 0; i < g->m; i++)
-            c[i] = g->beta == 0.0f ? 0.0f : g->beta * c[i];
-        if (g->alpha == 0.0f)
+    for (int64_t j = 0; j < g->p.n; j++) {
+        float *c = g->p.c + j * g->p.ldc;
+        for (int64_t i = 0; i < g->p.m; i++)
+            c[i] = g->p.beta == 0.0f ? 0.0f : g->p.beta * c[i];
+        if (g->p.alpha == 0.0f)
             continue;
-        for (int64_t l = 0; l < g->k; l++) {
-            float blj = g->transb ? g->b[j + l * g->ldb] : g->b[l + j * g->ldb];
-            float t = g->alpha * blj;
-            for (int64_t i = 0; i < g->m; i++)
-                c[i] += t * (g->transa ? g->a[l + i * g->lda] : g->a[i + l * g->lda]);
+        for (int64_t l = 0; l < g->p.k; l++) {
+            float blj = g->p.transb ? g->p.b[j + l * g->p.ldb] : g->p.b[l + j * g->p.ldb];
+            float t = g->p.alpha * blj;
+            for (int64_t i = 0; i < g->p.m; i++)
+                c[i] += t * (g->p.transa ? g->p.a[l + i * g->p.lda] : g->p.a[i + l * g->p.lda]);
         }
     }
 }
@@ -86,15 +86,15 @@ static void reissue(const tb_gemm *g, void *f)
     if (g->iface == TB_IFACE_CBLAS) {
         int row = g->orig.cblas.order == 101;
         /* undo the row-major swap made by compat/cblas_sgemm.c */
-        const float *a = row ? g->b : g->a, *b = row ? g->a : g->b;
-        int lda = (int)(row ? g->ldb : g->lda), ldb = (int)(row ? g->lda : g->ldb);
-        int m = (int)(row ? g->n : g->m), n = (int)(row ? g->m : g->n);
-        ((cblas_sgemm_fn)f)(g->orig.cblas.order, g->orig.cblas.trans_a, g->orig.cblas.trans_b, m, n, (int)g->k,
-                            g->alpha, a, lda, b, ldb, g->beta, g->c, (int)g->ldc);
+        const float *a = row ? g->p.b : g->p.a, *b = row ? g->p.a : g->p.b;
+        int lda = (int)(row ? g->p.ldb : g->p.lda), ldb = (int)(row ? g->p.lda : g->p.ldb);
+        int m = (int)(row ? g->p.n : g->p.m), n = (int)(row ? g->p.m : g->p.n);
+        ((cblas_sgemm_fn)f)(g->orig.cblas.order, g->orig.cblas.trans_a, g->orig.cblas.trans_b, m, n, (int)g->p.k,
+                            g->p.alpha, a, lda, b, ldb, g->p.beta, g->p.c, (int)g->p.ldc);
     } else {
-        int m = (int)g->m, n = (int)g->n, k = (int)g->k, lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
-        ((f77_sgemm_fn)f)(&g->orig.fortran.transa, &g->orig.fortran.transb, &m, &n, &k, &g->alpha, g->a, &lda, g->b,
-                          &ldb, &g->beta, g->c, &ldc);
+        int m = (int)g->p.m, n = (int)g->p.n, k = (int)g->p.k, lda = (int)g->p.lda, ldb = (int)g->p.ldb, ldc = (int)g->p.ldc;
+        ((f77_sgemm_fn)f)(&g->orig.fortran.transa, &g->orig.fortran.transb, &m, &n, &k, &g->p.alpha, g->p.a, &lda, g->p.b,
+                          &ldb, &g->p.beta, g->p.c, &ldc);
     }
 }
 

@@ -3,6 +3,7 @@
 #define TB_GEMM_H
 
 #include <stdint.h>
+#include "kernels.h"
 
 #define TB_HIDDEN __attribute__((visibility("hidden")))
 #define TB_EXPORT __attribute__((visibility("default")))
@@ -11,16 +12,8 @@
 typedef enum tb_iface { TB_IFACE_CBLAS = 0, TB_IFACE_FORTRAN = 1, TB_IFACE_COUNT } tb_iface;
 
 typedef struct tb_gemm {
-    /* column-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n, C m x n */
-    int transa, transb; /* 0: no transpose, 1: transpose (conjugate transpose is the same for real data) */
-    int64_t m, n, k;
-    float alpha, beta;
-    const float *a;
-    int64_t lda;
-    const float *b;
-    int64_t ldb;
-    float *c;
-    int64_t ldc;
+    /* column-major: C = alpha * op(A) * op(B) + beta * C, the kernels' problem with host pointers */
+    tb_kproblem p;
 
     /* how it came in, to re-issue it unchanged */
     tb_iface iface;

@@ -145,8 +145,7 @@ static cudaError_t download(float *host, int64_t ld, const float *dev, int64_t r
 static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
 {
     /* tb_sgemm has answered the calls with nothing to multiply: here m, n, k >= 1 and alpha != 0 */
-    tb_kproblem p = { .transa = g->transa, .transb = g->transb, .m = g->m, .n = g->n, .k = g->k,
-                      .alpha = g->alpha, .beta = g->beta };
+    tb_kproblem p = g->p; /* the same problem, on device copies of the operands (set below) */
     int64_t arows = p.transa ? p.k : p.m, acols = p.transa ? p.m : p.k;
     int64_t brows = p.transb ? p.n : p.k, bcols = p.transb ? p.k : p.n;
     cudaError_t e;
@@ -160,9 +159,9 @@ static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
     p.c = gpu.buf[2], p.ldc = p.m;
 
     *stage = "copy to device";
-    if ((e = upload(gpu.buf[0], g->a, g->lda, arows, acols)) || (e = upload(gpu.buf[1], g->b, g->ldb, brows, bcols)))
+    if ((e = upload(gpu.buf[0], g->p.a, g->p.lda, arows, acols)) || (e = upload(gpu.buf[1], g->p.b, g->p.ldb, brows, bcols)))
         return e;
-    if (p.beta != 0.0f && (e = upload(gpu.buf[2], g->c, g->ldc, p.m, p.n)))
+    if (p.beta != 0.0f && (e = upload(gpu.buf[2], g->p.c, g->p.ldc, p.m, p.n)))
         return e;
 
     *stage = tb_kernel_table[kernel].name;
@@ -184,7 +183,7 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, const char **err)
     e = compute(g, kernel, &stage);
     if (e == cudaSuccess) {
         stage = "copy to host";
-        e = download(g->c, g->ldc, gpu.buf[2], g->m, g->n);
+        e = download(g->p.c, g->p.ldc, gpu.buf[2], g->p.m, g->p.n);
         if (e == cudaSuccess)
             e = cudaStreamSynchronize(gpu.stream);
     }

@@ -13,13 +13,13 @@ void tb_route_force_kernel(int kernel) { forced_kernel = kernel; }
 
 double tb_gemm_flops(const tb_gemm *g)
 {
-    return 2.0 * (double)g->m * (double)g->n * (double)g->k;
+    return 2.0 * (double)g->p.m * (double)g->p.n * (double)g->p.k;
 }
 
 double tb_gemm_pcie_bytes(const tb_gemm *g)
 {
-    double m = (double)g->m, n = (double)g->n, k = (double)g->k;
-    return sizeof(float) * (m * k + k * n + m * n * (g->beta != 0.0f ? 2.0 : 1.0));
+    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k;
+    return sizeof(float) * (m * k + k * n + m * n * (g->p.beta != 0.0f ? 2.0 : 1.0));
 }
 
 /*
@@ -31,7 +31,7 @@ double tb_gemm_pcie_bytes(const tb_gemm *g)
 int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg)
 {
     double flops = tb_gemm_flops(g);
-    if (g->alpha == 0.0f || flops < cfg->gpu_min_flops)
+    if (g->p.alpha == 0.0f || flops < cfg->gpu_min_flops)
         return 0;
     return flops >= cfg->gpu_min_intensity * tb_gemm_pcie_bytes(g);
 }

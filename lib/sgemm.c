@@ -9,10 +9,10 @@
 /* C = beta*C (C = 0 when beta = 0, so that NaN in C does not propagate), as reference SGEMM does it. */
 static void scale_c(const tb_gemm *g)
 {
-    for (int64_t j = 0; j < g->n; j++) {
-        float *c = g->c + j * g->ldc;
-        for (int64_t i = 0; i < g->m; i++)
-            c[i] = g->beta == 0.0f ? 0.0f : g->beta * c[i];
+    for (int64_t j = 0; j < g->p.n; j++) {
+        float *c = g->p.c + j * g->p.ldc;
+        for (int64_t i = 0; i < g->p.m; i++)
+            c[i] = g->p.beta == 0.0f ? 0.0f : g->p.beta * c[i];
     }
 }
 
@@ -26,8 +26,8 @@ void tb_sgemm(const tb_gemm *g)
     tb_call_record r = { .iface = g->iface, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply: reference SGEMM returns at once, or sets C = beta*C, never reading A or B.  Done here
      * for every path, since OpenBLAS's small-matrix kernels (0.3.21, 0.3.26) read A and B when alpha = 0. */
-    if (g->m == 0 || g->n == 0 || g->alpha == 0.0f || g->k == 0) {
-        if (g->m > 0 && g->n > 0 && g->beta != 1.0f)
+    if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0f || g->p.k == 0) {
+        if (g->p.m > 0 && g->p.n > 0 && g->p.beta != 1.0f)
             scale_c(g);
         tb_stats_record(g, &r);
         return;

@@ -38,8 +38,8 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     /* the caller's M and N: a row-major call was swapped into column-major */
     int row = g->iface == TB_IFACE_CBLAS && g->orig.cblas.order == 101;
-    tb_msg("%s %s M=%lld N=%lld K=%lld -> %s", iface_name[g->iface], shape, (long long)(row ? g->n : g->m),
-           (long long)(row ? g->m : g->n), (long long)g->k, where);
+    tb_msg("%s %s M=%lld N=%lld K=%lld -> %s", iface_name[g->iface], shape, (long long)(row ? g->p.n : g->p.m),
+           (long long)(row ? g->p.m : g->p.n), (long long)g->p.k, where);
 }
 
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)

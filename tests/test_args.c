@@ -3,6 +3,7 @@
  * program's own handler (defined here, overriding the library's weak defaults), and C untouched.
  */
 #include <check.h>
+#include "suite.h"
 #include <stdio.h>
 #include <string.h>
 #include "harness.h"
@@ -140,9 +141,5 @@ int main(void)
     tcase_add_loop_test(tc, fortran_errors, 0, sizeof f77_cases / sizeof f77_cases[0]);
     tcase_add_test(tc, valid_calls);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run_suite(s, CK_FORK);
 }

@@ -2,6 +2,7 @@
  * auto-mode size rule, the kernel table. */
 #include <config.h>
 #include <check.h>
+#include "suite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,7 @@ END_TEST
 
 static tb_gemm shape(int64_t m, int64_t n, int64_t k, float alpha, float beta)
 {
-    tb_gemm g = { .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta };
+    tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = alpha, .p.beta = beta };
     return g;
 }
 
@@ -149,9 +150,5 @@ int main(void)
     tcase_add_test(tc, kernel_table);
     tcase_add_test(tc, auto_rule);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run_suite(s, CK_FORK);
 }

@@ -1,5 +1,6 @@
 /* The CPU path: every entry point and transpose, every shape and scalar set, bit for bit equal to OpenBLAS. */
 #include <check.h>
+#include "suite.h"
 #include <stdio.h>
 #include "harness.h"
 
@@ -59,9 +60,5 @@ int main(void)
     tcase_add_loop_test(tc, large, 0, TT_COMBOS);
     tcase_add_test(tc, stats);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run_suite(s, CK_FORK);
 }

@@ -1,6 +1,7 @@
 /* The GPU path: every kernel of the table x entry point x transpose x shape x scalar set, within DESIGN.md's
  * bound of OpenBLAS, and really on the GPU.  Skips (77) when no device is usable. */
 #include <check.h>
+#include "suite.h"
 #include <stdio.h>
 #include <string.h>
 #include "harness.h"
@@ -77,11 +78,6 @@ int main(void)
     tcase_add_loop_test(tc, large, 0, kernels * TT_COMBOS);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
     /* CUDA is initialised in this process: children forked by check could not use it */
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tt_run_suite(s, CK_NOFORK);
 }

@@ -1,0 +1,19 @@
+/* Running a check suite the same way in every test program. */
+#ifndef TB_TEST_SUITE_H
+#define TB_TEST_SUITE_H
+
+#include <check.h>
+
+/* Run s (forking a child per test unless fork is CK_NOFORK); the exit status for automake: 0 or 1. */
+static inline int tt_run_suite(Suite *s, enum fork_status fork)
+{
+    SRunner *sr = srunner_create(s);
+    if (fork == CK_NOFORK)
+        srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
+
+#endif
