@@ -61,14 +61,14 @@ void tileblas_get_stats(tileblas_stats *stats);
 void tileblas_reset_stats(void);
 
 /*
- * The CBLAS declarations of what the library exports, for programs that have no cblas.h of their own.
- * Skipped when a cblas.h was included first (its declarations are compatible).
+ * Declarations of the BLAS entry points the library exports, for programs that have no BLAS headers.
+ * The CBLAS ones are skipped when a cblas.h was included first; define TILEBLAS_NO_BLAS_DECLS to skip them all
+ * (for example alongside a BLAS's own f77blas.h).
  */
-#if !defined(CBLAS_H) && !defined(TILEBLAS_NO_CBLAS_DECLS)
-#ifndef CBLAS_ENUM_DEFINED_H
+#ifndef TILEBLAS_NO_BLAS_DECLS
+#ifndef CBLAS_H
 enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
 enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
-#endif
 void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
                  int K, float alpha, const float *A, int lda, const float *B, int ldb, float beta, float *C,
                  int ldc);
@@ -76,6 +76,7 @@ void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
             const int *ldc);
+#endif
 
 #ifdef __cplusplus
 }

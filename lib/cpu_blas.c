@@ -29,29 +29,35 @@ static int is_ours(void *f)
     return dladdr((void *)tb_cpu_sgemm, &mine) && dladdr(f, &theirs) && mine.dli_fbase == theirs.dli_fbase;
 }
 
-static void *from_library(const char *path, const char *name)
+/* name from the library at path, opened privately; NULL (with *err set) if it cannot be had */
+static void *from_library(const char *path, const char *name, const char **err)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     void *f = h ? dlsym(h, name) : NULL;
-    return f && !is_ours(f) ? f : NULL;
+    *err = f ? NULL : dlerror();
+    if (f && is_ours(f)) {
+        *err = "that is tileblas itself";
+        f = NULL;
+    }
+    return f;
 }
 
 static void resolve(void)
 {
-    const char *override = tb_config_get()->cpu_blas;
-    static int warned_override;
+    const char *override = tb_config_get()->cpu_blas, *err;
+    static _Atomic int warned_override;
     for (int i = 0; i < TB_IFACE_COUNT; i++) {
         void *f = NULL;
-        if (override && !(f = from_library(override, symbol[i])))
-            tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: cannot load %s from it (%s); looking elsewhere",
-                         override, symbol[i], dlerror() ? "dlopen/dlsym failed" : "not found");
+        if (override && !(f = from_library(override, symbol[i], &err)))
+            tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: no %s there (%s); looking elsewhere", override,
+                         symbol[i], err ? err : "not found");
         if (!f) {
             f = dlsym(RTLD_NEXT, symbol[i]);
             if (f && is_ours(f))
                 f = NULL;
         }
         if (!f)
-            f = from_library("libopenblas.so.0", symbol[i]);
+            f = from_library("libopenblas.so.0", symbol[i], &err);
         Dl_info info;
         fn[i] = f;
         where[i] = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
@@ -100,7 +106,7 @@ static void reissue(const tb_gemm *g, void *f)
 
 void tb_cpu_sgemm(const tb_gemm *g)
 {
-    static int warned_missing;
+    static _Atomic int warned_missing;
     pthread_once(&resolve_once, resolve);
     void *f = fn[g->iface];
     if (!f) {

@@ -50,7 +50,7 @@ tb_path tb_route(const tb_gemm *g, int *kernel)
     }
     const char *why;
     if (path == TB_PATH_GPU && !tb_gpu_usable(&why)) {
-        static int warned;
+        static _Atomic int warned;
         /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
         if (cfg->mode == TB_MODE_GPU && forced_path == TB_PATH_NONE)
             tb_warn_once(&warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);

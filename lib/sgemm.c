@@ -35,7 +35,7 @@ void tb_sgemm(const tb_gemm *g)
     double t0 = tb_now();
     r.path = tb_route(g, &r.kernel);
     if (r.path == TB_PATH_GPU) {
-        static int warned;
+        static _Atomic int warned;
         const char *err;
         if (tb_gpu_sgemm(g, r.kernel, &err)) {
             tb_warn_once(&warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);

@@ -28,9 +28,9 @@ void tb_msg(const char *fmt, ...)
     va_end(ap);
 }
 
-void tb_warn_once(int *flag, const char *fmt, ...)
+void tb_warn_once(_Atomic int *flag, const char *fmt, ...)
 {
-    if (atomic_exchange((_Atomic int *)flag, 1))
+    if (atomic_exchange(flag, 1))
         return;
     va_list ap;
     va_start(ap, fmt);

@@ -10,6 +10,6 @@ TB_HIDDEN double tb_now(void); /* seconds, monotonic */
 TB_HIDDEN void tb_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A warning printed at most once per process per *flag (a static int owned by the caller). */
-TB_HIDDEN void tb_warn_once(int *flag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+TB_HIDDEN void tb_warn_once(_Atomic int *flag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
