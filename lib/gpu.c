@@ -128,16 +128,23 @@ static cudaError_t reserve(int i, size_t bytes)
     return e;
 }
 
-/* Copy a rows x cols column-major block between a host matrix (leading dimension ld) and a packed device one. */
-static cudaError_t upload(float *dev, const float *host, int64_t ld, int64_t rows, int64_t cols)
+/* Device copies are packed with leading dimensions rounded up to 4 floats, so that every column starts on a
+ * 16-byte boundary (the fast kernels' wide loads need it). */
+static int64_t device_ld(int64_t rows)
 {
-    return cudaMemcpy2DAsync(dev, (size_t)rows * sizeof(float), host, (size_t)ld * sizeof(float),
+    return (rows + 3) & ~(int64_t)3;
+}
+
+/* Copy a rows x cols column-major block between a host matrix (leading dimension ld) and a device one. */
+static cudaError_t upload(float *dev, int64_t dld, const float *host, int64_t ld, int64_t rows, int64_t cols)
+{
+    return cudaMemcpy2DAsync(dev, (size_t)dld * sizeof(float), host, (size_t)ld * sizeof(float),
                              (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDefault, gpu.stream);
 }
 
-static cudaError_t download(float *host, int64_t ld, const float *dev, int64_t rows, int64_t cols)
+static cudaError_t download(float *host, int64_t ld, const float *dev, int64_t dld, int64_t rows, int64_t cols)
 {
-    return cudaMemcpy2DAsync(host, (size_t)ld * sizeof(float), dev, (size_t)rows * sizeof(float),
+    return cudaMemcpy2DAsync(host, (size_t)ld * sizeof(float), dev, (size_t)dld * sizeof(float),
                              (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDefault, gpu.stream);
 }
 
@@ -151,17 +158,17 @@ static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
     cudaError_t e;
 
     *stage = "device memory";
-    if ((e = reserve(0, (size_t)arows * acols * sizeof(float))) || (e = reserve(1, (size_t)brows * bcols * sizeof(float))) ||
-        (e = reserve(2, (size_t)p.m * p.n * sizeof(float))))
+    p.lda = device_ld(arows), p.ldb = device_ld(brows), p.ldc = device_ld(p.m);
+    if ((e = reserve(0, (size_t)p.lda * acols * sizeof(float))) || (e = reserve(1, (size_t)p.ldb * bcols * sizeof(float))) ||
+        (e = reserve(2, (size_t)p.ldc * p.n * sizeof(float))))
         return e;
-    p.a = gpu.buf[0], p.lda = arows;
-    p.b = gpu.buf[1], p.ldb = brows;
-    p.c = gpu.buf[2], p.ldc = p.m;
+    p.a = gpu.buf[0], p.b = gpu.buf[1], p.c = gpu.buf[2];
 
     *stage = "copy to device";
-    if ((e = upload(gpu.buf[0], g->p.a, g->p.lda, arows, acols)) || (e = upload(gpu.buf[1], g->p.b, g->p.ldb, brows, bcols)))
+    if ((e = upload(gpu.buf[0], p.lda, g->p.a, g->p.lda, arows, acols)) ||
+        (e = upload(gpu.buf[1], p.ldb, g->p.b, g->p.ldb, brows, bcols)))
         return e;
-    if (p.beta != 0.0f && (e = upload(gpu.buf[2], g->p.c, g->p.ldc, p.m, p.n)))
+    if (p.beta != 0.0f && (e = upload(gpu.buf[2], p.ldc, g->p.c, g->p.ldc, p.m, p.n)))
         return e;
 
     *stage = tb_kernel_table[kernel].name;
@@ -183,7 +190,7 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, const char **err)
     e = compute(g, kernel, &stage);
     if (e == cudaSuccess) {
         stage = "copy to host";
-        e = download(g->p.c, g->p.ldc, gpu.buf[2], g->p.m, g->p.n);
+        e = download(g->p.c, g->p.ldc, gpu.buf[2], device_ld(g->p.m), g->p.m, g->p.n);
         if (e == cudaSuccess)
             e = cudaStreamSynchronize(gpu.stream);
     }

@@ -93,10 +93,11 @@ END_TEST
 START_TEST(kernel_table)
 {
 #ifdef HAVE_CUDA
-    ck_assert_int_ge(tb_kernel_count, 3);
+    ck_assert_int_ge(tb_kernel_count, 4);
     ck_assert_int_eq(tb_kernel_find("naive"), 0);
     ck_assert_int_ge(tb_kernel_find("tiled16"), 0);
-    ck_assert_int_eq(tb_kernel_default(), tb_kernel_find("tiled32"));
+    ck_assert_int_ge(tb_kernel_find("tiled32"), 0);
+    ck_assert_int_eq(tb_kernel_default(), tb_kernel_find("block128"));
     const char *set[] = { "TILEBLAS_KERNEL", "tiled16", NULL };
     ck_assert_int_eq(parse_with(set).kernel, tb_kernel_find("tiled16"));
 #else
