@@ -34,7 +34,8 @@ void tt_describe(const tt_case *c, char *buf, size_t len);
 #define TT_COMBOS 12
 void tt_combo(int i, tt_case *c);
 
-/* Shapes (m, n, k) worth testing against tiles of 16 and 32: 0, 1, 2, tile -1/0/+1, non-square, skinny. */
+/* Shapes (m, n, k) worth testing against tiles of 16, 32, 64 and 128 (and depths 8, 16): 0, 1, 2,
+ * tile -1/0/+1, non-square, skinny. */
 extern const int tt_shapes[][3];
 extern const size_t tt_shape_count;
 /* (alpha, beta, nan_c, nan_ab) combinations: 0, 1 and other values; NaN that must not propagate. */
