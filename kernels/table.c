@@ -8,7 +8,9 @@ const tb_kernel tb_kernel_table[] = {
     { "naive", tb_launch_naive },     /* one thread per element of C: the lessons' starting point */
     { "tiled16", tb_launch_tiled16 }, /* shared-memory tiles, 16 x 16 */
     { "tiled32", tb_launch_tiled32 }, /* shared-memory tiles, 32 x 32: the lessons' best */
-    { "block128", tb_launch_block128 }, /* 128 x 128 per block, 8 x 8 per thread in registers */
+    { "block64", tb_launch_block64 },   /* register-blocked: 64 x 64 per block, 8 x 8 per thread */
+    { "block128", tb_launch_block128 }, /* register-blocked: 128 x 128 per block, 8 x 8 per thread */
+    { "blocked", tb_launch_blocked },   /* the register-blocked tile configuration chosen by shape */
 };
 const int tb_kernel_count = sizeof tb_kernel_table / sizeof tb_kernel_table[0];
 #else
