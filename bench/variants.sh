@@ -1,16 +1,19 @@
 #!/bin/sh
-# Rebuild the register-blocked kernels with other tile depths / blocks per SM and time each, side by side with cuBLAS.
-#   sh bench/variants.sh "BK MINB" ... -- [kernel-bench arguments]    (run in a configured build tree)
-# Each variant is compiled with -DTB_BLOCKED_BK=BK -DTB_BLOCKED_MINB=MINB; the tree is left with the last one.
+# Rebuild the register-blocked kernels with other compile-time settings and time each, side by side with cuBLAS.
+#   sh bench/variants.sh "FLAGS" ... -- [kernel-bench arguments]    (run in a configured build tree)
+# FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_BLOCKED_BK=8 -DTB_BLOCKED_MINB=2" or
+# "-DTB_BLOCKED_SPLIT_TARGET=2".  KERNELS (default block128) and TRANS (default "NN TN") choose what is timed.
+# The tree is left built with the last variant.
 set -u
-variants=
-while [ $# -gt 0 ] && [ "$1" != -- ]; do variants="$variants $(echo "$1" | tr ' ' ':')"; shift; done
+n=0
+while [ $# -gt 0 ] && [ "$1" != -- ]; do n=$((n + 1)); eval "flags_$n=\$1"; shift; done
 [ $# -gt 0 ] && shift
-for v in $variants; do
-  bk=${v%%:*} minb=${v##*:}
+i=0
+while [ $i -lt $n ]; do
+  i=$((i + 1))
+  eval "flags=\$flags_$i"
   rm -f kernels/blocked.lo kernels/.libs/blocked.o
-  make -s -j"$(nproc)" NVCCFLAGS="-DTB_BLOCKED_BK=$bk -DTB_BLOCKED_MINB=$minb" bench/kernel-bench >/dev/null 2>&1 ||
-    { echo "variant BK=$bk MINB=$minb: build failed"; continue; }
-  echo "== blocked kernels with BK=$bk, MINB=$minb"
-  for trans in NN TN; do ./bench/kernel-bench --kernels "${KERNELS:-block128}" --trans $trans "$@"; done
+  make -s -j"$(nproc)" NVCCFLAGS="$flags" bench/kernel-bench >/dev/null 2>&1 || { echo "variant $flags: build failed"; continue; }
+  echo "== blocked kernels built with: $flags"
+  for trans in ${TRANS:-NN TN}; do ./bench/kernel-bench --kernels "${KERNELS:-block128}" --trans "$trans" "$@"; done
 done

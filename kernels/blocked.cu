@@ -24,7 +24,7 @@ namespace {
 //   BK  8, 1 block:  39.0 / 39.5 / 40.4   no spills
 //   BK 16, 1 block:  39.8 / 40.7 / 41.9   no spills (161-167 registers)   <- default
 //   BK 16, 2 blocks: 40.7 / 41.6 / 41.8   spills 40-184 bytes
-// -DTB_BLOCKED_BK=... -DTB_BLOCKED_MINB=... (bench/variants.sh) to measure others.
+// -DTB_BLOCKED_BK=... -DTB_BLOCKED_MINB=... (bench/variants.sh "-DTB_BLOCKED_BK=8 -DTB_BLOCKED_MINB=2") to measure others.
 #ifndef TB_BLOCKED_BK
 #define TB_BLOCKED_BK 16
 #endif
@@ -110,11 +110,12 @@ struct loader {
 };
 
 // C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.
-__device__ __forceinline__ void store4(const tb_kproblem &p, bool vec_c, int64_t i, int64_t j, const float *acc)
+__device__ __forceinline__ void store4(const tb_kproblem &p, float *cbase, bool vec_c, int64_t i, int64_t j,
+                                       const float *acc)
 {
     if (j >= p.n || i >= p.m)
         return;
-    float *c = p.c + i + j * p.ldc;
+    float *c = cbase + i + j * p.ldc;
     if (vec_c && i + 3 < p.m) {
         float4 r = make_float4(p.alpha * acc[0], p.alpha * acc[1], p.alpha * acc[2], p.alpha * acc[3]);
         if (p.beta != 0.0f) {
@@ -129,8 +130,14 @@ __device__ __forceinline__ void store4(const tb_kproblem &p, bool vec_c, int64_t
         c[q] = p.beta == 0.0f ? p.alpha * acc[q] : fmaf(p.beta, c[q], p.alpha * acc[q]);
 }
 
+// Split-K: block z of the grid's third dimension works on k in [z*kchunk, (z+1)*kchunk) and writes its own
+// slice of C (c_step floats apart).  Without a split: one slice, kchunk = k.
+struct split_t {
+    int64_t kchunk, a_step, b_step, c_step;
+};
+
 template <int BM, int BN, bool TA, bool TB, bool VEC>
-__global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(tb_kproblem p, bool vec_c)
+__global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(tb_kproblem p, bool vec_c, split_t sp)
 {
     constexpr int THREADS = BM * BN / 64;
     // the threads form a (BM/8) x (BN/8) grid; a warp covers 8 of them along m and 4 along n, so that its 16-byte
@@ -148,6 +155,9 @@ __global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(t
     const int tm = (lane & 7) + 8 * (warp % WARPS_M), tn = (lane >> 3) + 4 * (warp / WARPS_M);
     const int64_t m0 = (int64_t)blockIdx.x * BM;
     const int64_t nblocks = (p.n + BN - 1) / BN;
+    const int64_t klen = min(p.k - blockIdx.z * sp.kchunk, sp.kchunk);
+    const float *a = p.a + blockIdx.z * sp.a_step, *b = p.b + blockIdx.z * sp.b_step;
+    float *c = p.c + blockIdx.z * sp.c_step;
 
     for (int64_t nb = blockIdx.y; nb < nblocks; nb += gridDim.y) {
         const int64_t n0 = nb * BN;
@@ -158,8 +168,8 @@ __global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(t
             for (int j = 0; j < 8; j++)
                 acc[i][j] = 0.0f;
 
-        loader_a la(p.a, p.lda, m0, p.m, p.k);
-        loader_b lb(p.b, p.ldb, n0, p.n, p.k);
+        loader_a la(a, p.lda, m0, p.m, klen);
+        loader_b lb(b, p.ldb, n0, p.n, klen);
         float4 na[loader_a::PASSES], nb4[loader_b::PASSES];
         la.next(p.lda, na);
         lb.next(p.ldb, nb4);
@@ -167,7 +177,7 @@ __global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(t
         loader_b::stash(bs[0], nb4);
         __syncthreads();
 
-        const int64_t ktiles = (p.k + BK - 1) / BK;
+        const int64_t ktiles = (klen + BK - 1) / BK;
         for (int64_t kt = 0; kt < ktiles; kt++) {
             const int cur = (int)(kt & 1);
             const bool more = kt + 1 < ktiles;
@@ -201,41 +211,111 @@ __global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(t
             const int64_t col = n0 + (j < 4 ? 4 * tn + j : BN / 2 + 4 * tn + j - 4);
             float lo[4] = { acc[0][j], acc[1][j], acc[2][j], acc[3][j] };
             float hi[4] = { acc[4][j], acc[5][j], acc[6][j], acc[7][j] };
-            store4(p, vec_c, m0 + 4 * tm, col, lo);
-            store4(p, vec_c, m0 + BM / 2 + 4 * tm, col, hi);
+            store4(p, c, vec_c, m0 + 4 * tm, col, lo);
+            store4(p, c, vec_c, m0 + BM / 2 + 4 * tm, col, hi);
         }
     }
 }
 
-template <int BM, int BN, bool TA, bool TB, bool VEC>
-int launch(const tb_kproblem *p, void *stream)
+// C = alpha * (sum of the slices, in order) + beta * C: the second half of a split-K product.
+__global__ void sum_slices(tb_kproblem p, const float *__restrict__ ws, int64_t ldw, int64_t c_step, int slices)
 {
-    dim3 grid((unsigned)((p->m + BM - 1) / BM), tb_grid_y((p->n + BN - 1) / BN));
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= p.m)
+        return;
+    for (int64_t j = blockIdx.y; j < p.n; j += gridDim.y) {
+        float sum = 0.0f;
+        for (int z = 0; z < slices; z++)
+            sum += ws[z * c_step + i + j * ldw];
+        float *c = p.c + i + j * p.ldc;
+        *c = p.beta == 0.0f ? p.alpha * sum : fmaf(p.beta, *c, p.alpha * sum);
+    }
+}
+
+template <int BM, int BN, bool TA, bool TB, bool VEC>
+int launch(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
+{
+    dim3 grid((unsigned)((p->m + BM - 1) / BM), tb_grid_y((p->n + BN - 1) / BN), slices);
     bool vec_c = p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
-    blocked_kernel<BM, BN, TA, TB, VEC><<<grid, BM * BN / 64, 0, (cudaStream_t)stream>>>(*p, vec_c);
+    blocked_kernel<BM, BN, TA, TB, VEC><<<grid, BM * BN / 64, 0, (cudaStream_t)stream>>>(*p, vec_c, *sp);
     return (int)cudaGetLastError();
 }
 
 template <int BM, int BN, bool VEC>
-int launch_trans(const tb_kproblem *p, void *stream)
+int launch_trans(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
     if (p->transa)
-        return p->transb ? launch<BM, BN, true, true, VEC>(p, stream) : launch<BM, BN, true, false, VEC>(p, stream);
-    return p->transb ? launch<BM, BN, false, true, VEC>(p, stream) : launch<BM, BN, false, false, VEC>(p, stream);
+        return p->transb ? launch<BM, BN, true, true, VEC>(p, sp, slices, stream)
+                         : launch<BM, BN, true, false, VEC>(p, sp, slices, stream);
+    return p->transb ? launch<BM, BN, false, true, VEC>(p, sp, slices, stream)
+                     : launch<BM, BN, false, false, VEC>(p, sp, slices, stream);
 }
 
 template <int BM, int BN>
-int launch_config(const tb_kproblem *p, void *stream)
+int launch_one(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
     // 16-byte loads need every column of A and B to start on a 16-byte boundary
     bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
-    return vec ? launch_trans<BM, BN, true>(p, stream) : launch_trans<BM, BN, false>(p, stream);
+    return vec ? launch_trans<BM, BN, true>(p, sp, slices, stream) : launch_trans<BM, BN, false>(p, sp, slices, stream);
+}
+
+// The default memory pool gives its memory back at every synchronisation (release threshold 0), so that each
+// workspace would be mapped afresh, which costs more than a small product.  Keep up to 1 GiB of it cached.
+void keep_pool_memory(void)
+{
+    static bool done; // a race repeats the same harmless setting
+    cudaMemPool_t pool;
+    if (!done && cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) {
+        uint64_t keep = (uint64_t)1 << 30;
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+        done = true;
+    }
+    cudaGetLastError();
+}
+
+// One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to a
+// workspace from the stream's memory pool, then sum_slices adds them up; without the memory, no split.
+template <int BM, int BN>
+int launch_config(const tb_kproblem *p, int64_t slices, void *stream)
+{
+    split_t none = { p->k, 0, 0, 0 };
+    const int64_t kchunk = ((p->k + slices - 1) / slices + BK - 1) / BK * BK; // whole tiles in every slice
+    slices = slices > 1 ? (p->k + kchunk - 1) / kchunk : 1;
+    if (slices <= 1)
+        return launch_one<BM, BN>(p, &none, 1, stream);
+    const int64_t ldw = (p->m + 3) & ~(int64_t)3;
+    float *ws = NULL;
+    cudaStream_t st = (cudaStream_t)stream;
+    keep_pool_memory();
+    if (cudaMallocAsync((void **)&ws, (size_t)(ldw * p->n * slices) * sizeof(float), st) != cudaSuccess) {
+        cudaGetLastError();
+        return launch_one<BM, BN>(p, &none, 1, stream);
+    }
+    tb_kproblem q = *p;
+    q.c = ws, q.ldc = ldw, q.alpha = 1.0f, q.beta = 0.0f;
+    split_t sp = { kchunk, p->transa ? kchunk : kchunk * p->lda, p->transb ? kchunk * p->ldb : kchunk, ldw * p->n };
+    int e = launch_one<BM, BN>(&q, &sp, (unsigned)slices, stream);
+    if (!e) {
+        dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
+        sum_slices<<<grid, 128, 0, st>>>(*p, ws, ldw, sp.c_step, (int)slices);
+        e = (int)cudaGetLastError();
+    }
+    cudaFreeAsync(ws, st);
+    return e;
+}
+
+int sm_count(void)
+{
+    static int sms; // the library uses device 0 only
+    if (!sms && cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess)
+        sms = 132;
+    return sms;
 }
 
 } // namespace
 
-extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<128, 128>(p, stream); }
-extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<64, 64>(p, stream); }
+extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<128, 128>(p, 1, stream); }
+extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<64, 64>(p, 1, stream); }
 
 // The tile configuration by shape.  128 x 128 tiles make too few blocks to fill the GPU's 132 SMs on smaller
 // problems; 64 x 64 tiles make four times as many.  Measured on the H200 (bench/RESULTS.md, 2026-11-29), NN,
@@ -243,10 +323,33 @@ extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return la
 //   N = 512: 0.58 / 0.41   768: 0.75 / 0.52   1024: 0.86 / 0.60   1536: 0.59 / 0.63   2048: 0.76 / 0.82
 //   4096: 0.75 / 0.81   8192: 0.76 / 0.83   64x8192x8192: 0.40 / 0.25   8192x8192x64: 0.88 / 0.94
 // so 64 x 64 while 128 x 128 tiles would not give every SM one (fewer than 132 tiles), 128 x 128 beyond.
+// When 64 x 64 tiles are too few to fill one wave (the blocks that fit on all SMs at once), k is split so that
+// tiles x slices fills it without starting a second, mostly idle wave; each slice at least 128 deep.  Measured
+// with targets of 1, 2, 4 and 8 blocks per SM instead (bench/RESULTS.md): 1024^3 0.90 / 0.88 / 0.71 / 0.73 of
+// cuBLAS, 1024x1024x8192 0.70 / 0.83 / 0.64 / 0.69, 64x8192x8192 0.73 / 0.68 / 0.57 / 0.68: a count of blocks just
+// past a whole wave is what costs.
+template <int BM, int BN>
+static int64_t wave(void)
+{
+    static int64_t blocks; // device 0 only; a race computes the same number twice
+    if (!blocks) {
+        int per_sm = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blocked_kernel<BM, BN, false, false, true>,
+                                                          BM * BN / 64, 0) != cudaSuccess || per_sm < 1)
+            per_sm = 1;
+        cudaGetLastError();
+        blocks = (int64_t)per_sm * sm_count();
+    }
+    return blocks;
+}
+
 extern "C" int tb_launch_blocked(const tb_kproblem *p, void *stream)
 {
-    int64_t big_tiles = ((p->m + 127) / 128) * ((p->n + 127) / 128);
-    if (big_tiles < 132)
-        return launch_config<64, 64>(p, stream);
-    return launch_config<128, 128>(p, stream);
+    const int64_t big_tiles = ((p->m + 127) / 128) * ((p->n + 127) / 128);
+    if (big_tiles >= sm_count())
+        return launch_config<128, 128>(p, 1, stream);
+    const int64_t tiles = ((p->m + 63) / 64) * ((p->n + 63) / 64), full = wave<64, 64>();
+    int64_t slices = tiles >= full ? 1 : full / tiles;
+    slices = slices > p->k / 128 ? p->k / 128 : slices;
+    return launch_config<64, 64>(p, slices > 64 ? 64 : slices, stream);
 }
