@@ -1,6 +1,6 @@
 #!/bin/sh
 # Rebuild the register-blocked kernels with other compile-time settings and time each, side by side with cuBLAS.
-#   sh bench/variants.sh "FLAGS" ... -- [kernel-bench arguments]    (run in a configured build tree)
+#   sh bench/variants.sh "FLAGS" ... -- SHAPE...    (run in a configured build tree; SHAPE: N or MxNxK)
 # FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_BLOCKED_BK=8 -DTB_BLOCKED_MINB=2" or
 # "-DTB_BLOCKED_SPLIT_TARGET=2".  KERNELS (default block128) and TRANS (default "NN TN") choose what is timed.
 # The tree is left built with the last variant.
@@ -13,7 +13,12 @@ while [ $i -lt $n ]; do
   i=$((i + 1))
   eval "flags=\$flags_$i"
   rm -f kernels/blocked.lo kernels/.libs/blocked.o
-  make -s -j"$(nproc)" NVCCFLAGS="$flags" bench/kernel-bench >/dev/null 2>&1 || { echo "variant $flags: build failed"; continue; }
+  make -s -j"$(nproc)" NVCCFLAGS="$flags" tools/tileblas-bench >/dev/null 2>&1 || { echo "variant $flags: build failed"; continue; }
   echo "== blocked kernels built with: $flags"
-  for trans in ${TRANS:-NN TN}; do ./bench/kernel-bench --kernels "${KERNELS:-block128}" --trans "$trans" "$@"; done
+  t=
+  for trans in ${TRANS:-NN TN}; do t="$t --trans $trans"; done
+  shapes=
+  for s in "$@"; do shapes="$shapes --shape $s"; done
+  # shellcheck disable=SC2086
+  ./tools/tileblas-bench --no-cpu --kernels "${KERNELS:-block128}" $t $shapes
 done

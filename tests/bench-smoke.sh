@@ -1,0 +1,20 @@
+#!/bin/sh
+# tileblas-bench runs, checks its results against each other, and writes its CSV.  SKIP (77) without a GPU or in
+# a build without CUDA.
+set -u
+bench=${top_builddir:-.}/tools/tileblas-bench
+[ -x "$bench" ] || { echo "SKIP: tileblas-bench is not built (no CUDA)"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$bench" --shape 64x48x40 --shape 130 --trans NN --trans TN --kernels all --repeats 2 --csv "$work/out.csv" >"$work/out.txt" 2>&1
+status=$?
+cat "$work/out.txt"
+[ $status = 77 ] && exit 77
+[ $status = 0 ] || { echo "FAIL: tileblas-bench exited $status"; exit 1; }
+# a header and a row per shape x transposes x implementation (6 kernels, cuBLAS if present, OpenBLAS if present)
+rows=$(($(wc -l <"$work/out.csv") - 1))
+[ "$rows" -ge 24 ] || { echo "FAIL: $rows CSV rows"; cat "$work/out.csv"; exit 1; }
+if awk -F, 'NR > 1 && !($5 > 0 && $7 <= 1e-3) { bad = 1 } END { exit !bad }' "$work/out.csv"; then
+  echo "FAIL: a row without a rate or with a large difference"; cat "$work/out.csv"; exit 1
+fi
+echo "PASS: $rows rows, all results agree"

@@ -1,0 +1,438 @@
+/*
+ * tileblas-bench: how fast tileblas's GPU kernels are, side by side with cuBLAS and OpenBLAS, on the same data.
+ *
+ *   tileblas-bench [--shape MxNxK | --shape N]... [--trans XY]... [--kernels LIST] [--repeats R] [--no-cpu]
+ *                  [--csv FILE] [--plot FILE.png]
+ *   tileblas-bench --plot-csv FILE.csv FILE.png      draw a chart from an earlier run's CSV (no GPU needed)
+ *
+ * For each shape and transpose pair, column-major, alpha = 1, beta = 0:
+ *   - each chosen kernel of the table (default: naive, tiled32 and blocked, the lessons' two and the fast one;
+ *     --kernels all for every one) and cuBLAS when libcublas can be loaded at run time, all device-resident
+ *     (operands already on the GPU, leading dimensions rounded up to 4 floats as the library's copies are):
+ *     2 warm-up launches, then the median of R launches timed with CUDA events;
+ *   - OpenBLAS (libopenblas.so.0, loaded at run time) on the host: the median of a few calls, wall clock.
+ * Fresh random data per shape; C is poisoned (NaN) before each run; every result is compared with cuBLAS's (or
+ * the default kernel's), and the largest relative difference is printed.  A table goes to stdout (TFLOP/s and
+ * the ratio to cuBLAS), CSV to --csv, and --plot draws the TFLOP/s with gnuplot (an optional dependency).
+ * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (relative to |C| + 1); 2 for bad
+ * arguments; 3 when --plot could not draw; 77 without a usable GPU.
+ */
+#include <config.h>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "kernels.h"
+
+#define MAX_SHAPES 64
+#define MAX_IMPLS 16
+
+static void die_cuda(cudaError_t e, const char *what)
+{
+    if (e != cudaSuccess) {
+        fprintf(stderr, "tileblas-bench: %s: %s\n", what, cudaGetErrorString(e));
+        exit(1);
+    }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- what is timed: a kernel of the table, cuBLAS, or OpenBLAS on the host */
+
+typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS } impl_kind;
+typedef struct impl {
+    impl_kind kind;
+    const char *name;
+    const tb_kernel *kernel;
+} impl;
+
+/* cuBLAS and OpenBLAS, declared here and loaded at run time: nothing links them */
+typedef int (*cublas_create_fn)(void **);
+typedef int (*cublas_sgemm_fn)(void *, int, int, int, int, int, const float *, const float *, int, const float *, int,
+                               const float *, float *, int);
+typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float,
+                               float *, int);
+static void *cublas;
+static cublas_sgemm_fn cublas_sgemm;
+static cblas_sgemm_fn openblas_sgemm;
+
+static void load_libraries(int want_cpu)
+{
+    void *h = dlopen("libcublas.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        h = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
+    cublas_create_fn create = h ? (cublas_create_fn)dlsym(h, "cublasCreate_v2") : NULL;
+    cublas_sgemm = h ? (cublas_sgemm_fn)dlsym(h, "cublasSgemm_v2") : NULL;
+    if (!create || !cublas_sgemm || create(&cublas) != 0) {
+        cublas_sgemm = NULL;
+        fprintf(stderr, "tileblas-bench: cuBLAS not available: ratios are to the default kernel\n");
+    }
+    if (want_cpu) {
+        h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+        openblas_sgemm = h ? (cblas_sgemm_fn)dlsym(h, "cblas_sgemm") : NULL;
+        if (!openblas_sgemm)
+            fprintf(stderr, "tileblas-bench: OpenBLAS (libopenblas.so.0) not available: no CPU column\n");
+    }
+}
+
+/* ---- one shape: operands on the device and the host */
+
+typedef struct problem {
+    tb_kproblem p;          /* device pointers */
+    float *ha, *hb, *hc;    /* the same operands on the host (for OpenBLAS), and C's result */
+    size_t aelems, belems, celems;
+} problem;
+
+static unsigned long long rng = 0x2545f4914f6cdd1dull;
+static void fill(float *h, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        h[i] = (float)((double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+    }
+}
+
+static void *host_alloc(size_t bytes)
+{
+    void *x = malloc(bytes);
+    if (!x) {
+        fprintf(stderr, "tileblas-bench: out of host memory\n");
+        exit(1);
+    }
+    return x;
+}
+
+static void setup(problem *pr, int64_t m, int64_t n, int64_t k, int ta, int tb)
+{
+    int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
+    tb_kproblem p = { ta, tb, m, n, k, 1.0f, 0.0f, NULL, (arows + 3) & ~3ll, NULL, (brows + 3) & ~3ll, NULL,
+                      (m + 3) & ~3ll };
+    pr->aelems = (size_t)(p.lda * acols), pr->belems = (size_t)(p.ldb * bcols), pr->celems = (size_t)(p.ldc * n);
+    pr->ha = host_alloc(pr->aelems * sizeof(float));
+    pr->hb = host_alloc(pr->belems * sizeof(float));
+    pr->hc = host_alloc(pr->celems * sizeof(float));
+    fill(pr->ha, pr->aelems);
+    fill(pr->hb, pr->belems);
+    die_cuda(cudaMalloc((void **)&p.a, pr->aelems * sizeof(float)), "cudaMalloc A");
+    die_cuda(cudaMalloc((void **)&p.b, pr->belems * sizeof(float)), "cudaMalloc B");
+    die_cuda(cudaMalloc((void **)&p.c, pr->celems * sizeof(float)), "cudaMalloc C");
+    die_cuda(cudaMemcpy((void *)p.a, pr->ha, pr->aelems * sizeof(float), cudaMemcpyHostToDevice), "copy A");
+    die_cuda(cudaMemcpy((void *)p.b, pr->hb, pr->belems * sizeof(float), cudaMemcpyHostToDevice), "copy B");
+    pr->p = p;
+}
+
+static void teardown(problem *pr)
+{
+    cudaFree((void *)pr->p.a), cudaFree((void *)pr->p.b), cudaFree(pr->p.c);
+    free(pr->ha), free(pr->hb), free(pr->hc);
+}
+
+static int launch(const impl *im, const tb_kproblem *p)
+{
+    if (im->kind == IMPL_KERNEL)
+        return im->kernel->launch(p, NULL);
+    float alpha = p->alpha, beta = p->beta; /* cublasOperation_t: 0 = N, 1 = T */
+    return cublas_sgemm(cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, &alpha, p->a, (int)p->lda,
+                        p->b, (int)p->ldb, &beta, p->c, (int)p->ldc)
+               ? (int)cudaErrorUnknown
+               : 0;
+}
+
+/* Median milliseconds of one implementation; its C ends up in pr->hc. */
+static double time_impl(const impl *im, problem *pr, int repeats)
+{
+    double *ms = host_alloc((size_t)repeats * sizeof *ms);
+    const tb_kproblem *p = &pr->p;
+    if (im->kind == IMPL_OPENBLAS) {
+        /* fewer calls for long ones: the host is slow, and its median is steadier than its first call */
+        double flops = 2.0 * p->m * p->n * p->k;
+        int runs = flops > 2e11 ? 1 : repeats < 3 ? repeats : 3;
+        for (int r = 0; r < runs; r++) {
+            memset(pr->hc, 0xff, pr->celems * sizeof(float));
+            double t0 = now();
+            openblas_sgemm(102, p->transa ? 112 : 111, p->transb ? 112 : 111, (int)p->m, (int)p->n, (int)p->k, 1.0f,
+                           pr->ha, (int)p->lda, pr->hb, (int)p->ldb, 0.0f, pr->hc, (int)p->ldc);
+            ms[r] = 1e3 * (now() - t0);
+        }
+        qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
+        double med = ms[runs / 2];
+        free(ms);
+        return med;
+    }
+    cudaEvent_t e0, e1;
+    die_cuda(cudaEventCreate(&e0), "event");
+    die_cuda(cudaEventCreate(&e1), "event");
+    die_cuda(cudaMemset(p->c, 0xff, pr->celems * sizeof(float)), "poison C");
+    for (int w = 0; w < 2; w++)
+        die_cuda((cudaError_t)launch(im, p), "warm-up launch");
+    for (int r = 0; r < repeats; r++) {
+        float t;
+        die_cuda(cudaEventRecord(e0, NULL), "record");
+        die_cuda((cudaError_t)launch(im, p), "launch");
+        die_cuda(cudaEventRecord(e1, NULL), "record");
+        die_cuda(cudaEventSynchronize(e1), im->name);
+        die_cuda(cudaEventElapsedTime(&t, e0, e1), "elapsed");
+        ms[r] = t;
+    }
+    qsort(ms, (size_t)repeats, sizeof *ms, cmp_double);
+    double med = ms[repeats / 2];
+    die_cuda(cudaMemcpy(pr->hc, p->c, pr->celems * sizeof(float), cudaMemcpyDeviceToHost), "copy C");
+    cudaEventDestroy(e0), cudaEventDestroy(e1), free(ms);
+    return med;
+}
+
+/* ---- output */
+
+typedef struct row {
+    char shape[48];
+    char trans[3];
+    const char *impl;
+    double ms, tflops, ratio, diff;
+} row;
+
+static void write_csv(const char *path, const row *rows, int nrows)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fprintf(f, "shape,trans,implementation,ms,tflops,ratio_to_cublas,max_rel_diff\n");
+    for (int i = 0; i < nrows; i++)
+        fprintf(f, "%s,%s,%s,%.6f,%.4f,%.4f,%.3e\n", rows[i].shape, rows[i].trans, rows[i].impl, rows[i].ms,
+                rows[i].tflops, rows[i].ratio, rows[i].diff);
+    fclose(f);
+}
+
+/* A grouped bar chart of TFLOP/s: one group per shape and transpose pair, one bar per implementation. */
+static int plot(const char *png, const row *rows, int nrows, const impl *impls, int nimpls)
+{
+    char data[] = "/tmp/tileblas-bench-XXXXXX";
+    int fd = mkstemp(data);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        return -1;
+    fprintf(f, "case");
+    for (int j = 0; j < nimpls; j++)
+        fprintf(f, " %s", impls[j].name);
+    for (int i = 0; i < nrows; i++) {
+        if (i == 0 || strcmp(rows[i].shape, rows[i - 1].shape) || strcmp(rows[i].trans, rows[i - 1].trans)) {
+            fprintf(f, "\n%s_%s", rows[i].shape, rows[i].trans);
+            /* one column per implementation, in the order of impls; missing ones as "-" */
+            for (int j = 0; j < nimpls; j++) {
+                double v = -1;
+                for (int r = i; r < nrows && !strcmp(rows[r].shape, rows[i].shape) && !strcmp(rows[r].trans, rows[i].trans); r++)
+                    if (!strcmp(rows[r].impl, impls[j].name))
+                        v = rows[r].tflops;
+                v < 0 ? fprintf(f, " -") : fprintf(f, " %.4f", v);
+            }
+        }
+    }
+    fprintf(f, "\n");
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "gnuplot -e \"set terminal pngcairo size 1200,600; set output '%s'; set datafile missing '-';"
+             " set style data histograms; set style fill solid border -1; set key top left;"
+             " set ylabel 'TFLOP/s'; set xtics rotate by -30 noenhanced; set title 'tileblas-bench';"
+             " plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\"",
+             png, nimpls + 1, data);
+    int status = system(cmd);
+    unlink(data);
+    return status == 0 ? 0 : -1;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: tileblas-bench [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
+                    "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
+                    "       tileblas-bench --plot-csv FILE.csv FILE.png\n");
+    exit(2);
+}
+
+/* --plot-csv: the rows of a CSV written by --csv, and the implementations in the order they first appear. */
+static int plot_csv(const char *csv, const char *png)
+{
+    FILE *f = fopen(csv, "r");
+    if (!f) {
+        perror(csv);
+        return 2;
+    }
+    static row rows[MAX_SHAPES * 4 * MAX_IMPLS];
+    static char names[MAX_IMPLS][32];
+    impl impls[MAX_IMPLS];
+    int nrows = 0, nimpls = 0;
+    char line[512], name[32];
+    while (fgets(line, sizeof line, f) && nrows < (int)(sizeof rows / sizeof rows[0])) {
+        row *r = &rows[nrows];
+        if (sscanf(line, "%47[^,],%2[^,],%31[^,],%lf,%lf,%lf,%lf", r->shape, r->trans, name, &r->ms, &r->tflops,
+                   &r->ratio, &r->diff) != 7)
+            continue; /* the header, or not ours */
+        int j = 0;
+        while (j < nimpls && strcmp(names[j], name))
+            j++;
+        if (j == nimpls && nimpls < MAX_IMPLS) {
+            snprintf(names[nimpls], sizeof names[0], "%s", name);
+            impls[nimpls] = (impl){ IMPL_KERNEL, names[nimpls], NULL };
+            nimpls++;
+        }
+        if (j < nimpls)
+            r->impl = names[j], nrows++;
+    }
+    fclose(f);
+    if (!nrows) {
+        fprintf(stderr, "tileblas-bench: no rows in %s\n", csv);
+        return 2;
+    }
+    if (plot(png, rows, nrows, impls, nimpls)) {
+        fprintf(stderr, "tileblas-bench: --plot-csv needs gnuplot with the pngcairo terminal "
+                        "(Debian: apt-get install gnuplot-nox)\n");
+        return 3;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long long shapes[MAX_SHAPES][3];
+    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1;
+    char trans[4][3];
+    const char *kernels = "naive,tiled32,blocked", *csv = NULL, *png = NULL;
+    if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
+        return plot_csv(argv[2], argv[3]);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--shape") && val && nshapes < MAX_SHAPES) {
+            long long *s = shapes[nshapes++];
+            if (sscanf(val, "%lldx%lldx%lld", &s[0], &s[1], &s[2]) != 3)
+                s[0] = s[1] = s[2] = atoll(val);
+            if (s[0] < 1 || s[1] < 1 || s[2] < 1 || s[0] > 2147483647 || s[1] > 2147483647 || s[2] > 2147483647)
+                usage();
+            i++;
+        } else if (!strcmp(arg, "--trans") && val && ntrans < 4 && strlen(val) == 2 && strchr("NT", val[0]) &&
+                   strchr("NT", val[1])) {
+            memcpy(trans[ntrans++], val, 3);
+            i++;
+        } else if (!strcmp(arg, "--kernels") && val) {
+            kernels = val, i++;
+        } else if (!strcmp(arg, "--repeats") && val && atoi(val) > 0) {
+            repeats = atoi(val), i++;
+        } else if (!strcmp(arg, "--csv") && val) {
+            csv = val, i++;
+        } else if (!strcmp(arg, "--plot") && val) {
+            png = val, i++;
+        } else if (!strcmp(arg, "--no-cpu")) {
+            want_cpu = 0;
+        } else {
+            usage();
+        }
+    }
+    static const long long defaults[] = { 1024, 2048, 4096 };
+    if (nshapes == 0)
+        for (int i = 0; i < 3; i++, nshapes++)
+            shapes[i][0] = shapes[i][1] = shapes[i][2] = defaults[i];
+    if (ntrans == 0)
+        memcpy(trans[ntrans++], "NN", 3);
+
+    int count = 0;
+    if (tb_kernel_count == 0 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
+        printf("SKIP: no usable GPU\n");
+        return 77;
+    }
+    load_libraries(want_cpu);
+
+    /* the implementations, the yardstick first: cuBLAS if present, else the default kernel */
+    impl impls[MAX_IMPLS];
+    int nimpls = 0;
+    if (cublas_sgemm)
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", NULL };
+    for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 1; i++) {
+        const char *name = tb_kernel_table[i].name;
+        size_t len = strlen(name);
+        const char *at = kernels;
+        int chosen = !strcmp(kernels, "all");
+        while (!chosen && (at = strstr(at, name))) {
+            chosen = (at == kernels || at[-1] == ',') && (at[len] == ',' || at[len] == 0);
+            at += len;
+        }
+        if (chosen)
+            impls[nimpls++] = (impl){ IMPL_KERNEL, name, &tb_kernel_table[i] };
+    }
+    if (!cublas_sgemm) { /* the default kernel as the yardstick */
+        impl dflt = { IMPL_KERNEL, tb_kernel_table[tb_kernel_default()].name, &tb_kernel_table[tb_kernel_default()] };
+        memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
+        impls[0] = dflt, nimpls++;
+        for (int i = 1; i < nimpls; i++) /* not twice */
+            if (impls[i].kernel == dflt.kernel)
+                memmove(impls + i, impls + i + 1, (size_t)(--nimpls - i) * sizeof *impls);
+    }
+    if (openblas_sgemm)
+        impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", NULL };
+
+    struct cudaDeviceProp prop;
+    die_cuda(cudaGetDeviceProperties(&prop, 0), "device properties");
+    printf("tileblas-bench: %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
+           "%d launches; OpenBLAS: host memory, wall clock\n",
+           prop.name, prop.multiProcessorCount, repeats);
+    printf("%-18s %-5s %-9s %10s %9s %9s %12s\n", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
+           cublas_sgemm ? "x cuBLAS" : "x default", "max rel diff");
+    row *rows = host_alloc((size_t)nshapes * ntrans * nimpls * sizeof *rows);
+    int nrows = 0, status = 0;
+    for (int s = 0; s < nshapes; s++)
+        for (int t = 0; t < ntrans; t++) {
+            problem pr;
+            int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+            setup(&pr, m, n, k, trans[t][0] == 'T', trans[t][1] == 'T');
+            float *ref = host_alloc(pr.celems * sizeof(float));
+            double ref_ms = 0;
+            for (int i = 0; i < nimpls; i++) {
+                double ms = time_impl(&impls[i], &pr, repeats), diff = 0;
+                if (i == 0) {
+                    ref_ms = ms;
+                    memcpy(ref, pr.hc, pr.celems * sizeof(float));
+                }
+                for (int64_t j = 0; j < n; j++)
+                    for (int64_t r = 0; r < m; r++) {
+                        size_t at = (size_t)r + (size_t)j * (size_t)pr.p.ldc;
+                        double d = fabs((double)pr.hc[at] - ref[at]) / (fabs((double)ref[at]) + 1.0);
+                        diff = d > diff || isnan(d) ? d : diff;
+                    }
+                row *rw = &rows[nrows++];
+                snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", (long long)m, (long long)n, (long long)k);
+                memcpy(rw->trans, trans[t], 3);
+                rw->impl = impls[i].name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
+                rw->ratio = ref_ms / ms, rw->diff = diff;
+                printf("%-18s %-5s %-9s %10.3f %9.2f %9.2f %12.2e%s\n", rw->shape, rw->trans, rw->impl, ms, rw->tflops,
+                       rw->ratio, diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
+                fflush(stdout);
+                if (diff > 1e-3 || isnan(diff))
+                    status = 1;
+            }
+            free(ref);
+            teardown(&pr);
+        }
+    if (csv)
+        write_csv(csv, rows, nrows);
+    if (png && plot(png, rows, nrows, impls, nimpls)) {
+        fprintf(stderr, "tileblas-bench: --plot needs gnuplot with the pngcairo terminal "
+                        "(Debian: apt-get install gnuplot-nox)\n");
+        status = status ? status : 3;
+    }
+    free(rows);
+    return status;
+}
