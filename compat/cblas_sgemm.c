@@ -51,10 +51,12 @@ TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int 
     g.orig.cblas.trans_a = TransA;
     g.orig.cblas.trans_b = TransB;
     if (order == COL_MAJOR) {
-        g.p.transa = ta; g.p.transb = tb; g.p.m = M; g.p.n = N; g.p.a = A; g.p.lda = lda; g.p.b = B; g.p.ldb = ldb;
+        g.p.transa = ta, g.p.transb = tb, g.p.m = M, g.p.n = N;
+        g.p.a = A, g.p.lda = lda, g.p.b = B, g.p.ldb = ldb;
     } else {
         /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands */
-        g.p.transa = tb; g.p.transb = ta; g.p.m = N; g.p.n = M; g.p.a = B; g.p.lda = ldb; g.p.b = A; g.p.ldb = lda;
+        g.p.transa = tb, g.p.transb = ta, g.p.m = N, g.p.n = M;
+        g.p.a = B, g.p.lda = ldb, g.p.b = A, g.p.ldb = lda;
     }
     int info = tb_gemm_check_dims(&g);
     if (info) {

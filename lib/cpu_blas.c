@@ -98,9 +98,10 @@ static void reissue(const tb_gemm *g, void *f)
         ((cblas_sgemm_fn)f)(g->orig.cblas.order, g->orig.cblas.trans_a, g->orig.cblas.trans_b, m, n, (int)g->p.k,
                             g->p.alpha, a, lda, b, ldb, g->p.beta, g->p.c, (int)g->p.ldc);
     } else {
-        int m = (int)g->p.m, n = (int)g->p.n, k = (int)g->p.k, lda = (int)g->p.lda, ldb = (int)g->p.ldb, ldc = (int)g->p.ldc;
-        ((f77_sgemm_fn)f)(&g->orig.fortran.transa, &g->orig.fortran.transb, &m, &n, &k, &g->p.alpha, g->p.a, &lda, g->p.b,
-                          &ldb, &g->p.beta, g->p.c, &ldc);
+        int m = (int)g->p.m, n = (int)g->p.n, k = (int)g->p.k;
+        int lda = (int)g->p.lda, ldb = (int)g->p.ldb, ldc = (int)g->p.ldc;
+        ((f77_sgemm_fn)f)(&g->orig.fortran.transa, &g->orig.fortran.transb, &m, &n, &k, &g->p.alpha, g->p.a, &lda,
+                          g->p.b, &ldb, &g->p.beta, g->p.c, &ldc);
     }
 }
 

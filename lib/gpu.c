@@ -159,8 +159,8 @@ static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
 
     *stage = "device memory";
     p.lda = device_ld(arows), p.ldb = device_ld(brows), p.ldc = device_ld(p.m);
-    if ((e = reserve(0, (size_t)p.lda * acols * sizeof(float))) || (e = reserve(1, (size_t)p.ldb * bcols * sizeof(float))) ||
-        (e = reserve(2, (size_t)p.ldc * p.n * sizeof(float))))
+    if ((e = reserve(0, (size_t)p.lda * acols * sizeof(float))) ||
+        (e = reserve(1, (size_t)p.ldb * bcols * sizeof(float))) || (e = reserve(2, (size_t)p.ldc * p.n * sizeof(float))))
         return e;
     p.a = gpu.buf[0], p.b = gpu.buf[1], p.c = gpu.buf[2];
 

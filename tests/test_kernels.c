@@ -1,7 +1,8 @@
 /*
  * Every kernel of the table, called directly on device memory (linked against the core, not the exported
  * library), with leading dimensions a multiple of 4 as the library's device copies have them, and with what
- * those copies never have: odd leading dimensions, and operands that start off a 16-byte boundary.  Shapes straddle the tiles' edges (16, 32, 128 and the k depths).  Results are
+ * those copies never have: odd leading dimensions, and operands that start off a 16-byte boundary.  Shapes
+ * straddle the tiles' edges (16, 32, 64, 128 and the k depths) and make the blocked kernel split k.  Results are
  * checked against a double-precision product with DESIGN.md's bound; C's padding rows and guard bands before
  * and after C are poisoned and must come back untouched.  Skips (77) without a usable device.
  */
@@ -80,7 +81,8 @@ static void run_case(int kernel, int ta, int tb, const int *shape, int layout, f
     check_cuda(cudaMemcpy(dc, hc0, nc * sizeof(float), cudaMemcpyHostToDevice), "copy C");
 
     const float alpha = -1.25f;
-    tb_kproblem p = { ta, tb, m, n, k, alpha, beta, da + misalign, lda, db + misalign, ldb, dc + GUARD + misalign, ldc };
+    tb_kproblem p = { ta, tb, m, n, k, alpha, beta, da + misalign, lda, db + misalign, ldb, dc + GUARD + misalign,
+                      ldc };
     check_cuda((cudaError_t)tb_kernel_table[kernel].launch(&p, NULL), "launch");
     check_cuda(cudaDeviceSynchronize(), "kernel");
     check_cuda(cudaMemcpy(hc, dc, nc * sizeof(float), cudaMemcpyDeviceToHost), "copy C back");

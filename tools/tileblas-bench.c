@@ -236,7 +236,9 @@ static int plot(const char *png, const row *rows, int nrows, const impl *impls, 
             /* one column per implementation, in the order of impls; missing ones as "-" */
             for (int j = 0; j < nimpls; j++) {
                 double v = -1;
-                for (int r = i; r < nrows && !strcmp(rows[r].shape, rows[i].shape) && !strcmp(rows[r].trans, rows[i].trans); r++)
+                for (int r = i; r < nrows && !strcmp(rows[r].shape, rows[i].shape) &&
+                                !strcmp(rows[r].trans, rows[i].trans);
+                     r++)
                     if (!strcmp(rows[r].impl, impls[j].name))
                         v = rows[r].tflops;
                 v < 0 ? fprintf(f, " -") : fprintf(f, " %.4f", v);
