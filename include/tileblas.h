@@ -45,7 +45,8 @@ int tileblas_gpu_available(const char **why_not);
 
 /* What this thread's last sgemm call did. */
 typedef struct tileblas_call_info {
-    tileblas_path path;  /* TILEBLAS_PATH_CPU or TILEBLAS_PATH_GPU; AUTO when nothing ran (quick return) */
+    tileblas_path path;  /* TILEBLAS_PATH_CPU or TILEBLAS_PATH_GPU; AUTO for a call with nothing to multiply
+                            (M or N = 0, alpha = 0 or K = 0), which tileblas answers itself */
     const char *kernel;  /* GPU kernel name, or NULL on the CPU */
     int gpu_failed;      /* 1 when the call was meant for the GPU, failed there, and ran on the CPU */
 } tileblas_call_info;
@@ -53,7 +54,8 @@ void tileblas_last_call(tileblas_call_info *info);
 
 /* Process-wide counters since start (or the last reset), summed over all entry points and threads. */
 typedef struct tileblas_stats {
-    unsigned long long gpu_calls, cpu_calls, quick_returns, gpu_failures;
+    unsigned long long gpu_calls, cpu_calls, gpu_failures;
+    unsigned long long quick_returns; /* calls with nothing to multiply, answered by tileblas itself */
     double gpu_flops, cpu_flops;     /* 2*M*N*K per call */
     double gpu_seconds, cpu_seconds; /* wall time spent inside the calls */
 } tileblas_stats;

@@ -72,12 +72,11 @@ const char *tb_cpu_blas_name(tb_iface iface)
 /* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
 static void builtin_sgemm(const tb_gemm *g)
 {
+    tb_scale_c(g);
+    if (g->p.alpha == 0.0f)
+        return;
     for (int64_t j = 0; j < g->p.n; j++) {
         float *c = g->p.c + j * g->p.ldc;
-        for (int64_t i = 0; i < g->p.m; i++)
-            c[i] = g->p.beta == 0.0f ? 0.0f : g->p.beta * c[i];
-        if (g->p.alpha == 0.0f)
-            continue;
         for (int64_t l = 0; l < g->p.k; l++) {
             float blj = g->p.transb ? g->p.b[j + l * g->p.ldb] : g->p.b[l + j * g->p.ldb];
             float t = g->p.alpha * blj;

@@ -26,4 +26,7 @@ typedef struct tb_gemm {
 /* The core: BLAS semantics, routing, statistics.  Arguments are valid (compat/ has checked them). */
 TB_HIDDEN void tb_sgemm(const tb_gemm *g);
 
+/* C = beta*C (C = 0 when beta = 0, so that NaN in C does not propagate), as reference SGEMM does it. */
+TB_HIDDEN void tb_scale_c(const tb_gemm *g);
+
 #endif

@@ -6,8 +6,7 @@
 #include "stats.h"
 #include "util.h"
 
-/* C = beta*C (C = 0 when beta = 0, so that NaN in C does not propagate), as reference SGEMM does it. */
-static void scale_c(const tb_gemm *g)
+void tb_scale_c(const tb_gemm *g)
 {
     for (int64_t j = 0; j < g->p.n; j++) {
         float *c = g->p.c + j * g->p.ldc;
@@ -28,7 +27,7 @@ void tb_sgemm(const tb_gemm *g)
      * for every path, since OpenBLAS's small-matrix kernels (0.3.21, 0.3.26) read A and B when alpha = 0. */
     if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0f || g->p.k == 0) {
         if (g->p.m > 0 && g->p.n > 0 && g->p.beta != 1.0f)
-            scale_c(g);
+            tb_scale_c(g);
         tb_stats_record(g, &r);
         return;
     }
