@@ -1,8 +1,9 @@
 #!/bin/sh
 # Rebuild the register-blocked kernels with other compile-time settings and time each, side by side with cuBLAS.
 #   sh bench/variants.sh "FLAGS" ... -- SHAPE...    (run in a configured build tree; SHAPE: N or MxNxK)
-# FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_BLOCKED_BK=8 -DTB_BLOCKED_MINB=2" or
-# "-DTB_BLOCKED_SPLIT_TARGET=2".  KERNELS (default block128) and TRANS (default "NN TN") choose what is timed.
+# FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_LARGE_BK=16" or "-DTB_MID_BK=16" (the tile depths of
+# the large, middle and small tiles: TB_LARGE_BK, TB_MID_BK, TB_SMALL_BK).  KERNELS (default block256) and TRANS
+# (default "NN TN") choose what is timed.
 # The tree is left built with the last variant.
 set -u
 n=0
@@ -20,5 +21,5 @@ while [ $i -lt $n ]; do
   shapes=
   for s in "$@"; do shapes="$shapes --shape $s"; done
   # shellcheck disable=SC2086
-  ./tools/tileblas-bench --no-cpu --kernels "${KERNELS:-block128}" $t $shapes
+  ./tools/tileblas-bench --no-cpu --kernels "${KERNELS:-block256}" $t $shapes
 done

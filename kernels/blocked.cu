@@ -1,8 +1,9 @@
-// The register-blocked kernels.  A block of BM*BN/64 threads computes a BM x BN tile of C; each thread an 8 x 8
-// piece of it, held in registers.  Per step along k a thread reads 8 values of op(A) and 8 of op(B) from shared
-// memory as four 16-byte loads and does 64 FMAs with them (the tiled kernel: 1.25 loads per FMA).  Shared memory
-// is double-buffered: the next tiles are fetched into registers while the current ones are used, and one barrier
-// per tile separates the two.
+// The register-blocked kernels.  A block computes a BM x BN tile of C; each thread an 8 x TN piece of it (8 x 16 for
+// the large and middle tiles, 8 x 8 for the small one), held in registers.  Per step along k a thread reads 8
+// values of op(A) and TN of op(B) from shared memory as 16-byte loads and does 8*TN FMAs with them.  The next
+// step's values are read into a second set of registers while this step's FMAs run.  Shared memory is
+// double-buffered: the next tiles are fetched from global memory into registers while the current ones are used,
+// and one barrier per tile separates the two.
 //
 // Both tiles are kept k-major in shared memory (a[k][i], b[k][j]), whatever the operands' transposes: an operand
 // whose global layout runs along i (or j) is copied straight across with 16-byte stores; one that runs along k is
@@ -10,31 +11,31 @@
 // spreads those transposed stores over the banks.
 //
 // Edges: every load outside op(A) or op(B) gives zero and every store outside C is skipped, so any m, n, k
-// works.  16-byte global accesses need 16-byte aligned columns (VEC); the launchers pick the element-wise variant
-// otherwise.  Results are plain FP32 FMAs.
+// works.  Tiles of C wholly inside C take a loop without bounds checks.  16-byte global accesses need 16-byte
+// aligned columns (VEC); the launchers pick the element-wise variant otherwise.  Results are plain FP32 FMAs.
+//
+// Tried and measured slower on the H200 (bench/RESULTS.md, 2026-11-29): a 3- or 4-stage cp.async pipeline (4-byte
+// copies for the operands stored transposed: 0.86-0.89 of cuBLAS NN, 0.79-0.83 TN at 4096^3, against 0.95 / 0.94
+// for register staging); BK = 16 (TN 0.86); single-buffered fragments (0.91 NN, 0.84 TN); 8 x 8 per thread with
+// 2 blocks per SM (128 registers: spills).
 #include <stdint.h>
 #include "common.cuh"
 
 namespace {
 
-// Tile depth and blocks per SM (the register budget: 2 blocks allow 128 registers a thread, 1 allows 255).
-// Measured on the H200 with 128 x 128 tiles (bench/RESULTS.md, 2026-11-29, TFLOP/s NN at N = 2048 / 4096 / 8192;
-// cuBLAS 49 / 51 / 51):
-//   BK  8, 2 blocks: 38.8 / 39.6 / 41.3   spills 28-40 bytes (prologue and epilogue)
-//   BK  8, 1 block:  39.0 / 39.5 / 40.4   no spills
-//   BK 16, 1 block:  39.8 / 40.7 / 41.9   no spills (161-167 registers)   <- default
-//   BK 16, 2 blocks: 40.7 / 41.6 / 41.8   spills 40-184 bytes
-// -DTB_BLOCKED_BK=... -DTB_BLOCKED_MINB=... (bench/variants.sh "-DTB_BLOCKED_BK=8 -DTB_BLOCKED_MINB=2") to measure others.
-#ifndef TB_BLOCKED_BK
-#define TB_BLOCKED_BK 16
-#endif
-#ifndef TB_BLOCKED_MINB
-#define TB_BLOCKED_MINB 1
-#endif
-constexpr int BK = TB_BLOCKED_BK, PAD = 4;
-static_assert(BK % 8 == 0, "a tile's depth is a multiple of 8");
+// A tile configuration: a block computes BM x BN of C, k advances BK at a time, each thread holds an 8 x TN
+// piece of C.  A warp's 32 threads form 8 (along m) x 4 (along n), so a warp covers 64 x 4*TN and a block
+// BM/64 x BN/(4*TN) warps.  MINB: blocks per SM that __launch_bounds__ must leave room for.
+template <int BM_, int BN_, int TN_, int BK_, int MINB_>
+struct config {
+    static constexpr int BM = BM_, BN = BN_, TN = TN_, BK = BK_, MINB = MINB_;
+    static constexpr int WARPS_M = BM / 64, WARPS_N = BN / (4 * TN), THREADS = 32 * WARPS_M * WARPS_N;
+    static_assert(BM % 64 == 0 && BN % (4 * TN) == 0 && TN % 4 == 0 && BK % 8 == 0, "tile sizes");
+};
 
-template <int RS>
+constexpr int PAD = 4; // floats after each row of a shared tile
+
+template <int RS, int BK>
 using tile_t = float[BK][RS + PAD]; // k-major: [l][r]
 
 // One operand's share of each RS x BK tile (RS: the operand's side of the block tile, BM for op(A), BN for op(B)),
@@ -44,15 +45,16 @@ using tile_t = float[BK][RS + PAD]; // k-major: [l][r]
 //   DEEP = true:  element (r, l) at x[l + r*ld] (contiguous along l): a pass covers all BK of l for
 //                 THREADS/(BK/4) values of r
 // Addresses and the bounds along r are worked out once; each tile only moves the pointer and compares l with k.
-template <int RS, int THREADS, bool DEEP, bool VEC>
+template <int RS, int BK, int THREADS, bool DEEP, bool VEC>
 struct loader {
     static constexpr int PASSES = RS * BK / 4 / THREADS;
     static constexpr int RQ = RS / 4, LQ = BK / 4;            // float4s across a tile's r, along its l
     static constexpr int STEP = DEEP ? THREADS / LQ : THREADS / RQ; // r (DEEP) or l covered by one pass
     static_assert(PASSES >= 1 && (DEEP ? RS % STEP : BK % STEP) == 0, "threads must cover the tile evenly");
     const float *ptr;
-    int64_t kleft; // k minus the k index of the thread's (first) element in the current tile
-    int rvalid;    // DEEP: bit `pass` set when that pass's r is inside; otherwise how many of its 4 r's are
+    int64_t stride; // between passes
+    int64_t kleft;  // k minus the k index of the thread's (first) element in the current tile
+    int rvalid;     // DEEP: bit `pass` set when that pass's r is inside; otherwise how many of its 4 r's are
 
     __device__ __forceinline__ loader(const float *x, int64_t ld, int64_t r0, int64_t R, int64_t K)
     {
@@ -60,6 +62,7 @@ struct loader {
         const int64_t r = DEEP ? r0 + t / LQ : r0 + 4 * (t % RQ);
         const int l = DEEP ? 4 * (t % LQ) : t / RQ;
         ptr = DEEP ? x + l + r * ld : x + r + l * ld;
+        stride = STEP * ld;
         kleft = K - l;
         if (DEEP) {
             rvalid = 0;
@@ -79,7 +82,7 @@ struct loader {
         for (int pass = 0; pass < PASSES; pass++) {
             const int64_t kl = DEEP ? kleft : kleft - STEP * pass;
             const int n = DEEP ? ((rvalid >> pass) & 1 ? (int)(kl < 0 ? 0 : kl > 4 ? 4 : kl) : 0) : (kl > 0 ? rvalid : 0);
-            const float *q = ptr + STEP * pass * ld;
+            const float *q = ptr + pass * stride;
             v[pass] = make_float4(0.f, 0.f, 0.f, 0.f);
             if (VEC && n == 4) {
                 v[pass] = __ldg(reinterpret_cast<const float4 *>(q));
@@ -94,7 +97,17 @@ struct loader {
         kleft -= BK;
     }
 
-    __device__ __forceinline__ static void stash(tile_t<RS> &s, const float4 (&v)[PASSES])
+    // next() for a tile that lies wholly inside the operand (VEC only): no bounds to check
+    __device__ __forceinline__ void next_inside(int64_t ld, float4 (&v)[PASSES])
+    {
+#pragma unroll
+        for (int pass = 0; pass < PASSES; pass++)
+            v[pass] = __ldg(reinterpret_cast<const float4 *>(ptr + pass * stride));
+        ptr += DEEP ? BK : BK * ld;
+        kleft -= BK;
+    }
+
+    __device__ __forceinline__ static void stash(tile_t<RS, BK> &s, const float4 (&v)[PASSES])
     {
         const int t = threadIdx.x;
 #pragma unroll
@@ -136,23 +149,117 @@ struct split_t {
     int64_t kchunk, a_step, b_step, c_step;
 };
 
-template <int BM, int BN, bool TA, bool TB, bool VEC>
-__global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(tb_kproblem p, bool vec_c, split_t sp)
-{
-    constexpr int THREADS = BM * BN / 64;
-    // the threads form a (BM/8) x (BN/8) grid; a warp covers 8 of them along m and 4 along n, so that its 16-byte
-    // shared loads of op(A) hit 128 contiguous bytes
-    constexpr int WARPS_M = BM / 64;
-    static_assert(BM % 64 == 0 && BN % 32 == 0, "tile sizes");
-    // op(A) is DEEP when A is transposed (A[l + i*lda]); op(B) when B is not (B[l + j*ldb])
-    typedef loader<BM, THREADS, TA, VEC> loader_a;
-    typedef loader<BN, THREADS, !TB, VEC> loader_b;
-    __shared__ __align__(16) tile_t<BM> as[2];
-    __shared__ __align__(16) tile_t<BN> bs[2];
+// A thread's operands for one step along k: 8 of op(A) (two float4, 32 rows apart) and TN of op(B) (TN/4 float4,
+// 16 columns apart), each float4 shared by the lanes that need it (8 distinct per warp for op(A), 4 for op(B):
+// one shared-memory wavefront each).
+template <class C>
+struct frag {
+    float4 a[2], b[C::TN / 4];
+    __device__ __forceinline__ void load(const tile_t<C::BM, C::BK> &as, const tile_t<C::BN, C::BK> &bs, int k,
+                                         int im, int jn)
+    {
+        a[0] = *reinterpret_cast<const float4 *>(&as[k][im]);
+        a[1] = *reinterpret_cast<const float4 *>(&as[k][im + 32]);
+#pragma unroll
+        for (int q = 0; q < C::TN / 4; q++)
+            b[q] = *reinterpret_cast<const float4 *>(&bs[k][jn + 16 * q]);
+    }
+};
 
-    // the thread's 8 x 8 piece: rows 4*tm..+3 and BM/2+4*tm..+3, columns 4*tn..+3 and BN/2+4*tn..+3 of the tile
+// One step's 8*TN FMAs, column by column of the thread's piece of C, the rows of every other column in reverse.
+// The order decides how often an FFMA must read all three operands from the register file instead of reusing
+// one from the operand cache, and each such read risks a register-bank conflict (a dispatch stall): row by row,
+// ptxas left 29 % of the FFMAs with three register-file reads and the kernel made 0.91 of cuBLAS at 4096^3;
+// column by column 0.89; row by row with every other row reversed 0.91; this order 18 % and 0.96 (SASS and
+// timings on the H200, bench/RESULTS.md).
+template <class C>
+__device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &f)
+{
+    const float a[8] = { f.a[0].x, f.a[0].y, f.a[0].z, f.a[0].w, f.a[1].x, f.a[1].y, f.a[1].z, f.a[1].w };
+    float b[C::TN];
+#pragma unroll
+    for (int q = 0; q < C::TN / 4; q++)
+        b[4 * q] = f.b[q].x, b[4 * q + 1] = f.b[q].y, b[4 * q + 2] = f.b[q].z, b[4 * q + 3] = f.b[q].w;
+#pragma unroll
+    for (int j = 0; j < C::TN; j++)
+#pragma unroll
+        for (int ii = 0; ii < 8; ii++) {
+            const int i = j % 2 ? 7 - ii : ii;
+            acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+}
+
+// The loop along k for one BM x BN tile of C, adding into acc.  INSIDE: the tile lies wholly inside C and the
+// operands are 16-byte aligned (VEC), so that every tile of op(A) and op(B) but a partial last one along k is
+// loaded without bounds checks.
+template <class C, bool TA, bool TB, bool VEC, bool INSIDE>
+__device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, const float *b, int64_t m0, int64_t n0,
+                                          int64_t klen, tile_t<C::BM, C::BK> (&as)[2], tile_t<C::BN, C::BK> (&bs)[2],
+                                          int im, int jn, float (&acc)[8][C::TN])
+{
+    constexpr int BK = C::BK;
+    // op(A) is DEEP when A is transposed (A[l + i*lda]); op(B) when B is not (B[l + j*ldb])
+    typedef loader<C::BM, BK, C::THREADS, TA, VEC> loader_a;
+    typedef loader<C::BN, BK, C::THREADS, !TB, VEC> loader_b;
+    loader_a la(a, p.lda, m0, p.m, klen);
+    loader_b lb(b, p.ldb, n0, p.n, klen);
+    float4 na[loader_a::PASSES], nb4[loader_b::PASSES];
+    const int64_t ktiles = (klen + BK - 1) / BK;
+    const bool kexact = klen % BK == 0;
+    if (INSIDE && (ktiles > 1 || kexact)) {
+        la.next_inside(p.lda, na);
+        lb.next_inside(p.ldb, nb4);
+    } else {
+        la.next(p.lda, na);
+        lb.next(p.ldb, nb4);
+    }
+    loader_a::stash(as[0], na);
+    loader_b::stash(bs[0], nb4);
+    __syncthreads();
+
+    // The next step's operands are read from shared memory while this step's FMAs run (two sets of registers,
+    // f[k & 1]); the next tile is fetched from global memory across the whole tile and stored to the other shared
+    // buffer before the last step, behind the tile's one barrier.
+    frag<C> f[2];
+    f[0].load(as[0], bs[0], 0, im, jn);
+    for (int64_t kt = 0; kt < ktiles; kt++) {
+        const int cur = (int)(kt & 1);
+        const bool more = kt + 1 < ktiles;
+        if (INSIDE && (kt + 2 < ktiles || (more && kexact))) {
+            la.next_inside(p.lda, na);
+            lb.next_inside(p.ldb, nb4);
+        } else if (more) {
+            la.next(p.lda, na);
+            lb.next(p.ldb, nb4);
+        }
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            if (k + 1 < BK) {
+                f[(k + 1) & 1].load(as[cur], bs[cur], k + 1, im, jn);
+            } else if (more) {
+                // the other buffer was last read before the previous tile's barrier
+                loader_a::stash(as[cur ^ 1], na);
+                loader_b::stash(bs[cur ^ 1], nb4);
+                __syncthreads();
+                f[(k + 1) & 1].load(as[cur ^ 1], bs[cur ^ 1], 0, im, jn);
+            }
+            fma_step<C>(acc, f[k & 1]);
+        }
+    }
+    __syncthreads(); // the shared tiles are reused by the next column block, if any
+}
+
+template <class C, bool TA, bool TB, bool VEC>
+__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_kproblem p, bool vec_c, split_t sp)
+{
+    constexpr int BM = C::BM, BN = C::BN, TN = C::TN;
+    __shared__ __align__(16) tile_t<BM, C::BK> as[2];
+    __shared__ __align__(16) tile_t<BN, C::BK> bs[2];
+
+    // the thread's piece: rows im..im+3 and im+32..im+35, columns jn + 16q .. +3 (q < TN/4) of the block tile
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int tm = (lane & 7) + 8 * (warp % WARPS_M), tn = (lane >> 3) + 4 * (warp / WARPS_M);
+    const int im = 64 * (warp % C::WARPS_M) + 4 * (lane & 7);
+    const int jn = 4 * TN * (warp / C::WARPS_M) + 4 * (lane >> 3);
     const int64_t m0 = (int64_t)blockIdx.x * BM;
     const int64_t nblocks = (p.n + BN - 1) / BN;
     const int64_t klen = min(p.k - blockIdx.z * sp.kchunk, sp.kchunk);
@@ -161,58 +268,25 @@ __global__ void __launch_bounds__(BM *BN / 64, TB_BLOCKED_MINB) blocked_kernel(t
 
     for (int64_t nb = blockIdx.y; nb < nblocks; nb += gridDim.y) {
         const int64_t n0 = nb * BN;
-        float acc[8][8];
+        float acc[8][TN];
 #pragma unroll
         for (int i = 0; i < 8; i++)
 #pragma unroll
-            for (int j = 0; j < 8; j++)
+            for (int j = 0; j < TN; j++)
                 acc[i][j] = 0.0f;
 
-        loader_a la(a, p.lda, m0, p.m, klen);
-        loader_b lb(b, p.ldb, n0, p.n, klen);
-        float4 na[loader_a::PASSES], nb4[loader_b::PASSES];
-        la.next(p.lda, na);
-        lb.next(p.ldb, nb4);
-        loader_a::stash(as[0], na);
-        loader_b::stash(bs[0], nb4);
-        __syncthreads();
-
-        const int64_t ktiles = (klen + BK - 1) / BK;
-        for (int64_t kt = 0; kt < ktiles; kt++) {
-            const int cur = (int)(kt & 1);
-            const bool more = kt + 1 < ktiles;
-            if (more) { // in flight during the FMAs below
-                la.next(p.lda, na);
-                lb.next(p.ldb, nb4);
-            }
-#pragma unroll
-            for (int k = 0; k < BK; k++) {
-                const float4 a0 = *reinterpret_cast<const float4 *>(&as[cur][k][4 * tm]);
-                const float4 a1 = *reinterpret_cast<const float4 *>(&as[cur][k][BM / 2 + 4 * tm]);
-                const float4 b0 = *reinterpret_cast<const float4 *>(&bs[cur][k][4 * tn]);
-                const float4 b1 = *reinterpret_cast<const float4 *>(&bs[cur][k][BN / 2 + 4 * tn]);
-                const float a[8] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
-                const float b[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
-#pragma unroll
-                for (int i = 0; i < 8; i++)
-#pragma unroll
-                    for (int j = 0; j < 8; j++)
-                        acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-            }
-            if (more) { // the other buffer was last read before the previous barrier
-                loader_a::stash(as[cur ^ 1], na);
-                loader_b::stash(bs[cur ^ 1], nb4);
-            }
-            __syncthreads();
-        }
+        if (VEC && m0 + BM <= p.m && n0 + BN <= p.n)
+            tile_loop<C, TA, TB, VEC, true>(p, a, b, m0, n0, klen, as, bs, im, jn, acc);
+        else
+            tile_loop<C, TA, TB, VEC, false>(p, a, b, m0, n0, klen, as, bs, im, jn, acc);
 
 #pragma unroll
-        for (int j = 0; j < 8; j++) {
-            const int64_t col = n0 + (j < 4 ? 4 * tn + j : BN / 2 + 4 * tn + j - 4);
+        for (int j = 0; j < TN; j++) {
+            const int64_t col = n0 + jn + 16 * (j / 4) + j % 4;
             float lo[4] = { acc[0][j], acc[1][j], acc[2][j], acc[3][j] };
             float hi[4] = { acc[4][j], acc[5][j], acc[6][j], acc[7][j] };
-            store4(p, c, vec_c, m0 + 4 * tm, col, lo);
-            store4(p, c, vec_c, m0 + BM / 2 + 4 * tm, col, hi);
+            store4(p, c, vec_c, m0 + im, col, lo);
+            store4(p, c, vec_c, m0 + im + 32, col, hi);
         }
     }
 }
@@ -232,31 +306,31 @@ __global__ void sum_slices(tb_kproblem p, const float *__restrict__ ws, int64_t 
     }
 }
 
-template <int BM, int BN, bool TA, bool TB, bool VEC>
+template <class C, bool TA, bool TB, bool VEC>
 int launch(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
-    dim3 grid((unsigned)((p->m + BM - 1) / BM), tb_grid_y((p->n + BN - 1) / BN), slices);
+    dim3 grid((unsigned)((p->m + C::BM - 1) / C::BM), tb_grid_y((p->n + C::BN - 1) / C::BN), slices);
     bool vec_c = p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
-    blocked_kernel<BM, BN, TA, TB, VEC><<<grid, BM * BN / 64, 0, (cudaStream_t)stream>>>(*p, vec_c, *sp);
+    blocked_kernel<C, TA, TB, VEC><<<grid, C::THREADS, 0, (cudaStream_t)stream>>>(*p, vec_c, *sp);
     return (int)cudaGetLastError();
 }
 
-template <int BM, int BN, bool VEC>
-int launch_trans(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
+// the 16-byte variant when every column of A and B starts on a 16-byte boundary
+template <class C, bool TA, bool TB>
+int launch_vec(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
-    if (p->transa)
-        return p->transb ? launch<BM, BN, true, true, VEC>(p, sp, slices, stream)
-                         : launch<BM, BN, true, false, VEC>(p, sp, slices, stream);
-    return p->transb ? launch<BM, BN, false, true, VEC>(p, sp, slices, stream)
-                     : launch<BM, BN, false, false, VEC>(p, sp, slices, stream);
+    bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
+    return vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream);
 }
 
-template <int BM, int BN>
+template <class C>
 int launch_one(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
-    // 16-byte loads need every column of A and B to start on a 16-byte boundary
-    bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
-    return vec ? launch_trans<BM, BN, true>(p, sp, slices, stream) : launch_trans<BM, BN, false>(p, sp, slices, stream);
+    if (p->transa)
+        return p->transb ? launch_vec<C, true, true>(p, sp, slices, stream)
+                         : launch_vec<C, true, false>(p, sp, slices, stream);
+    return p->transb ? launch_vec<C, false, true>(p, sp, slices, stream)
+                     : launch_vec<C, false, false>(p, sp, slices, stream);
 }
 
 // The default memory pool gives its memory back at every synchronisation (release threshold 0), so that each
@@ -275,26 +349,26 @@ void keep_pool_memory(void)
 
 // One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to a
 // workspace from the stream's memory pool, then sum_slices adds them up; without the memory, no split.
-template <int BM, int BN>
+template <class C>
 int launch_config(const tb_kproblem *p, int64_t slices, void *stream)
 {
     split_t none = { p->k, 0, 0, 0 };
-    const int64_t kchunk = ((p->k + slices - 1) / slices + BK - 1) / BK * BK; // whole tiles in every slice
+    const int64_t kchunk = ((p->k + slices - 1) / slices + C::BK - 1) / C::BK * C::BK; // whole tiles in every slice
     slices = slices > 1 ? (p->k + kchunk - 1) / kchunk : 1;
     if (slices <= 1)
-        return launch_one<BM, BN>(p, &none, 1, stream);
+        return launch_one<C>(p, &none, 1, stream);
     const int64_t ldw = (p->m + 3) & ~(int64_t)3;
     float *ws = NULL;
     cudaStream_t st = (cudaStream_t)stream;
     keep_pool_memory();
     if (cudaMallocAsync((void **)&ws, (size_t)(ldw * p->n * slices) * sizeof(float), st) != cudaSuccess) {
         cudaGetLastError();
-        return launch_one<BM, BN>(p, &none, 1, stream);
+        return launch_one<C>(p, &none, 1, stream);
     }
     tb_kproblem q = *p;
     q.c = ws, q.ldc = ldw, q.alpha = 1.0f, q.beta = 0.0f;
     split_t sp = { kchunk, p->transa ? kchunk : kchunk * p->lda, p->transb ? kchunk * p->ldb : kchunk, ldw * p->n };
-    int e = launch_one<BM, BN>(&q, &sp, (unsigned)slices, stream);
+    int e = launch_one<C>(&q, &sp, (unsigned)slices, stream);
     if (!e) {
         dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
         sum_slices<<<grid, 128, 0, st>>>(*p, ws, ldw, sp.c_step, (int)slices);
@@ -312,30 +386,37 @@ int sm_count(void)
     return sms;
 }
 
-} // namespace
+// The tile configurations: <BM, BN, TN, BK, MINB>.  Measured on the H200 with 8 x 16 per thread (bench/RESULTS.md,
+// 2026-11-29, ratio to cuBLAS at 4096^3 NN / NT / TN / TT; NN 2048^3, 8192^3, 4097^3, 3000 x 5000 x 700):
+//   128 x 128, 2 blocks per SM:  0.95 / 0.97 / 0.94 / 0.98;  0.96, 0.96, 0.90, 0.94
+//   256 x 128, 1 block per SM:   0.97 / 0.96 / 0.95 / 0.92;  0.98, 0.97, 0.92, 0.98
+//   128 x 256, 1 block per SM:   0.90 / 0.97 / 0.95 / 1.01;  0.91, 0.90, 0.87, 0.93
+// so the large tile is 256 x 128, or 128 x 256 when both operands are transposed (the same product mirrored),
+// and 128 x 128 the middle one.  Other settings: -D flags (bench/variants.sh), e.g. "-DTB_LARGE_BK=16".
+#ifndef TB_LARGE_BK
+#define TB_LARGE_BK 8
+#endif
+#ifndef TB_MID_BK
+#define TB_MID_BK 8
+#endif
+#ifndef TB_SMALL_BK
+#define TB_SMALL_BK 16
+#endif
+typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
+typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
+typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
+typedef config<64, 64, 8, TB_SMALL_BK, 1> small_t;
 
-extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<128, 128>(p, 1, stream); }
-extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<64, 64>(p, 1, stream); }
-
-// The tile configuration by shape.  128 x 128 tiles make too few blocks to fill the GPU's 132 SMs on smaller
-// problems; 64 x 64 tiles make four times as many.  Measured on the H200 (bench/RESULTS.md, 2026-11-29), NN,
-// ratio to cuBLAS, block64 / block128:
-//   N = 512: 0.58 / 0.41   768: 0.75 / 0.52   1024: 0.86 / 0.60   1536: 0.59 / 0.63   2048: 0.76 / 0.82
-//   4096: 0.75 / 0.81   8192: 0.76 / 0.83   64x8192x8192: 0.40 / 0.25   8192x8192x64: 0.88 / 0.94
-// so 64 x 64 while 128 x 128 tiles would not give every SM one (fewer than 132 tiles), 128 x 128 beyond.
-// When 64 x 64 tiles are too few to fill one wave (the blocks that fit on all SMs at once), k is split so that
-// tiles x slices fills it without starting a second, mostly idle wave; each slice at least 128 deep.  Measured
-// with targets of 1, 2, 4 and 8 blocks per SM instead (bench/RESULTS.md): 1024^3 0.90 / 0.88 / 0.71 / 0.73 of
-// cuBLAS, 1024x1024x8192 0.70 / 0.83 / 0.64 / 0.69, 64x8192x8192 0.73 / 0.68 / 0.57 / 0.68: a count of blocks just
-// past a whole wave is what costs.
-template <int BM, int BN>
-static int64_t wave(void)
+// The blocks that fit on all SMs at once.
+template <class C>
+int64_t wave(void)
 {
     static int64_t blocks; // device 0 only; a race computes the same number twice
     if (!blocks) {
         int per_sm = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blocked_kernel<BM, BN, false, false, true>,
-                                                          BM * BN / 64, 0) != cudaSuccess || per_sm < 1)
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blocked_kernel<C, false, false, true>, C::THREADS,
+                                                          0) != cudaSuccess ||
+            per_sm < 1)
             per_sm = 1;
         cudaGetLastError();
         blocks = (int64_t)per_sm * sm_count();
@@ -343,13 +424,49 @@ static int64_t wave(void)
     return blocks;
 }
 
+template <class C>
+int64_t tiles(const tb_kproblem *p)
+{
+    return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
+}
+
+} // namespace
+
+// The large tile, oriented by the operands' transposes (see the table above).
+static int64_t large_tiles(const tb_kproblem *p)
+{
+    return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
+}
+
+extern "C" int tb_launch_block256(const tb_kproblem *p, void *stream)
+{
+    const split_t none = { p->k, 0, 0, 0 };
+    if (p->transa && p->transb)
+        return launch_vec<large_n_t, true, true>(p, &none, 1, stream);
+    if (p->transa)
+        return launch_vec<large_m_t, true, false>(p, &none, 1, stream);
+    return p->transb ? launch_vec<large_m_t, false, true>(p, &none, 1, stream)
+                     : launch_vec<large_m_t, false, false>(p, &none, 1, stream);
+}
+extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<mid_t>(p, 1, stream); }
+extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<small_t>(p, 1, stream); }
+
+// The tile configuration by shape: the largest whose tiles keep the GPU's SMs busy.  The large tile (one block
+// per SM) while it makes at least 90 % of a block per SM (2048^3: 128 tiles on 132 SMs, 0.98 of cuBLAS; the
+// middle tile there: 0.96); the middle one (two blocks per SM) while it makes one per SM; below that 64 x 64.
+// When 64 x 64 tiles are too few to fill one wave (the blocks that fit on all SMs at once), k is split so that
+// tiles x slices fills it without starting a second, mostly idle wave; each slice at least 128 deep.  Measured
+// with targets of 1, 2, 4 and 8 blocks per SM instead (bench/RESULTS.md): 1024^3 0.90 / 0.88 / 0.71 / 0.73 of
+// cuBLAS, 1024x1024x8192 0.70 / 0.83 / 0.64 / 0.69, 64x8192x8192 0.73 / 0.68 / 0.57 / 0.68: a count of blocks just
+// past a whole wave is what costs.
 extern "C" int tb_launch_blocked(const tb_kproblem *p, void *stream)
 {
-    const int64_t big_tiles = ((p->m + 127) / 128) * ((p->n + 127) / 128);
-    if (big_tiles >= sm_count())
-        return launch_config<128, 128>(p, 1, stream);
-    const int64_t tiles = ((p->m + 63) / 64) * ((p->n + 63) / 64), full = wave<64, 64>();
-    int64_t slices = tiles >= full ? 1 : full / tiles;
+    if (10 * large_tiles(p) >= 9 * sm_count())
+        return tb_launch_block256(p, stream);
+    if (tiles<mid_t>(p) >= sm_count())
+        return launch_config<mid_t>(p, 1, stream);
+    const int64_t n = tiles<small_t>(p), full = wave<small_t>();
+    int64_t slices = n >= full ? 1 : full / n;
     slices = slices > p->k / 128 ? p->k / 128 : slices;
-    return launch_config<64, 64>(p, slices > 64 ? 64 : slices, stream);
+    return launch_config<small_t>(p, slices > 64 ? 64 : slices, stream);
 }

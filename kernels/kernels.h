@@ -50,6 +50,7 @@ TB_KERNEL_HIDDEN int tb_launch_tiled16(const tb_kproblem *p, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_tiled32(const tb_kproblem *p, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_block64(const tb_kproblem *p, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *stream);
 
 #ifdef __cplusplus

@@ -2,9 +2,10 @@
  * Every kernel of the table, called directly on device memory (linked against the core, not the exported
  * library), with leading dimensions a multiple of 4 as the library's device copies have them, and with what
  * those copies never have: odd leading dimensions, and operands that start off a 16-byte boundary.  Shapes
- * straddle the tiles' edges (16, 32, 64, 128 and the k depths) and make the blocked kernel split k.  Results are
- * checked against a double-precision product with DESIGN.md's bound; C's padding rows and guard bands before
- * and after C are poisoned and must come back untouched.  Skips (77) without a usable device.
+ * straddle the tiles' edges (16, 32, 64, 128, 256 and the k depths), fill whole large tiles and make the
+ * blocked kernel split k.  Results are checked against a double-precision product with DESIGN.md's bound;
+ * C's padding rows and guard bands before and after C are poisoned and must come back untouched.  Skips (77)
+ * without a usable device.
  */
 #include <config.h>
 #include <check.h>
@@ -21,6 +22,7 @@
 static const int shapes[][3] = {
     { 1, 1, 1 },     { 7, 5, 3 },      { 17, 33, 15 },  { 127, 129, 17 }, { 129, 127, 31 },
     { 128, 128, 16 }, { 257, 130, 33 }, { 64, 200, 100 }, { 300, 65, 257 }, { 64, 96, 1000 },
+    { 130, 257, 9 },  { 256, 256, 64 }, { 520, 260, 43 },
 };
 
 static uint64_t state;
