@@ -1,7 +1,7 @@
 #!/bin/sh
 # Rebuild the register-blocked kernels with other compile-time settings and time each, side by side with cuBLAS.
 #   sh bench/variants.sh "FLAGS" ... -- SHAPE...    (run in a configured build tree; SHAPE: N or MxNxK)
-# FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_LARGE_BK=16" or "-DTB_MID_BK=16" (the tile depths of
+# FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_MID_BK=16" or "-DTB_SMALL_BK=8" (the tile depths of
 # the large, middle and small tiles: TB_LARGE_BK, TB_MID_BK, TB_SMALL_BK).  KERNELS (default block256) and TRANS
 # (default "NN TN") choose what is timed.
 # The tree is left built with the last variant.

@@ -168,10 +168,10 @@ struct frag {
 
 // One step's 8*TN FMAs, column by column of the thread's piece of C, the rows of every other column in reverse.
 // The order decides how often an FFMA must read all three operands from the register file instead of reusing
-// one from the operand cache, and each such read risks a register-bank conflict (a dispatch stall): row by row,
-// ptxas left 29 % of the FFMAs with three register-file reads and the kernel made 0.91 of cuBLAS at 4096^3;
-// column by column 0.89; row by row with every other row reversed 0.91; this order 18 % and 0.96 (SASS and
-// timings on the H200, bench/RESULTS.md).
+// one from the operand cache, and each such read risks a register-bank conflict (a dispatch stall).  In the
+// 128 x 128 kernel's main loop (bench/sass-reuse.sh): row by row, 26 % of the FFMAs read three registers and the
+// kernel made 0.91 of cuBLAS at 4096^3; this order 13 % and 0.96 (column by column 20 % and 0.89, row by row with
+// every other row reversed 19 % and 0.91; bench/RESULTS.md).
 template <class C>
 __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &f)
 {
@@ -392,7 +392,8 @@ int sm_count(void)
 //   256 x 128, 1 block per SM:   0.97 / 0.96 / 0.95 / 0.92;  0.98, 0.97, 0.92, 0.98
 //   128 x 256, 1 block per SM:   0.90 / 0.97 / 0.95 / 1.01;  0.91, 0.90, 0.87, 0.93
 // so the large tile is 256 x 128, or 128 x 256 when both operands are transposed (the same product mirrored),
-// and 128 x 128 the middle one.  Other settings: -D flags (bench/variants.sh), e.g. "-DTB_LARGE_BK=16".
+// and 128 x 128 the middle one.  Other settings: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large
+// tile at BK = 16 would need more than the 48 KiB of static shared memory).
 #ifndef TB_LARGE_BK
 #define TB_LARGE_BK 8
 #endif
