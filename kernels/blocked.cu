@@ -35,6 +35,18 @@ struct config {
 
 constexpr int PAD = 4; // floats after each row of a shared tile
 
+// Measurement knobs for the next session (not yet timed; defaults = the measured kernel):
+//   TB_FMA_ORDER 8: the FMAs as inline PTX, rows of the two op(A) halves interleaved (fewer three-register reads in
+//                   bench/sass-reuse.sh: 8-11 % against 13-14 %)
+//   TB_ASYNC 1:     in interior tiles, an operand copied straight (not transposed) goes global -> shared by
+//                   16-byte cp.async instead of through registers
+#ifndef TB_FMA_ORDER
+#define TB_FMA_ORDER 3
+#endif
+#ifndef TB_ASYNC
+#define TB_ASYNC 0
+#endif
+
 template <int RS, int BK>
 using tile_t = float[BK][RS + PAD]; // k-major: [l][r]
 
@@ -94,6 +106,20 @@ struct loader {
             }
         }
         ptr += DEEP ? BK : BK * ld;
+        kleft -= BK;
+    }
+
+    // next_inside() straight into shared memory by cp.async (non-DEEP only): no registers, no stores
+    __device__ __forceinline__ void next_async(int64_t ld, tile_t<RS, BK> &s)
+    {
+        static_assert(!DEEP, "only an operand copied straight");
+        const int t = threadIdx.x;
+#pragma unroll
+        for (int pass = 0; pass < PASSES; pass++) {
+            const unsigned d = (unsigned)__cvta_generic_to_shared(&s[t / RQ + pass * STEP][4 * (t % RQ)]);
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(ptr + pass * stride) : "memory");
+        }
+        ptr += BK * ld;
         kleft -= BK;
     }
 
@@ -180,6 +206,16 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
 #pragma unroll
     for (int q = 0; q < C::TN / 4; q++)
         b[4 * q] = f.b[q].x, b[4 * q + 1] = f.b[q].y, b[4 * q + 2] = f.b[q].z, b[4 * q + 3] = f.b[q].w;
+#if TB_FMA_ORDER == 8
+#pragma unroll
+    for (int j = 0; j < C::TN; j++)
+#pragma unroll
+        for (int ii = 0; ii < 8; ii++) {
+            const int i0 = (ii % 2) * 4 + ii / 2;
+            const int i = j % 2 ? 7 - i0 : i0;
+            asm volatile("fma.rn.f32 %0, %1, %2, %0;" : "+f"(acc[i][j]) : "f"(a[i]), "f"(b[j]));
+        }
+#else
 #pragma unroll
     for (int j = 0; j < C::TN; j++)
 #pragma unroll
@@ -187,6 +223,7 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
             const int i = j % 2 ? 7 - ii : ii;
             acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
         }
+#endif
 }
 
 // The loop along k for one BM x BN tile of C, adding into acc.  INSIDE: the tile lies wholly inside C and the
@@ -222,12 +259,22 @@ __device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, 
     // buffer before the last step, behind the tile's one barrier.
     frag<C> f[2];
     f[0].load(as[0], bs[0], 0, im, jn);
+    // TB_ASYNC: operands copied straight go by cp.async into the other buffer, which every thread finished reading
+    // before the previous tile's barrier; they are waited for before this tile's barrier
+    constexpr bool ASYNC_A = TB_ASYNC && INSIDE && VEC && !TA, ASYNC_B = TB_ASYNC && INSIDE && VEC && TB;
     for (int64_t kt = 0; kt < ktiles; kt++) {
         const int cur = (int)(kt & 1);
         const bool more = kt + 1 < ktiles;
-        if (INSIDE && (kt + 2 < ktiles || (more && kexact))) {
-            la.next_inside(p.lda, na);
-            lb.next_inside(p.ldb, nb4);
+        const bool inside = INSIDE && (kt + 2 < ktiles || (more && kexact));
+        if (inside) {
+            if constexpr (ASYNC_A)
+                la.next_async(p.lda, as[cur ^ 1]);
+            else
+                la.next_inside(p.lda, na);
+            if constexpr (ASYNC_B)
+                lb.next_async(p.ldb, bs[cur ^ 1]);
+            else
+                lb.next_inside(p.ldb, nb4);
         } else if (more) {
             la.next(p.lda, na);
             lb.next(p.ldb, nb4);
@@ -238,8 +285,12 @@ __device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, 
                 f[(k + 1) & 1].load(as[cur], bs[cur], k + 1, im, jn);
             } else if (more) {
                 // the other buffer was last read before the previous tile's barrier
-                loader_a::stash(as[cur ^ 1], na);
-                loader_b::stash(bs[cur ^ 1], nb4);
+                if (!(ASYNC_A && inside))
+                    loader_a::stash(as[cur ^ 1], na);
+                if (!(ASYNC_B && inside))
+                    loader_b::stash(bs[cur ^ 1], nb4);
+                if ((ASYNC_A || ASYNC_B) && inside)
+                    asm volatile("cp.async.wait_all;\n" ::: "memory");
                 __syncthreads();
                 f[(k + 1) & 1].load(as[cur ^ 1], bs[cur ^ 1], 0, im, jn);
             }
