@@ -437,14 +437,9 @@ int sm_count(void)
     return sms;
 }
 
-// The tile configurations: <BM, BN, TN, BK, MINB>.  Measured on the H200 with 8 x 16 per thread (bench/RESULTS.md,
-// 2026-11-29, ratio to cuBLAS at 4096^3 NN / NT / TN / TT; NN 2048^3, 8192^3, 4097^3, 3000 x 5000 x 700):
-//   128 x 128, 2 blocks per SM:  0.95 / 0.97 / 0.94 / 0.98;  0.96, 0.96, 0.90, 0.94
-//   256 x 128, 1 block per SM:   0.97 / 0.96 / 0.95 / 0.92;  0.98, 0.97, 0.92, 0.98
-//   128 x 256, 1 block per SM:   0.90 / 0.97 / 0.95 / 1.01;  0.91, 0.90, 0.87, 0.93
-// so the large tile is 256 x 128, or 128 x 256 when both operands are transposed (the same product mirrored),
-// and 128 x 128 the middle one.  Other settings: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large
-// tile at BK = 16 would need more than the 48 KiB of static shared memory).
+// The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets, and why: the table at
+// tb_launch_blocked.  Other depths: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at
+// BK = 16 would need more than the 48 KiB of static shared memory).
 #ifndef TB_LARGE_BK
 #define TB_LARGE_BK 8
 #endif
@@ -484,7 +479,7 @@ int64_t tiles(const tb_kproblem *p)
 
 } // namespace
 
-// The large tile, oriented by the operands' transposes (see the table above).
+// The large tile, oriented by the operands' transposes (see the table at tb_launch_blocked).
 static int64_t large_tiles(const tb_kproblem *p)
 {
     return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
@@ -503,14 +498,28 @@ extern "C" int tb_launch_block256(const tb_kproblem *p, void *stream)
 extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<mid_t>(p, 1, stream); }
 extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<small_t>(p, 1, stream); }
 
-// The tile configuration by shape: the largest whose tiles keep the GPU's SMs busy.  The large tile (one block
-// per SM) while it makes at least 90 % of a block per SM (2048^3: 128 tiles on 132 SMs, 0.98 of cuBLAS; the
-// middle tile there: 0.96); the middle one (two blocks per SM) while it makes one per SM; below that 64 x 64.
-// When 64 x 64 tiles are too few to fill one wave (the blocks that fit on all SMs at once), k is split so that
-// tiles x slices fills it without starting a second, mostly idle wave; each slice at least 128 deep.  Measured
-// with targets of 1, 2, 4 and 8 blocks per SM instead (bench/RESULTS.md): 1024^3 0.90 / 0.88 / 0.71 / 0.73 of
-// cuBLAS, 1024x1024x8192 0.70 / 0.83 / 0.64 / 0.69, 64x8192x8192 0.73 / 0.68 / 0.57 / 0.68: a count of blocks just
-// past a whole wave is what costs.
+// The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy.  Measured on the H200,
+// ratio to cuBLAS in the same run (bench/RESULTS.md, 2026-11-29; 8 x 16 per thread for the large and middle
+// tiles):
+//
+//   class (tiles per SM)          tile, blocks per SM             measured
+//   large (>= 0.9 large tiles)    256 x 128, 1 (TT: 128 x 256)   4096^3 NN 0.97, NT 0.97, TN 0.95, TT 0.99;
+//                                                                 2048^3 0.98; 8192^3 0.97; 16384^3 0.94;
+//                                                                 4097^3 0.92; 3000x5000x700 0.98;
+//                                                                 small k, 8192x8192x64: 1.07
+//   middle (>= 1 middle tile)     128 x 128, 2                    1536^3 0.73 (the 64 x 64 tile: 0.69)
+//   small, skinny m or n          64 x 64, 4; k split to fill     1024^3 0.97-0.99 (NT 0.91, TN 1.03, TT 0.96);
+//                                 one wave (<= 64 slices, each    64x8192x8192 1.02; 8192x64x8192 0.97
+//                                 >= 128 deep)
+//
+// Why the large tile is 256 x 128 (128 x 256 for TT, the same product mirrored), at 4096^3 NN / NT / TN / TT and
+// NN 2048^3, 8192^3, 4097^3, 3000x5000x700:
+//   128 x 128, 2 blocks per SM:  0.95 / 0.97 / 0.94 / 0.98;  0.96, 0.96, 0.90, 0.94
+//   256 x 128, 1 block per SM:   0.97 / 0.96 / 0.95 / 0.92;  0.98, 0.97, 0.92, 0.98
+//   128 x 256, 1 block per SM:   0.90 / 0.97 / 0.95 / 1.01;  0.91, 0.90, 0.87, 0.93
+// Why split k to fill exactly one wave (the blocks that fit on all SMs at once): targets of 1, 2, 4 and 8 blocks
+// per SM gave 1024^3 0.90 / 0.88 / 0.71 / 0.73, 1024x1024x8192 0.70 / 0.83 / 0.64 / 0.69, 64x8192x8192 0.73 /
+// 0.68 / 0.57 / 0.68 (8 x 8 per thread, an earlier kernel): a count of blocks just past a whole wave is what costs.
 extern "C" int tb_launch_blocked(const tb_kproblem *p, void *stream)
 {
     if (10 * large_tiles(p) >= 9 * sm_count())
