@@ -1,0 +1,41 @@
+/*
+ * How a host-memory call is cut into blocks for the transfer pipeline (issue 4).  Pure arithmetic, no CUDA: the
+ * unit tests check it on the CPU.
+ *
+ * C is cut into tiles of mb rows x nb columns.  Tile (i, j) needs row block i of op(A) (mb x k) and column panel
+ * j of op(B) (k x nb).  Tiles run panel by panel (j outer, i inner), so a panel of B is copied in once and used by
+ * all the tiles below it.  When the whole of op(A) fits on the device beside the rest (a_resident), each row block
+ * is copied in once, during the first panel, and stays; otherwise row blocks are copied in again for every panel.
+ * `depth` tiles are in flight at once: as many buffers for C tiles (and for A row blocks when A is not
+ * resident), and as many for B panels.
+ */
+#ifndef TB_PLAN_H
+#define TB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemm.h"
+
+typedef struct tb_plan {
+    int64_t mb, nb;    /* rows and columns of a C tile; the last row block / panel may be smaller */
+    int64_t mtiles, ntiles;
+    int a_resident;    /* op(A) copied in once and kept for the whole call */
+    int depth;         /* tiles in flight */
+    size_t bytes;      /* device memory the plan needs */
+} tb_plan;
+
+/* Tiles at least this big (rows and columns), unless the matrix is smaller: smaller ones waste the kernel. */
+#define TB_PLAN_MIN_TILE 256
+/* Aim for at least this many tiles, so that copies in and out overlap the kernels of other tiles. */
+#define TB_PLAN_TARGET_TILES 8
+
+/* Device floats of a rows x cols column-major block with its leading dimension rounded up to 4 floats. */
+TB_HIDDEN size_t tb_plan_block_bytes(int64_t rows, int64_t cols);
+
+/*
+ * The plan for C = alpha*op(A)*op(B) + beta*C (m, n, k >= 1) within `budget` bytes of device memory.  Returns 0,
+ * or -1 when not even tiles of TB_PLAN_MIN_TILE (or the whole matrix, if smaller) fit with depth 2.
+ */
+TB_HIDDEN int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t budget, tb_plan *plan);
+
+#endif

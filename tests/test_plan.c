@@ -1,0 +1,151 @@
+/* Unit tests of the transfer pipeline's block plan (lib/plan.c), linked against the core: pure arithmetic, run
+ * everywhere.  Random shapes and budgets print their seed; TILEBLAS_TEST_SEED replays it. */
+#include <config.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "plan.h"
+#include "suite.h"
+
+#define MiB ((size_t)1 << 20)
+#define GiB ((size_t)1 << 30)
+
+/* The invariants of any plan: tiles cover C exactly, sides on the grain or whole, within the budget. */
+static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t budget, const tb_plan *p)
+{
+    ck_assert_msg(p->mb >= 1 && p->mb <= m && p->nb >= 1 && p->nb <= n, "m=%lld n=%lld: tile %lld x %lld",
+                  (long long)m, (long long)n, (long long)p->mb, (long long)p->nb);
+    ck_assert_int_eq(p->mtiles, (m + p->mb - 1) / p->mb);
+    ck_assert_int_eq(p->ntiles, (n + p->nb - 1) / p->nb);
+    ck_assert_msg(p->mb == m || p->mb % 256 == 0, "mb %lld", (long long)p->mb);
+    ck_assert_msg(p->nb == n || p->nb % 256 == 0, "nb %lld", (long long)p->nb);
+    ck_assert_msg(p->mb >= (m < TB_PLAN_MIN_TILE ? m : TB_PLAN_MIN_TILE), "mb %lld", (long long)p->mb);
+    ck_assert_msg(p->nb >= (n < TB_PLAN_MIN_TILE ? n : TB_PLAN_MIN_TILE), "nb %lld", (long long)p->nb);
+    ck_assert_msg(p->depth == 2 || p->depth == 3, "depth %d", p->depth);
+    ck_assert_msg(p->bytes <= budget, "%zu bytes for a budget of %zu", p->bytes, budget);
+    /* the bytes are what the buffers need */
+    size_t a_block = ta ? tb_plan_block_bytes(k, p->mb) : tb_plan_block_bytes(p->mb, k);
+    size_t a_whole = ta ? tb_plan_block_bytes(k, m) : tb_plan_block_bytes(m, k);
+    size_t b_panel = tb ? tb_plan_block_bytes(p->nb, k) : tb_plan_block_bytes(k, p->nb);
+    int64_t d = p->depth, tiles = p->mtiles * p->ntiles;
+    size_t need = (p->a_resident ? a_whole : (size_t)(p->mtiles < d ? p->mtiles : d) * a_block) +
+                  (size_t)(p->ntiles < d ? p->ntiles : d) * b_panel +
+                  (size_t)(tiles < d ? tiles : d) * tb_plan_block_bytes(p->mb, p->nb);
+    ck_assert_msg(p->bytes == need, "bytes %zu, buffers %zu", p->bytes, need);
+}
+
+START_TEST(block_bytes_round_rows_to_four)
+{
+    ck_assert_uint_eq(tb_plan_block_bytes(1, 1), 16);
+    ck_assert_uint_eq(tb_plan_block_bytes(4, 3), 48);
+    ck_assert_uint_eq(tb_plan_block_bytes(5, 2), 64);
+    ck_assert_uint_eq(tb_plan_block_bytes(8192, 8192), (size_t)256 * MiB);
+}
+END_TEST
+
+START_TEST(large_square_is_cut_into_panels_with_a_resident)
+{
+    tb_plan p;
+    ck_assert_int_eq(tb_plan_make(8192, 8192, 8192, 0, 0, 100 * GiB, &p), 0);
+    check_plan(8192, 8192, 8192, 0, 0, 100 * GiB, &p);
+    ck_assert_int_eq(p.mb, 8192);
+    ck_assert_int_eq(p.nb, 1024);
+    ck_assert_int_eq(p.ntiles, TB_PLAN_TARGET_TILES);
+    ck_assert_int_eq(p.a_resident, 1);
+    ck_assert_int_eq(p.depth, 3);
+    /* A whole, three B panels, three C tiles (32 MiB each) */
+    ck_assert_uint_eq(p.bytes, (size_t)256 * MiB + 6 * (size_t)32 * MiB);
+}
+END_TEST
+
+START_TEST(tall_skinny_is_cut_into_row_blocks)
+{
+    tb_plan p;
+    ck_assert_int_eq(tb_plan_make(16384, 64, 16384, 0, 0, 100 * GiB, &p), 0);
+    check_plan(16384, 64, 16384, 0, 0, 100 * GiB, &p);
+    ck_assert_int_eq(p.nb, 64);
+    ck_assert_int_eq(p.ntiles, 1);
+    ck_assert_int_eq(p.mb, 2048);
+    ck_assert_int_eq(p.mtiles, 8);
+    /* one panel: each row block of A is used once, so it is not kept */
+    ck_assert_int_eq(p.a_resident, 0);
+    ck_assert_uint_eq(p.bytes, 3 * (size_t)128 * MiB + (size_t)4 * MiB + 3 * (size_t)512 * 1024);
+}
+END_TEST
+
+START_TEST(small_problem_is_one_tile)
+{
+    tb_plan p;
+    ck_assert_int_eq(tb_plan_make(100, 70, 5, 1, 1, 1 * GiB, &p), 0);
+    check_plan(100, 70, 5, 1, 1, 1 * GiB, &p);
+    ck_assert_int_eq(p.mtiles, 1);
+    ck_assert_int_eq(p.ntiles, 1);
+}
+END_TEST
+
+START_TEST(small_budget_goes_out_of_core)
+{
+    /* 8192^3 needs 768 MiB for A, B and C at once; 64 MiB forces small tiles and A streamed per panel */
+    tb_plan p;
+    ck_assert_int_eq(tb_plan_make(8192, 8192, 8192, 0, 0, 64 * MiB, &p), 0);
+    check_plan(8192, 8192, 8192, 0, 0, 64 * MiB, &p);
+    ck_assert_int_eq(p.a_resident, 0);
+    ck_assert_int_gt(p.mtiles, 1);
+    ck_assert_int_gt(p.ntiles, 1);
+}
+END_TEST
+
+START_TEST(budget_below_the_smallest_tiles_is_refused)
+{
+    tb_plan p;
+    /* depth 2 with 256-row blocks of a k = 1e6 product needs about 4 GiB */
+    ck_assert_int_eq(tb_plan_make(4096, 4096, 1000000, 0, 0, 1 * GiB, &p), -1);
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 16, &p), -1);
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 47, &p), -1);
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 48, &p), 0); /* one tile: A, B and C of 16 bytes each */
+}
+END_TEST
+
+static uint64_t state;
+static int64_t pick(int64_t lo, int64_t hi)
+{
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return lo + (int64_t)(state % (uint64_t)(hi - lo + 1));
+}
+
+START_TEST(random_shapes_and_budgets_keep_the_invariants)
+{
+    for (int i = 0; i < 20000; i++) {
+        int64_t m = pick(0, 1) ? pick(1, 300) : pick(1, 70000);
+        int64_t n = pick(0, 1) ? pick(1, 300) : pick(1, 70000);
+        int64_t k = pick(0, 1) ? pick(1, 300) : pick(1, 70000);
+        int ta = (int)pick(0, 1), tb = (int)pick(0, 1);
+        size_t budget = (size_t)pick(1, 3) << pick(4, 36);
+        tb_plan p;
+        if (!tb_plan_make(m, n, k, ta, tb, budget, &p))
+            check_plan(m, n, k, ta, tb, budget, &p);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    const char *seed = getenv("TILEBLAS_TEST_SEED");
+    state = seed ? strtoull(seed, NULL, 10) : (uint64_t)time(NULL) * 2654435761u;
+    if (!state)
+        state = 1;
+    printf("random seed %llu (replay with TILEBLAS_TEST_SEED=%llu)\n", (unsigned long long)state,
+           (unsigned long long)state);
+    Suite *s = suite_create("pipeline plan");
+    TCase *tc = tcase_create("plan");
+    tcase_add_test(tc, block_bytes_round_rows_to_four);
+    tcase_add_test(tc, large_square_is_cut_into_panels_with_a_resident);
+    tcase_add_test(tc, tall_skinny_is_cut_into_row_blocks);
+    tcase_add_test(tc, small_problem_is_one_tile);
+    tcase_add_test(tc, small_budget_goes_out_of_core);
+    tcase_add_test(tc, budget_below_the_smallest_tiles_is_refused);
+    tcase_add_test(tc, random_shapes_and_budgets_keep_the_invariants);
+    suite_add_tcase(s, tc);
+    return tt_run_suite(s, CK_FORK);
+}
