@@ -66,6 +66,16 @@ void tb_config_parse(tb_config *cfg)
         else bad_value("TILEBLAS_VERBOSE", s, "0, 1 or 2", "0");
     }
 
+    s = getenv("TILEBLAS_COPY_THREADS");
+    if (s && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (*end || v < 1 || v > TB_MAX_COPY_THREADS)
+            bad_value("TILEBLAS_COPY_THREADS", s, "an integer from 1 to 64", "the online CPUs, up to 16");
+        else
+            cfg->copy_threads = (int)v;
+    }
+
     cfg->gpu_min_flops = 1e9 * env_number("TILEBLAS_GPU_MIN_GFLOP", TB_DEFAULT_GPU_MIN_GFLOP);
     cfg->gpu_min_intensity = env_number("TILEBLAS_GPU_MIN_INTENSITY", TB_DEFAULT_GPU_MIN_INTENSITY);
 }

@@ -13,7 +13,11 @@ typedef struct tb_config {
     int verbose;              /* TILEBLAS_VERBOSE=0|1|2 */
     double gpu_min_flops;     /* TILEBLAS_GPU_MIN_GFLOP (auto mode), stored in flops */
     double gpu_min_intensity; /* TILEBLAS_GPU_MIN_INTENSITY (auto mode), flops per byte crossing PCIe */
+    int copy_threads;         /* TILEBLAS_COPY_THREADS: host threads for staging copies; 0 = the online CPUs */
 } tb_config;
+
+/* Most host threads a staging copy uses (TILEBLAS_COPY_THREADS's upper bound). */
+#define TB_MAX_COPY_THREADS 64
 
 /* Defaults of the auto-mode size rule (lib/route.c says why). */
 #define TB_DEFAULT_GPU_MIN_GFLOP 1.0

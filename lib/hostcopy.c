@@ -1,0 +1,156 @@
+#include <config.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include "env.h"
+#include "hostcopy.h"
+
+/* Below this many bytes a copy is done by the caller alone: waking the threads would cost more. */
+#define SMALL_COPY (1 << 20)
+/* Pieces per thread: the threads take pieces as they finish, so one slow thread does not hold up the rest. */
+#define PIECES_PER_THREAD 4
+
+typedef struct job {
+    float *dst;
+    const float *src;
+    int64_t dld, sld, rows, cols;
+    int64_t pieces;      /* along columns when there are enough of them, else along rows */
+    int by_columns;
+    _Atomic int64_t next; /* the next piece to take */
+} job;
+
+static struct {
+    pthread_mutex_t busy; /* one job at a time; a caller that finds it taken copies alone */
+    pthread_mutex_t m;    /* guards what follows */
+    pthread_cond_t start, done;
+    int started, workers; /* threads besides the caller */
+    unsigned generation;  /* bumped for every job */
+    int pending;          /* workers still on the current job */
+    job *current;
+} pool = { .busy = PTHREAD_MUTEX_INITIALIZER,
+            .m = PTHREAD_MUTEX_INITIALIZER,
+            .start = PTHREAD_COND_INITIALIZER,
+            .done = PTHREAD_COND_INITIALIZER };
+
+static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols)
+{
+    if (dld == rows && sld == rows) {
+        memcpy(dst, src, (size_t)(rows * cols) * sizeof(float));
+        return;
+    }
+    for (int64_t j = 0; j < cols; j++)
+        memcpy(dst + j * dld, src + j * sld, (size_t)rows * sizeof(float));
+}
+
+/* Take pieces of j until none are left. */
+static void run(job *j)
+{
+    int64_t p;
+    while ((p = atomic_fetch_add(&j->next, 1)) < j->pieces) {
+        int64_t n = j->by_columns ? j->cols : j->rows;
+        int64_t lo = n * p / j->pieces, hi = n * (p + 1) / j->pieces;
+        if (j->by_columns)
+            copy_block(j->dst + lo * j->dld, j->dld, j->src + lo * j->sld, j->sld, j->rows, hi - lo);
+        else
+            copy_block(j->dst + lo, j->dld, j->src + lo, j->sld, hi - lo, j->cols);
+    }
+}
+
+/* arg: the generation when the thread was made (jobs before it are not its own: after a fork, pool.current
+ * still points at the parent's last job) */
+static void *worker(void *arg)
+{
+    unsigned seen = (unsigned)(uintptr_t)arg;
+    pthread_mutex_lock(&pool.m);
+    for (;;) {
+        while (pool.generation == seen)
+            pthread_cond_wait(&pool.start, &pool.m);
+        seen = pool.generation;
+        job *j = pool.current;
+        pthread_mutex_unlock(&pool.m);
+        run(j);
+        pthread_mutex_lock(&pool.m);
+        if (--pool.pending == 0)
+            pthread_cond_signal(&pool.done);
+    }
+    return NULL;
+}
+
+/* The threads do not survive fork: the child starts its own on first use. */
+static void after_fork_in_child(void)
+{
+    pthread_mutex_init(&pool.busy, NULL);
+    pthread_mutex_init(&pool.m, NULL);
+    pthread_cond_init(&pool.start, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.started = pool.workers = pool.pending = 0;
+}
+
+int tb_copy_threads(void)
+{
+    int n = tb_config_get()->copy_threads;
+    if (n > 0)
+        return n;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, after_fork_in_child);
+}
+
+/* Start the workers once (called with pool.busy held); as many as could be started are used. */
+static void start_workers(void)
+{
+    static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+    if (pool.started)
+        return;
+    pool.started = 1;
+    pthread_once(&atfork_once, register_atfork);
+    int want = tb_copy_threads() - 1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    for (int i = 0; i < want; i++) {
+        pthread_t t;
+        if (pthread_create(&t, &attr, worker, (void *)(uintptr_t)pool.generation))
+            break;
+        pool.workers++;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+void tb_copy2d(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols)
+{
+    if (rows <= 0 || cols <= 0)
+        return;
+    if ((size_t)(rows * cols) * sizeof(float) < SMALL_COPY || pthread_mutex_trylock(&pool.busy)) {
+        copy_block(dst, dld, src, sld, rows, cols);
+        return;
+    }
+    start_workers();
+    if (!pool.workers) {
+        pthread_mutex_unlock(&pool.busy);
+        copy_block(dst, dld, src, sld, rows, cols);
+        return;
+    }
+    int64_t want = (int64_t)(pool.workers + 1) * PIECES_PER_THREAD;
+    job j = { dst, src, dld, sld, rows, cols, 0, cols >= want, 0 };
+    j.pieces = j.by_columns ? want : rows < want ? rows : want;
+    pthread_mutex_lock(&pool.m);
+    pool.current = &j;
+    pool.pending = pool.workers;
+    pool.generation++;
+    pthread_cond_broadcast(&pool.start);
+    pthread_mutex_unlock(&pool.m);
+    run(&j);
+    pthread_mutex_lock(&pool.m);
+    while (pool.pending)
+        pthread_cond_wait(&pool.done, &pool.m);
+    pthread_mutex_unlock(&pool.m);
+    pthread_mutex_unlock(&pool.busy);
+}

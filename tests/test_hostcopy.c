@@ -1,0 +1,116 @@
+/* Unit tests of the staging copies (lib/hostcopy.c), linked against the core: every element lands where it should
+ * and nothing around it is touched, whatever the shape, leading dimensions and thread count; concurrent callers;
+ * a forked child.  Run everywhere (no GPU involved). */
+#include <config.h>
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hostcopy.h"
+#include "suite.h"
+
+#define GUARD 37
+static const float poison = -7777.0f;
+
+/* Copy rows x cols from a (ld sld) matrix of distinct values into a poisoned (ld dld) one; check it all. */
+static void copy_and_check(int64_t rows, int64_t cols, int64_t sld, int64_t dld)
+{
+    float *src = malloc(sizeof(float) * (size_t)(sld * cols + 1));
+    float *mem = malloc(sizeof(float) * (size_t)(dld * cols + 2 * GUARD));
+    ck_assert(src && mem);
+    for (int64_t i = 0; i < sld * cols; i++)
+        src[i] = (float)(i % 1000003) + 0.5f;
+    for (int64_t i = 0; i < dld * cols + 2 * GUARD; i++)
+        mem[i] = poison;
+    float *dst = mem + GUARD;
+    tb_copy2d(dst, dld, src, sld, rows, cols);
+    for (int64_t g = 0; g < GUARD; g++)
+        ck_assert_msg(mem[g] == poison && dst[dld * cols + g] == poison, "guard touched (%lld x %lld)",
+                      (long long)rows, (long long)cols);
+    for (int64_t j = 0; j < cols; j++)
+        for (int64_t i = 0; i < dld; i++) {
+            float want = i < rows ? src[i + j * sld] : poison;
+            if (dst[i + j * dld] != want)
+                ck_abort_msg("%lld x %lld (ld %lld -> %lld): element (%lld, %lld) is %g, not %g", (long long)rows,
+                             (long long)cols, (long long)sld, (long long)dld, (long long)i, (long long)j,
+                             (double)dst[i + j * dld], (double)want);
+        }
+    free(src);
+    free(mem);
+}
+
+START_TEST(shapes_and_leading_dimensions)
+{
+    static const int64_t shapes[][4] = {
+        /* rows, cols, source ld, destination ld */
+        { 1, 1, 1, 4 },         { 7, 3, 9, 8 },          { 1000, 1000, 1000, 1000 }, { 1023, 777, 1031, 1024 },
+        { 300000, 3, 300001, 300004 }, { 3, 300000, 5, 4 }, { 512, 512, 513, 512 },  { 2049, 129, 2049, 2052 },
+        { 1, 600000, 1, 4 },    { 600000, 1, 600000, 600000 },
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        copy_and_check(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]);
+}
+END_TEST
+
+START_TEST(empty_copies_touch_nothing)
+{
+    float a = 1.0f, b = 2.0f;
+    tb_copy2d(&b, 1, &a, 1, 0, 5);
+    tb_copy2d(&b, 1, &a, 1, 5, 0);
+    ck_assert(b == 2.0f);
+}
+END_TEST
+
+static void *concurrent(void *arg)
+{
+    int64_t n = (int64_t)(intptr_t)arg;
+    for (int r = 0; r < 3; r++)
+        copy_and_check(700 + n, 600 + 3 * n, 701 + n, 704 + n);
+    return NULL;
+}
+
+START_TEST(concurrent_callers)
+{
+    pthread_t t[6];
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, concurrent, (void *)(intptr_t)i), 0);
+    for (int i = 0; i < 6; i++)
+        pthread_join(t[i], NULL);
+}
+END_TEST
+
+START_TEST(forked_child_copies)
+{
+    copy_and_check(1500, 1500, 1501, 1504); /* the parent's threads are started */
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        copy_and_check(1400, 1300, 1403, 1400);
+        _exit(0);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed (status %d)", status);
+    copy_and_check(1500, 1500, 1500, 1500);
+}
+END_TEST
+
+int main(void)
+{
+    printf("staging copies with %d threads\n", tb_copy_threads());
+    Suite *s = suite_create("staging copies");
+    TCase *tc = tcase_create("copies");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, shapes_and_leading_dimensions);
+    tcase_add_test(tc, empty_copies_touch_nothing);
+    tcase_add_test(tc, concurrent_callers);
+    suite_add_tcase(s, tc);
+    TCase *tf = tcase_create("fork");
+    tcase_set_timeout(tf, 120);
+    tcase_add_test(tf, forked_child_copies);
+    suite_add_tcase(s, tf);
+    return tt_run_suite(s, CK_NOFORK);
+}
