@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "harness.h"
+#include "seed.h"
 
 /* OpenBLAS, called directly: the tests link it, and look its symbols up in it by handle, since a plain call
  * would reach tileblas's own cblas_sgemm and sgemm_ first. */
@@ -35,15 +36,8 @@ static uint64_t state;
 
 unsigned long long tt_seed(void)
 {
-    if (!seed) {
-        const char *s = getenv("TILEBLAS_TEST_SEED");
-        seed = s && *s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
-        if (!seed)
-            seed = 1;
-        state = seed;
-        printf("random seed %llu (replay with TILEBLAS_TEST_SEED=%llu)\n", seed, seed);
-        fflush(stdout);
-    }
+    if (!seed)
+        state = seed = tt_test_seed();
     return seed;
 }
 

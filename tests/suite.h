@@ -3,6 +3,7 @@
 #define TB_TEST_SUITE_H
 
 #include <check.h>
+#include "seed.h"
 
 /* Run s (forking a child per test unless fork is CK_NOFORK); the exit status for automake: 0 or 1. */
 static inline int tt_run_suite(Suite *s, enum fork_status fork)

@@ -135,10 +135,7 @@ int main(void)
         printf("SKIP: no usable GPU%s\n", tb_kernel_count == 0 ? " (built without CUDA)" : "");
         return 77;
     }
-    const char *s = getenv("TILEBLAS_TEST_SEED");
-    unsigned long long seed = s && *s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL);
-    printf("random seed %llu (replay with TILEBLAS_TEST_SEED=%llu)\n", seed, seed);
-    state = seed | 1;
+    state = tt_test_seed();
     Suite *suite = suite_create("kernels on odd layouts");
     TCase *tc = tcase_create("direct launches");
     tcase_set_timeout(tc, 600);

@@ -131,12 +131,7 @@ END_TEST
 
 int main(void)
 {
-    const char *seed = getenv("TILEBLAS_TEST_SEED");
-    state = seed ? strtoull(seed, NULL, 10) : (uint64_t)time(NULL) * 2654435761u;
-    if (!state)
-        state = 1;
-    printf("random seed %llu (replay with TILEBLAS_TEST_SEED=%llu)\n", (unsigned long long)state,
-           (unsigned long long)state);
+    state = tt_test_seed();
     Suite *s = suite_create("pipeline plan");
     TCase *tc = tcase_create("plan");
     tcase_add_test(tc, block_bytes_round_rows_to_four);

@@ -1,0 +1,300 @@
+#include <config.h>
+#include <string.h>
+#include "hostcopy.h"
+#include "pipeline.h"
+
+/* Event numbers: staging slots (in, out), panel buffers uploaded, a queue done with a panel buffer. */
+#define EV_IN(r) (r)
+#define EV_OUT(r) (TB_PIPE_SLOTS + (r))
+#define EV_READY(b) (2 * TB_PIPE_SLOTS + (b))
+#define EV_DONE(b, q) (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + (b) * TB_PIPE_MAX_DEPTH + (q))
+
+typedef struct run {
+    const tb_gemm *g;
+    const tb_plan *plan;
+    const tb_devops *ops;
+    const tb_pipe_staging *st;
+    const char *err;
+    int next_in, next_out;          /* ring positions */
+    int64_t out_tile[TB_PIPE_SLOTS]; /* the tile whose result an out slot holds, or -1 */
+    float *out_dst[TB_PIPE_SLOTS];   /* where in C it goes */
+    int64_t out_rows[TB_PIPE_SLOTS], out_cols[TB_PIPE_SLOTS];
+    int64_t written;                /* tiles copied out to C, in order */
+} run;
+
+static int64_t ld4(int64_t rows)
+{
+    return (rows + 3) & ~(int64_t)3;
+}
+
+static int64_t min64(int64_t x, int64_t y)
+{
+    return x < y ? x : y;
+}
+
+static int failed(run *r, const char *what)
+{
+    if (!r->err)
+        r->err = what;
+    return -1;
+}
+
+/* The chunks of a rows x cols block that fit a staging slot: whole columns, or parts of one column.  Use:
+ *   for (chunk_start(&c, slot, rows, cols); chunk_next(&c);) ... c.i, c.j, c.rows, c.cols ... */
+typedef struct chunk {
+    int64_t all_rows, all_cols, step_rows, step_cols; /* the block, and a full chunk */
+    int64_t i, j, rows, cols;                          /* the current chunk */
+} chunk;
+
+static void chunk_start(chunk *c, int64_t slot, int64_t rows, int64_t cols)
+{
+    c->all_rows = rows, c->all_cols = cols;
+    c->step_rows = rows <= slot ? rows : slot;
+    c->step_cols = rows <= slot ? (slot / rows < cols ? slot / rows : cols) : 1;
+    c->i = -c->step_rows, c->j = 0, c->rows = c->cols = 0;
+}
+
+static int chunk_next(chunk *c)
+{
+    c->i += c->step_rows;
+    if (c->i >= c->all_rows)
+        c->i = 0, c->j += c->step_cols;
+    if (c->j >= c->all_cols)
+        return 0;
+    c->rows = min64(c->all_rows - c->i, c->step_rows);
+    c->cols = min64(c->all_cols - c->j, c->step_cols);
+    return 1;
+}
+
+static int64_t chunks(int64_t slot, int64_t rows, int64_t cols)
+{
+    chunk c;
+    int64_t n = 0;
+    for (chunk_start(&c, slot, rows, cols); chunk_next(&c);)
+        n++;
+    return n;
+}
+
+int64_t tb_pipeline_slot_floats(const tb_plan *plan)
+{
+    return plan->nb >= 2 ? plan->mb * ((plan->nb + 1) / 2) : (plan->mb + 1) / 2;
+}
+
+/* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld) on queue q. */
+static int upload(run *r, int q, float *dev, int64_t dld, const float *x, int64_t ld, int64_t rows, int64_t cols)
+{
+    chunk c;
+    void *ctx = r->ops->ctx;
+    for (chunk_start(&c, r->st->slot_floats, rows, cols); chunk_next(&c);) {
+        int s = r->next_in;
+        r->next_in = (s + 1) % TB_PIPE_SLOTS;
+        if (r->ops->host_wait(ctx, EV_IN(s)))
+            return failed(r, "waiting for a staging buffer");
+        tb_copy2d(r->st->in[s], c.rows, x + c.i + c.j * ld, ld, c.rows, c.cols);
+        if (r->ops->h2d(ctx, q, dev + c.i + c.j * dld, dld, r->st->in[s], c.rows, c.rows, c.cols))
+            return failed(r, "copy to device");
+        if (r->ops->record(ctx, q, EV_IN(s)))
+            return failed(r, "recording an event");
+    }
+    return 0;
+}
+
+/* Copy tile t's results from the out slots to C, once every one of them has arrived (all or nothing). */
+static int flush_tile(run *r, int64_t t)
+{
+    for (int s = 0; s < TB_PIPE_SLOTS; s++)
+        if (r->out_tile[s] == t && r->ops->host_wait(r->ops->ctx, EV_OUT(s)))
+            return failed(r, "copy to host");
+    for (int s = 0; s < TB_PIPE_SLOTS; s++)
+        if (r->out_tile[s] == t) {
+            tb_copy2d(r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s], r->out_rows[s], r->out_cols[s]);
+            r->out_tile[s] = -1;
+        }
+    r->written = t + 1;
+    return 0;
+}
+
+/* Flush the tiles in the out ring up to and including t, oldest first. */
+static int flush_upto(run *r, int64_t t)
+{
+    for (int64_t u = r->written; u <= t; u++) {
+        int held = 0;
+        for (int s = 0; s < TB_PIPE_SLOTS; s++)
+            held |= r->out_tile[s] == u;
+        if (held && flush_tile(r, u))
+            return -1;
+    }
+    return 0;
+}
+
+/* Queue the download of tile t (rows x cols at dev, leading dimension dld) into the out ring, on queue q. */
+static int download(run *r, int q, int64_t t, const float *dev, int64_t dld, float *c, int64_t rows, int64_t cols)
+{
+    chunk k;
+    void *ctx = r->ops->ctx;
+    for (chunk_start(&k, r->st->slot_floats, rows, cols); chunk_next(&k);) {
+        int s = r->next_out;
+        r->next_out = (s + 1) % TB_PIPE_SLOTS;
+        if (r->out_tile[s] >= 0 && flush_upto(r, r->out_tile[s]))
+            return -1;
+        if (r->ops->d2h(ctx, q, r->st->out[s], k.rows, dev + k.i + k.j * dld, dld, k.rows, k.cols))
+            return failed(r, "copy to host");
+        if (r->ops->record(ctx, q, EV_OUT(s)))
+            return failed(r, "recording an event");
+        r->out_tile[s] = t;
+        r->out_dst[s] = c + k.i + k.j * r->g->p.ldc;
+        r->out_rows[s] = k.rows, r->out_cols[s] = k.cols;
+    }
+    return 0;
+}
+
+void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int64_t *i0, int64_t *rows, int64_t *j0,
+                      int64_t *cols)
+{
+    int64_t i = t % plan->mtiles, j = t / plan->mtiles;
+    *i0 = i * plan->mb, *j0 = j * plan->nb;
+    *rows = m - *i0 < plan->mb ? m - *i0 : plan->mb;
+    *cols = n - *j0 < plan->nb ? n - *j0 : plan->nb;
+}
+
+/* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), tiles of C. */
+typedef struct buffers {
+    float *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c[TB_PIPE_MAX_DEPTH];
+    int na, nb, nc;
+} buffers;
+
+static void release(const tb_devops *ops, buffers *d)
+{
+    for (int i = 0; i < d->na; i++)
+        ops->release(ops->ctx, d->a[i]);
+    for (int i = 0; i < d->nb; i++)
+        ops->release(ops->ctx, d->b[i]);
+    for (int i = 0; i < d->nc; i++)
+        ops->release(ops->ctx, d->c[i]);
+}
+
+static int allocate(run *r, buffers *d)
+{
+    const tb_kproblem *p = &r->g->p;
+    const tb_plan *pl = r->plan;
+    const int depth = pl->depth;
+    size_t a_bytes = pl->a_resident ? (p->transa ? tb_plan_block_bytes(p->k, p->m) : tb_plan_block_bytes(p->m, p->k))
+                                    : (p->transa ? tb_plan_block_bytes(p->k, pl->mb) : tb_plan_block_bytes(pl->mb, p->k));
+    size_t b_bytes = p->transb ? tb_plan_block_bytes(pl->nb, p->k) : tb_plan_block_bytes(p->k, pl->nb);
+    size_t c_bytes = tb_plan_block_bytes(pl->mb, pl->nb);
+    /* as many as there are blocks of a kind, up to the depth; tile t uses A and C buffers t % depth */
+    int nc = (int)min64(pl->mtiles * pl->ntiles, depth), na = pl->a_resident ? 1 : nc;
+    int nb = (int)min64(pl->ntiles, depth);
+    memset(d, 0, sizeof *d);
+    for (; d->na < na; d->na++)
+        if (r->ops->alloc(r->ops->ctx, a_bytes, &d->a[d->na]))
+            return failed(r, "device memory");
+    for (; d->nb < nb; d->nb++)
+        if (r->ops->alloc(r->ops->ctx, b_bytes, &d->b[d->nb]))
+            return failed(r, "device memory");
+    for (; d->nc < nc; d->nc++)
+        if (r->ops->alloc(r->ops->ctx, c_bytes, &d->c[d->nc]))
+            return failed(r, "device memory");
+    return 0;
+}
+
+/* Queue tile t: its operands that are not on the device yet, its kernel, its download. */
+static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, unsigned panel0_queues, int *a_waited)
+{
+    const tb_kproblem *p = &r->g->p;
+    const tb_plan *pl = r->plan;
+    const tb_devops *ops = r->ops;
+    const int depth = pl->depth, q = (int)(t % depth);
+    int64_t i = t % pl->mtiles, j = t / pl->mtiles, i0, rows, j0, cols;
+    tb_pipeline_tile(pl, p->m, p->n, t, &i0, &rows, &j0, &cols);
+    tb_kproblem k = *p;
+    k.m = rows, k.n = cols;
+
+    /* the panel of op(B): uploaded by the panel's first tile, once the tiles of the panel that had its buffer
+     * before are done on every queue; the other tiles wait for the upload */
+    const int b = (int)(j % d->nb);
+    float *bdev = d->b[b];
+    k.b = bdev;
+    k.ldb = p->transb ? ld4(pl->nb) : ld4(p->k);
+    if (i == 0) {
+        for (int q2 = 0; q2 < depth; q2++)
+            if ((panel_queues[b] >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(b, q2)))
+                return failed(r, "waiting for an event");
+        panel_queues[b] = 0;
+        int e = p->transb ? upload(r, q, bdev, k.ldb, p->b + j0, p->ldb, cols, p->k)
+                          : upload(r, q, bdev, k.ldb, p->b + j0 * p->ldb, p->ldb, p->k, cols);
+        if (e || ops->record(ops->ctx, q, EV_READY(b)))
+            return failed(r, "recording an event");
+    } else if (ops->queue_wait(ops->ctx, q, EV_READY(b))) {
+        return failed(r, "waiting for an event");
+    }
+
+    /* the row block of op(A): kept whole (uploaded during the first panel; later panels wait, once per queue,
+     * for the first panel to be done everywhere) or uploaded for every tile */
+    if (pl->a_resident) {
+        k.lda = p->transa ? ld4(p->k) : ld4(p->m);
+        float *adev = d->a[0] + (p->transa ? i0 * k.lda : i0);
+        k.a = adev;
+        if (j == 0) {
+            if (p->transa ? upload(r, q, adev, k.lda, p->a + i0 * p->lda, p->lda, p->k, rows)
+                          : upload(r, q, adev, k.lda, p->a + i0, p->lda, rows, p->k))
+                return -1;
+        } else if (!a_waited[q]) {
+            for (int q2 = 0; q2 < depth; q2++)
+                if ((panel0_queues >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(0, q2)))
+                    return failed(r, "waiting for an event");
+            a_waited[q] = 1;
+        }
+    } else {
+        k.lda = p->transa ? ld4(p->k) : ld4(pl->mb);
+        float *adev = d->a[t % depth];
+        k.a = adev;
+        if (p->transa ? upload(r, q, adev, k.lda, p->a + i0 * p->lda, p->lda, p->k, rows)
+                      : upload(r, q, adev, k.lda, p->a + i0, p->lda, rows, p->k))
+            return -1;
+    }
+
+    /* C: read only when beta != 0 */
+    k.c = d->c[t % depth];
+    k.ldc = ld4(pl->mb);
+    float *c = p->c + i0 + j0 * p->ldc;
+    if (p->beta != 0.0f && upload(r, q, k.c, k.ldc, c, p->ldc, rows, cols))
+        return -1;
+    if (ops->gemm(ops->ctx, q, &k))
+        return failed(r, "kernel");
+    if (ops->record(ops->ctx, q, EV_DONE(b, q)))
+        return failed(r, "recording an event");
+    panel_queues[b] |= 1u << q;
+    return download(r, q, t, k.c, k.ldc, c, rows, cols);
+}
+
+int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops, const tb_pipe_staging *staging,
+                        const char **err)
+{
+    run r = { .g = g, .plan = plan, .ops = ops, .st = staging };
+    for (int s = 0; s < TB_PIPE_SLOTS; s++)
+        r.out_tile[s] = -1;
+    /* a tile's results must fit in half the out ring, so that it is copied to C all at once */
+    if (plan->depth < 1 || plan->depth > TB_PIPE_MAX_DEPTH || staging->slot_floats < 1 ||
+        chunks(staging->slot_floats, plan->mb, plan->nb) > TB_PIPE_SLOTS / 2) {
+        *err = "pipeline set-up (staging too small or depth out of range)";
+        return 0;
+    }
+    buffers d;
+    const int64_t tiles = plan->mtiles * plan->ntiles;
+    unsigned panel_queues[TB_PIPE_MAX_DEPTH] = { 0 }, panel0_queues = 0;
+    int a_waited[TB_PIPE_MAX_DEPTH] = { 0 };
+    if (!allocate(&r, &d)) {
+        for (int64_t t = 0; t < tiles; t++) {
+            if (t == plan->mtiles) /* the first panel is queued: who has to be waited for by the next ones */
+                panel0_queues = panel_queues[0];
+            if (tile(&r, &d, t, panel_queues, panel0_queues, a_waited))
+                break;
+        }
+        if (!r.err)
+            flush_upto(&r, tiles - 1);
+    }
+    release(ops, &d);
+    *err = r.err;
+    return r.written;
+}

@@ -1,0 +1,66 @@
+/*
+ * The transfer pipeline (issue 4): a host-memory call computed tile by tile (lib/plan.h), so that the copies in and
+ * out of some tiles overlap the kernels of others.
+ *
+ * Host side, every copy goes through pinned staging memory in chunks: the caller's pageable matrices are copied
+ * into a ring of pinned "in" slots by several host threads (lib/hostcopy.h) and DMA'd from there; results come back
+ * into a ring of "out" slots and are copied out to the caller's C.  Device side, tile t runs on queue t % depth:
+ * its uploads, its kernel and its download are queued in order there.  Cross-queue dependences are events: a panel
+ * of B (or a resident row block of A) is uploaded on the queue of the first tile that needs it, and the other
+ * queues wait for it; a panel buffer is reused only after every tile that read it has finished.
+ *
+ * The device is reached only through tb_devops, so that the orchestration is tested on the CPU against a
+ * simulated device that runs queued work late and in any order the dependences allow (tests/test_pipeline.c);
+ * lib/gpu.c provides the CUDA one.
+ */
+#ifndef TB_PIPELINE_H
+#define TB_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemm.h"
+#include "plan.h"
+
+typedef struct tb_devops {
+    void *ctx;
+    /* device memory; 0 on success */
+    int (*alloc)(void *ctx, size_t bytes, float **dev);
+    void (*release)(void *ctx, float *dev);
+    /* queued on queue q: copies between pinned host memory and the device (column-major blocks) and the kernel */
+    int (*h2d)(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows, int64_t cols);
+    int (*d2h)(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows, int64_t cols);
+    int (*gemm)(void *ctx, int q, const tb_kproblem *p);
+    /* events, numbered 0 .. TB_PIPE_EVENTS - 1: record on queue q; queue q waits for the last record of ev; the
+     * host waits for it (an event never recorded is complete) */
+    int (*record)(void *ctx, int q, int ev);
+    int (*queue_wait)(void *ctx, int q, int ev);
+    int (*host_wait)(void *ctx, int ev);
+} tb_devops;
+
+/* Pinned staging: TB_PIPE_SLOTS slots of `slot_floats` each way. */
+#define TB_PIPE_SLOTS 4
+#define TB_PIPE_MAX_DEPTH 3
+#define TB_PIPE_EVENTS (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH)
+
+typedef struct tb_pipe_staging {
+    float *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
+    int64_t slot_floats;
+} tb_pipe_staging;
+
+/*
+ * Compute g (host pointers; m, n, k >= 1, alpha != 0) with plan `plan` on `queues` >= plan->depth queues.
+ * Returns the number of tiles of C, in the plan's order (panel by panel, row block by row block within a
+ * panel), that were written to the caller's C, complete and right: all of them on success.  On a failure, the
+ * tiles after those are untouched, *err names the operation that failed, and the caller computes the rest.
+ */
+TB_HIDDEN int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops,
+                                  const tb_pipe_staging *staging, const char **err);
+
+/* The smallest staging slot for the plan (floats): a tile's results in at most TB_PIPE_SLOTS / 2 slots. */
+TB_HIDDEN int64_t tb_pipeline_slot_floats(const tb_plan *plan);
+
+/* Tile t of the plan's order: rows [*i0, *i0 + *rows) and columns [*j0, *j0 + *cols) of C. */
+TB_HIDDEN void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int64_t *i0, int64_t *rows,
+                                int64_t *j0, int64_t *cols);
+
+#endif

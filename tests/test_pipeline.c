@@ -1,0 +1,355 @@
+/*
+ * The transfer pipeline (lib/pipeline.c) against a simulated device, on the CPU.  The simulation keeps every
+ * queued operation until it must run and then runs the queues' heads in a random order that respects only what
+ * the pipeline asked for: queue order and event waits.  Copies read their source when they run, so a staging
+ * buffer overwritten too early, a missing wait or a result copied out too soon gives a wrong C.  Device memory
+ * starts as NaN.  A fault can be injected at any operation: the tiles reported written must then be right and
+ * the rest of C untouched.  The kernel computes each element as the reference below does (double sums in order),
+ * so results are compared exactly.  Seeds are printed; TILEBLAS_TEST_SEED replays.
+ */
+#include <config.h>
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pipeline.h"
+#include "suite.h"
+
+/* ---- the simulated device ---- */
+
+enum { OP_H2D, OP_D2H, OP_GEMM, OP_RECORD, OP_WAIT };
+
+typedef struct op {
+    int kind, ev;
+    int64_t target; /* OP_WAIT: the record count to wait for */
+    float *dst;
+    const float *src;
+    int64_t dld, sld, rows, cols;
+    tb_kproblem p;
+} op;
+
+#define QUEUES TB_PIPE_MAX_DEPTH
+#define MAXOPS 50000
+
+typedef struct sim {
+    op *q[QUEUES];
+    int64_t head[QUEUES], tail[QUEUES];
+    int64_t issued[TB_PIPE_EVENTS], recorded[TB_PIPE_EVENTS];
+    int64_t calls, fail_at; /* the operation (counted from 1) that fails; 0: none */
+    int64_t live;           /* device buffers allocated and not released */
+    int stuck;
+} sim;
+
+static uint64_t rng;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+static int injected(sim *s)
+{
+    return ++s->calls == s->fail_at;
+}
+
+static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols)
+{
+    for (int64_t j = 0; j < cols; j++)
+        memcpy(dst + j * dld, src + j * sld, sizeof(float) * (size_t)rows);
+}
+
+/* C = alpha*op(A)*op(B) + beta*C, each element summed in double in order of l; C unread when beta == 0 */
+static void gemm_ref(const tb_kproblem *p)
+{
+    for (int64_t j = 0; j < p->n; j++)
+        for (int64_t i = 0; i < p->m; i++) {
+            double sum = 0;
+            for (int64_t l = 0; l < p->k; l++) {
+                float a = p->transa ? p->a[l + i * p->lda] : p->a[i + l * p->lda];
+                float b = p->transb ? p->b[j + l * p->ldb] : p->b[l + j * p->ldb];
+                sum += (double)a * b;
+            }
+            float *c = p->c + i + j * p->ldc;
+            *c = p->beta == 0.0f ? (float)(p->alpha * sum) : (float)(p->alpha * sum + (double)p->beta * *c);
+        }
+}
+
+static int runnable(sim *s, int q)
+{
+    if (s->head[q] == s->tail[q])
+        return 0;
+    op *o = &s->q[q][s->head[q]];
+    return o->kind != OP_WAIT || s->recorded[o->ev] >= o->target;
+}
+
+/* Run one runnable operation, picked at random among the queues; 0 when none can run. */
+static int step(sim *s)
+{
+    int ready[QUEUES], n = 0;
+    for (int q = 0; q < QUEUES; q++)
+        if (runnable(s, q))
+            ready[n++] = q;
+    if (!n)
+        return 0;
+    int q = ready[next_rand() % (uint64_t)n];
+    op *o = &s->q[q][s->head[q]++];
+    switch (o->kind) {
+    case OP_H2D:
+    case OP_D2H: copy_block(o->dst, o->dld, o->src, o->sld, o->rows, o->cols); break;
+    case OP_GEMM: gemm_ref(&o->p); break;
+    case OP_RECORD: s->recorded[o->ev]++; break;
+    default: break;
+    }
+    return 1;
+}
+
+static int push(sim *s, int q, op o)
+{
+    ck_assert_msg(q >= 0 && q < QUEUES, "queue %d", q);
+    ck_assert_msg(s->tail[q] < MAXOPS, "too many operations");
+    s->q[q][s->tail[q]++] = o;
+    /* now and then, let the device get ahead (rarely: work left queued is where missing waits show) */
+    while (next_rand() % 16 == 0 && step(s))
+        ;
+    return 0;
+}
+
+static int sim_alloc(void *ctx, size_t bytes, float **dev)
+{
+    sim *s = ctx;
+    if (injected(s))
+        return -1;
+    *dev = malloc(bytes);
+    ck_assert(*dev);
+    for (size_t i = 0; i < bytes / sizeof(float); i++)
+        (*dev)[i] = NAN;
+    s->live++;
+    return 0;
+}
+
+static void sim_release(void *ctx, float *dev)
+{
+    sim *s = ctx;
+    /* what is still queued may use it: drain first, as cudaFree waits for the device */
+    while (step(s))
+        ;
+    free(dev);
+    s->live--;
+}
+
+static int sim_h2d(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows,
+                   int64_t cols)
+{
+    sim *s = ctx;
+    return injected(s) ? -1 : push(s, q, (op){ .kind = OP_H2D, .dst = dev, .dld = dld, .src = host, .sld = hld,
+                                               .rows = rows, .cols = cols });
+}
+
+static int sim_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows,
+                   int64_t cols)
+{
+    sim *s = ctx;
+    return injected(s) ? -1 : push(s, q, (op){ .kind = OP_D2H, .dst = host, .dld = hld, .src = dev, .sld = dld,
+                                               .rows = rows, .cols = cols });
+}
+
+static int sim_gemm(void *ctx, int q, const tb_kproblem *p)
+{
+    sim *s = ctx;
+    return injected(s) ? -1 : push(s, q, (op){ .kind = OP_GEMM, .p = *p });
+}
+
+static int sim_record(void *ctx, int q, int ev)
+{
+    sim *s = ctx;
+    ck_assert_msg(ev >= 0 && ev < TB_PIPE_EVENTS, "event %d", ev);
+    if (injected(s))
+        return -1;
+    s->issued[ev]++;
+    return push(s, q, (op){ .kind = OP_RECORD, .ev = ev });
+}
+
+static int sim_queue_wait(void *ctx, int q, int ev)
+{
+    sim *s = ctx;
+    ck_assert_msg(ev >= 0 && ev < TB_PIPE_EVENTS, "event %d", ev);
+    return injected(s) ? -1 : push(s, q, (op){ .kind = OP_WAIT, .ev = ev, .target = s->issued[ev] });
+}
+
+static int sim_host_wait(void *ctx, int ev)
+{
+    sim *s = ctx;
+    ck_assert_msg(ev >= 0 && ev < TB_PIPE_EVENTS, "event %d", ev);
+    if (injected(s))
+        return -1;
+    while (s->recorded[ev] < s->issued[ev])
+        if (!step(s)) {
+            s->stuck = 1; /* a wait that can never be satisfied: a deadlock on a real device */
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- the tests ---- */
+
+typedef struct shape {
+    int64_t m, n, k;
+    int ta, tb;
+    float alpha, beta;
+    size_t budget; /* device bytes for the plan */
+} shape;
+
+static float uniform(void)
+{
+    return (float)((double)(next_rand() >> 40) / 16777216.0 * 2.0 - 1.0);
+}
+
+/* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made. */
+static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad)
+{
+    tb_kproblem p = { .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
+                      .alpha = sh->alpha, .beta = sh->beta };
+    int64_t ar = sh->ta ? sh->k : sh->m, ac = sh->ta ? sh->m : sh->k;
+    int64_t br = sh->tb ? sh->n : sh->k, bc = sh->tb ? sh->k : sh->n;
+    p.lda = ar + pad, p.ldb = br + pad, p.ldc = sh->m + pad;
+    float *a = malloc(sizeof(float) * (size_t)(p.lda * ac)), *b = malloc(sizeof(float) * (size_t)(p.ldb * bc));
+    float *c = malloc(sizeof(float) * (size_t)(p.ldc * sh->n)), *c0 = malloc(sizeof(float) * (size_t)(p.ldc * sh->n));
+    float *want = malloc(sizeof(float) * (size_t)(p.ldc * sh->n));
+    ck_assert(a && b && c && c0 && want);
+    for (int64_t i = 0; i < p.lda * ac; i++)
+        a[i] = uniform();
+    for (int64_t i = 0; i < p.ldb * bc; i++)
+        b[i] = uniform();
+    for (int64_t i = 0; i < p.ldc * sh->n; i++)
+        c0[i] = c[i] = want[i] = uniform();
+    p.a = a, p.b = b, p.c = want;
+    gemm_ref(&p);
+    p.c = c;
+
+    tb_plan plan;
+    ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sh->budget, &plan), 0);
+    tb_pipe_staging st = { .slot_floats = tb_pipeline_slot_floats(&plan) };
+    for (int i = 0; i < TB_PIPE_SLOTS; i++) {
+        st.in[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
+        st.out[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
+        ck_assert(st.in[i] && st.out[i]);
+    }
+    sim *s = calloc(1, sizeof *s);
+    ck_assert(s);
+    for (int q = 0; q < QUEUES; q++)
+        ck_assert((s->q[q] = malloc(sizeof(op) * MAXOPS)) != NULL);
+    s->fail_at = fail_at;
+    tb_devops ops = { s, sim_alloc, sim_release, sim_h2d, sim_d2h, sim_gemm, sim_record, sim_queue_wait,
+                      sim_host_wait };
+    tb_gemm g = { .p = p };
+    const char *err = NULL;
+    int64_t done = tb_pipeline_run(&g, &plan, &ops, &st, &err);
+    while (step(s)) /* let anything still queued run: it must not write C */
+        ;
+
+    int64_t tiles = plan.mtiles * plan.ntiles;
+    ck_assert_msg(!s->stuck, "a host wait could never be satisfied");
+    ck_assert_int_eq(s->live, 0);
+    if (!fail_at || fail_at > s->calls) {
+        ck_assert_msg(err == NULL && done == tiles, "%s after %lld of %lld tiles", err ? err : "(no error)",
+                      (long long)done, (long long)tiles);
+    } else {
+        ck_assert_msg(err != NULL, "fault at operation %lld not reported", (long long)fail_at);
+        ck_assert_int_lt(done, tiles);
+    }
+    /* tiles before `done`: right; the others and the padding: untouched */
+    for (int64_t t = 0; t < tiles; t++) {
+        int64_t i0, rows, j0, cols;
+        tb_pipeline_tile(&plan, sh->m, sh->n, t, &i0, &rows, &j0, &cols);
+        const float *ref = t < done ? want : c0;
+        for (int64_t j = j0; j < j0 + cols; j++)
+            for (int64_t i = i0; i < i0 + rows; i++)
+                if (memcmp(&c[i + j * p.ldc], &ref[i + j * p.ldc], sizeof(float)))
+                    ck_abort_msg("%lldx%lldx%lld %c%c beta=%g plan %lldx%lld (%lld tiles, depth %d%s), fault at %lld: "
+                                 "C(%lld, %lld) in tile %lld is %g, not %g",
+                                 (long long)sh->m, (long long)sh->n, (long long)sh->k, sh->ta ? 'T' : 'N',
+                                 sh->tb ? 'T' : 'N', (double)sh->beta, (long long)plan.mb, (long long)plan.nb,
+                                 (long long)tiles, plan.depth, plan.a_resident ? ", A resident" : "",
+                                 (long long)fail_at, (long long)i, (long long)j, (long long)t,
+                                 (double)c[i + j * p.ldc], (double)ref[i + j * p.ldc]);
+    }
+    for (int64_t j = 0; j < sh->n; j++)
+        for (int64_t i = sh->m; i < p.ldc; i++)
+            ck_assert_msg(!memcmp(&c[i + j * p.ldc], &c0[i + j * p.ldc], sizeof(float)), "padding written");
+
+    int64_t calls = s->calls;
+    for (int q = 0; q < QUEUES; q++)
+        free(s->q[q]);
+    free(s);
+    for (int i = 0; i < TB_PIPE_SLOTS; i++)
+        free(st.in[i]), free(st.out[i]);
+    free(a), free(b), free(c), free(c0), free(want);
+    return calls;
+}
+
+/* Shapes and device budgets chosen (with tb_plan_make) for every kind of plan: one tile; row blocks only; panels
+ * only; both, with op(A) kept whole or re-sent per panel, at depths 2 and 3, with panels of B reusing buffers. */
+static const shape shapes[] = {
+    { 1, 1, 1, 0, 0, 1.0f, 0.0f, 1 << 20 },
+    { 33, 17, 9, 1, 0, -1.5f, 0.5f, 1 << 20 },
+    { 1100, 70, 20, 0, 0, 1.0f, 0.25f, 1 << 20 },    /* 5 x 1 tiles */
+    { 70, 1100, 20, 1, 1, -1.0f, 0.0f, 1 << 20 },    /* 1 x 5, A whole */
+    { 600, 900, 40, 0, 0, 1.0f, 0.0f, 700000 },      /* 3 x 4, A per panel, depth 2 */
+    { 600, 900, 40, 0, 0, 0.75f, 2.0f, 745000 },     /* 3 x 4, A whole, depth 2 */
+    { 900, 600, 33, 1, 0, 2.0f, 0.0f, 740700 },      /* 4 x 3, A whole, depth 2 */
+    { 1100, 900, 64, 0, 0, 1.0f, 0.0f, 1210000 },    /* 5 x 4, A per panel, depth 3 */
+    { 1100, 900, 64, 1, 1, 1.0f, -1.0f, 1280000 },   /* 5 x 4, A whole, depth 3 */
+    { 1300, 1000, 32, 0, 1, 1.0f, 1.0f, 1010000 },   /* 6 x 4, A per panel, depth 3 */
+    { 1300, 1000, 32, 0, 1, 2.0f, 0.0f, 1070000 },   /* 6 x 4, A whole, depth 3 */
+    { 800, 1300, 24, 1, 0, 1.0f, 0.25f, 660000 },    /* 4 x 6, A whole, depth 2 */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 600000 },      /* 2 x 8, depth 2: a panel's buffer reused 2 panels on */
+    { 512, 1300, 16, 0, 1, 1.0f, 0.5f, 620000 },     /* 2 x 6, depth 2 */
+};
+
+START_TEST(every_shape_and_plan)
+{
+    const shape *sh = &shapes[_i];
+    for (int64_t pad = 0; pad <= 3; pad += 3)
+        for (int r = 0; r < 3; r++) /* three random schedules */
+            run_case(sh, 0, pad);
+}
+END_TEST
+
+START_TEST(faults_anywhere)
+{
+    const shape *sh = &shapes[_i];
+    int64_t calls = run_case(sh, 0, 1);
+    /* a fault at the first operations, the last, and a spread in between */
+    for (int64_t f = 1; f <= calls; f += f < 12 || f > calls - 12 ? 1 : 1 + calls / 40)
+        run_case(sh, f, 1);
+}
+END_TEST
+
+START_TEST(refuses_a_staging_slot_too_small)
+{
+    tb_plan plan;
+    ck_assert_int_eq(tb_plan_make(600, 900, 40, 0, 0, 3 << 20, &plan), 0);
+    tb_pipe_staging st = { .slot_floats = tb_pipeline_slot_floats(&plan) / 2 };
+    tb_gemm g = { .p = { .m = 600, .n = 900, .k = 40, .alpha = 1.0f } };
+    const char *err = NULL;
+    ck_assert_int_eq(tb_pipeline_run(&g, &plan, NULL, &st, &err), 0);
+    ck_assert_ptr_nonnull(err);
+}
+END_TEST
+
+int main(void)
+{
+    rng = tt_test_seed();
+    Suite *s = suite_create("transfer pipeline on a simulated device");
+    TCase *tc = tcase_create("pipeline");
+    tcase_set_timeout(tc, 600);
+    int n = (int)(sizeof shapes / sizeof shapes[0]);
+    tcase_add_loop_test(tc, every_shape_and_plan, 0, n);
+    tcase_add_loop_test(tc, faults_anywhere, 0, n);
+    tcase_add_test(tc, refuses_a_staging_slot_too_small);
+    suite_add_tcase(s, tc);
+    return tt_run_suite(s, CK_NOFORK);
+}
