@@ -36,6 +36,23 @@ static double env_number(const char *name, double dflt)
     return v;
 }
 
+double tb_parse_size(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !isfinite(v) || v < 0)
+        return -1;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, *end) : NULL;
+    if (u) {
+        for (const char *x = units; x <= u; x++)
+            v *= 1024;
+        end++;
+    }
+    return *end ? -1 : v;
+}
+
 void tb_config_parse(tb_config *cfg)
 {
     const char *s;
@@ -74,6 +91,15 @@ void tb_config_parse(tb_config *cfg)
             bad_value("TILEBLAS_COPY_THREADS", s, "an integer from 1 to 64", "the online CPUs, up to 16");
         else
             cfg->copy_threads = (int)v;
+    }
+
+    s = getenv("TILEBLAS_GPU_MEMORY");
+    if (s && *s) {
+        cfg->gpu_memory = tb_parse_size(s);
+        if (cfg->gpu_memory <= 0) {
+            bad_value("TILEBLAS_GPU_MEMORY", s, "a size in bytes (such as 512M or 2G)", "the free device memory");
+            cfg->gpu_memory = 0;
+        }
     }
 
     cfg->gpu_min_flops = 1e9 * env_number("TILEBLAS_GPU_MIN_GFLOP", TB_DEFAULT_GPU_MIN_GFLOP);

@@ -14,6 +14,7 @@ typedef struct tb_config {
     double gpu_min_flops;     /* TILEBLAS_GPU_MIN_GFLOP (auto mode), stored in flops */
     double gpu_min_intensity; /* TILEBLAS_GPU_MIN_INTENSITY (auto mode), flops per byte crossing PCIe */
     int copy_threads;         /* TILEBLAS_COPY_THREADS: host threads for staging copies; 0 = the online CPUs */
+    double gpu_memory;        /* TILEBLAS_GPU_MEMORY: most device bytes a call uses; 0 = no cap */
 } tb_config;
 
 /* Most host threads a staging copy uses (TILEBLAS_COPY_THREADS's upper bound). */
@@ -24,6 +25,9 @@ typedef struct tb_config {
 #define TB_DEFAULT_GPU_MIN_INTENSITY 160.0
 
 TB_HIDDEN const tb_config *tb_config_get(void);
+
+/* "512M", "2G", "1048576": bytes, with an optional binary K, M, G or T; -1 when not such a size. */
+TB_HIDDEN double tb_parse_size(const char *s);
 
 /* Parse the environment into *cfg (tb_config_get() does this once; tests may call it directly). */
 TB_HIDDEN void tb_config_parse(tb_config *cfg);

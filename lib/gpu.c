@@ -20,9 +20,10 @@ int tb_gpu_state(const char **text)
     return -1;
 }
 
-int tb_gpu_sgemm(const tb_gemm *g, int kernel, const char **err)
+int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
 {
-    (void)g, (void)kernel;
+    (void)g, (void)kernel, (void)plan;
+    *done = 0;
     *err = "this tileblas was built without CUDA";
     return -1;
 }
@@ -30,9 +31,11 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, const char **err)
 #else /* HAVE_CUDA */
 
 #include <cuda_runtime_api.h>
+#include "cuda_ops.h"
+#include "env.h"
 #include "kernels.h"
 
-/* One device (the first), one stream, three grow-only buffers; GPU calls are serialised by `lock`. */
+/* One device (the first); GPU calls are serialised by `lock` (the pipeline keeps the device busy by itself). */
 static struct {
     pthread_once_t once;
     pthread_mutex_t lock;
@@ -40,9 +43,6 @@ static struct {
     int initialised;
     char why_not[256];
     char name[320];
-    cudaStream_t stream;
-    float *buf[3]; /* A, B, C */
-    size_t cap[3]; /* bytes */
 } gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void disable(const char *what, cudaError_t e)
@@ -81,8 +81,8 @@ static void gpu_init(void)
         return;
     }
     snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
-    if ((e = cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking)) != cudaSuccess) {
-        disable("cannot create a CUDA stream", e);
+    if ((e = (cudaError_t)tb_cuda_ops_init()) != cudaSuccess) {
+        disable("cannot create CUDA streams and events", e);
         return;
     }
     atomic_store(&gpu.usable, 1);
@@ -106,107 +106,55 @@ int tb_gpu_state(const char **text)
     return ok ? 1 : -1;
 }
 
-static void release_buffers(void)
+/* The device memory a call may use: what is free (plus what our cache holds) less a margin for the kernels'
+ * own needs (split-K workspaces) and for other users, and no more than TILEBLAS_GPU_MEMORY. */
+static size_t budget(void)
 {
-    for (int i = 0; i < 3; i++) {
-        cudaFree(gpu.buf[i]);
-        gpu.buf[i] = NULL;
-        gpu.cap[i] = 0;
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
     }
+    size_t have = free_bytes + tb_cuda_cached_bytes(), margin = total / 16 + ((size_t)256 << 20);
+    size_t b = have > margin ? have - margin : 0;
+    double cap = tb_config_get()->gpu_memory;
+    return cap > 0 && cap < (double)b ? (size_t)cap : b;
 }
 
-static cudaError_t reserve(int i, size_t bytes)
-{
-    if (bytes <= gpu.cap[i])
-        return cudaSuccess;
-    cudaFree(gpu.buf[i]);
-    gpu.buf[i] = NULL;
-    gpu.cap[i] = 0;
-    cudaError_t e = cudaMalloc((void **)&gpu.buf[i], bytes);
-    if (e == cudaSuccess)
-        gpu.cap[i] = bytes;
-    return e;
-}
-
-/* Device copies are packed with leading dimensions rounded up to 4 floats, so that every column starts on a
- * 16-byte boundary (the fast kernels' wide loads need it). */
-static int64_t device_ld(int64_t rows)
-{
-    return (rows + 3) & ~(int64_t)3;
-}
-
-/* Copy a rows x cols column-major block between a host matrix (leading dimension ld) and a device one. */
-static cudaError_t upload(float *dev, int64_t dld, const float *host, int64_t ld, int64_t rows, int64_t cols)
-{
-    return cudaMemcpy2DAsync(dev, (size_t)dld * sizeof(float), host, (size_t)ld * sizeof(float),
-                             (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDefault, gpu.stream);
-}
-
-static cudaError_t download(float *host, int64_t ld, const float *dev, int64_t dld, int64_t rows, int64_t cols)
-{
-    return cudaMemcpy2DAsync(host, (size_t)ld * sizeof(float), dev, (size_t)dld * sizeof(float),
-                             (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDefault, gpu.stream);
-}
-
-/* Everything up to (not including) the copy of C back to the host, which is the only write to C. */
-static cudaError_t compute(const tb_gemm *g, int kernel, const char **stage)
-{
-    /* tb_sgemm has answered the calls with nothing to multiply: here m, n, k >= 1 and alpha != 0 */
-    tb_kproblem p = g->p; /* the same problem, on device copies of the operands (set below) */
-    int64_t arows = p.transa ? p.k : p.m, acols = p.transa ? p.m : p.k;
-    int64_t brows = p.transb ? p.n : p.k, bcols = p.transb ? p.k : p.n;
-    cudaError_t e;
-
-    *stage = "device memory";
-    p.lda = device_ld(arows), p.ldb = device_ld(brows), p.ldc = device_ld(p.m);
-    if ((e = reserve(0, (size_t)p.lda * acols * sizeof(float))) ||
-        (e = reserve(1, (size_t)p.ldb * bcols * sizeof(float))) || (e = reserve(2, (size_t)p.ldc * p.n * sizeof(float))))
-        return e;
-    p.a = gpu.buf[0], p.b = gpu.buf[1], p.c = gpu.buf[2];
-
-    *stage = "copy to device";
-    if ((e = upload(gpu.buf[0], p.lda, g->p.a, g->p.lda, arows, acols)) ||
-        (e = upload(gpu.buf[1], p.ldb, g->p.b, g->p.ldb, brows, bcols)))
-        return e;
-    if (p.beta != 0.0f && (e = upload(gpu.buf[2], p.ldc, g->p.c, g->p.ldc, p.m, p.n)))
-        return e;
-
-    *stage = tb_kernel_table[kernel].name;
-    if ((e = (cudaError_t)tb_kernel_table[kernel].launch(&p, gpu.stream)))
-        return e;
-    /* wait here so that a failed kernel is caught before C is written */
-    return cudaStreamSynchronize(gpu.stream);
-}
-
-int tb_gpu_sgemm(const tb_gemm *g, int kernel, const char **err)
+int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
 {
     static __thread char msg[320];
-    const char *stage = "";
-    cudaError_t e;
-
+    *done = 0;
     if (!tb_gpu_usable(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
-    e = compute(g, kernel, &stage);
-    if (e == cudaSuccess) {
-        stage = "copy to host";
-        e = download(g->p.c, g->p.ldc, gpu.buf[2], device_ld(g->p.m), g->p.m, g->p.n);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(gpu.stream);
+    const tb_pipe_staging *st = NULL;
+    const char *what = NULL;
+    int rc = -1;
+    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, budget(), plan)) {
+        what = "device memory (the problem's smallest tiles do not fit)";
+    } else if (!(st = tb_cuda_staging(tb_pipeline_slot_floats(plan)))) {
+        what = "pinned host memory";
+    } else {
+        tb_devops ops;
+        tb_cuda_ops(kernel, &ops);
+        *done = tb_pipeline_run(g, plan, &ops, st, &what);
+        rc = what ? -1 : 0;
     }
-    if (e != cudaSuccess) {
-        snprintf(msg, sizeof msg, "%s: %s", stage, cudaGetErrorString(e));
+    if (rc) {
+        cudaError_t e = (cudaError_t)tb_cuda_last_error();
+        snprintf(msg, sizeof msg, "%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "");
         *err = msg;
-        if (e == cudaErrorMemoryAllocation) {
-            /* the device is fine, this problem does not fit: free what we hold and let later calls retry */
-            release_buffers();
+        if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
+            /* the device is fine, this problem does not fit now: let later calls retry */
+            tb_cuda_trim();
             cudaGetLastError();
         } else {
-            disable(stage, e);
+            disable(what, e);
         }
     }
     pthread_mutex_unlock(&gpu.lock);
-    return e == cudaSuccess ? 0 : -1;
+    return rc;
 }
 
 #endif /* HAVE_CUDA */

@@ -3,6 +3,7 @@
 #define TB_GPU_H
 
 #include "gemm.h"
+#include "plan.h"
 
 /* 1 when a device is usable.  The first call initialises CUDA (once, thread-safe); nothing CUDA happens
  * before.  When 0, *why_not (if given) says why. */
@@ -12,9 +13,10 @@ TB_HIDDEN int tb_gpu_usable(const char **why_not);
  * device), -1 when not usable (*text: why). */
 TB_HIDDEN int tb_gpu_state(const char **text);
 
-/* Run g on the GPU with kernel number `kernel` of the table.  Returns 0 on success; otherwise C is untouched,
- * *err says what failed, and the caller runs the call on the CPU.  A failure that leaves the device unusable
- * (anything but running out of memory) turns the GPU off for the rest of the process. */
-TB_HIDDEN int tb_gpu_sgemm(const tb_gemm *g, int kernel, const char **err);
+/* Run g on the GPU with kernel number `kernel` of the table, tile by tile (*plan, lib/pipeline.h).  Returns 0
+ * on success.  Otherwise *err says what failed, the first *done tiles of C (in the plan's order) are written and
+ * right, the others untouched, and the caller computes those on the CPU.  A failure that leaves the device
+ * unusable (anything but running out of memory) turns the GPU off for the rest of the process. */
+TB_HIDDEN int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err);
 
 #endif

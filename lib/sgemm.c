@@ -2,6 +2,7 @@
 #include <config.h>
 #include "cpu_blas.h"
 #include "gpu.h"
+#include "pipeline.h"
 #include "route.h"
 #include "stats.h"
 #include "util.h"
@@ -13,6 +14,38 @@ void tb_scale_c(const tb_gemm *g)
         for (int64_t i = 0; i < g->p.m; i++)
             c[i] = g->p.beta == 0.0f ? 0.0f : g->p.beta * c[i];
     }
+}
+
+/* g restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C: the same call on a tile of C */
+static tb_gemm tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
+{
+    tb_gemm t = *g;
+    t.p.m = rows, t.p.n = cols;
+    t.p.a = g->p.a + (g->p.transa ? i0 * g->p.lda : i0);
+    t.p.b = g->p.b + (g->p.transb ? j0 : j0 * g->p.ldb);
+    t.p.c = g->p.c + i0 + j0 * g->p.ldc;
+    return t;
+}
+
+/* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; -1: nothing was written to C. */
+static int gpu_or_rest(const tb_gemm *g, int kernel)
+{
+    static _Atomic int warned;
+    const char *err;
+    tb_plan plan;
+    int64_t done;
+    if (!tb_gpu_sgemm(g, kernel, &plan, &done, &err))
+        return 0;
+    tb_warn_once(&warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
+    if (!done)
+        return -1;
+    for (int64_t t = done; t < plan.mtiles * plan.ntiles; t++) {
+        int64_t i0, rows, j0, cols;
+        tb_pipeline_tile(&plan, g->p.m, g->p.n, t, &i0, &rows, &j0, &cols);
+        tb_gemm rest = tile_of(g, i0, rows, j0, cols);
+        tb_cpu_sgemm(&rest);
+    }
+    return 0;
 }
 
 void tb_sgemm(const tb_gemm *g)
@@ -33,14 +66,9 @@ void tb_sgemm(const tb_gemm *g)
     }
     double t0 = tb_now();
     r.path = tb_route(g, &r.kernel);
-    if (r.path == TB_PATH_GPU) {
-        static _Atomic int warned;
-        const char *err;
-        if (tb_gpu_sgemm(g, r.kernel, &err)) {
-            tb_warn_once(&warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
-            r.path = TB_PATH_CPU;
-            r.gpu_failed = 1;
-        }
+    if (r.path == TB_PATH_GPU && gpu_or_rest(g, r.kernel)) {
+        r.path = TB_PATH_CPU;
+        r.gpu_failed = 1;
     }
     if (r.path == TB_PATH_CPU)
         tb_cpu_sgemm(g);

@@ -1,0 +1,185 @@
+#include <config.h>
+#include "cuda_ops.h"
+
+#ifdef HAVE_CUDA
+
+#include <cuda_runtime_api.h>
+#include "kernels.h"
+
+/* Device buffers kept for the next call: a call of the same shape finds the same sizes. */
+#define CACHE 16
+
+static struct {
+    int ready;
+    cudaStream_t q[TB_PIPE_MAX_DEPTH];
+    cudaEvent_t ev[TB_PIPE_EVENTS];
+    struct {
+        float *p;
+        size_t bytes;
+        int used;
+    } cache[CACHE];
+    tb_pipe_staging st;
+    cudaError_t last;
+    int kernel;
+} cu;
+
+/* Note a failed CUDA call; 0 when e is cudaSuccess. */
+static int check(cudaError_t e)
+{
+    if (e != cudaSuccess && cu.last == cudaSuccess)
+        cu.last = e;
+    return e != cudaSuccess;
+}
+
+int tb_cuda_ops_init(void)
+{
+    if (cu.ready)
+        return 0;
+    cudaError_t e = cudaSuccess;
+    for (int q = 0; q < TB_PIPE_MAX_DEPTH && !e; q++)
+        e = cudaStreamCreateWithFlags(&cu.q[q], cudaStreamNonBlocking);
+    for (int i = 0; i < TB_PIPE_EVENTS && !e; i++)
+        e = cudaEventCreateWithFlags(&cu.ev[i], cudaEventDisableTiming);
+    cu.ready = e == cudaSuccess;
+    return (int)e;
+}
+
+int tb_cuda_last_error(void)
+{
+    cudaError_t e = cu.last;
+    cu.last = cudaSuccess;
+    return (int)e;
+}
+
+size_t tb_cuda_cached_bytes(void)
+{
+    size_t n = 0;
+    for (int i = 0; i < CACHE; i++)
+        n += cu.cache[i].p && !cu.cache[i].used ? cu.cache[i].bytes : 0;
+    return n;
+}
+
+void tb_cuda_trim(void)
+{
+    for (int i = 0; i < CACHE; i++)
+        if (cu.cache[i].p && !cu.cache[i].used) {
+            cudaFree(cu.cache[i].p);
+            cu.cache[i].p = NULL, cu.cache[i].bytes = 0;
+        }
+}
+
+/* The smallest free cached buffer that is big enough; else a new one (dropping a free cached one if the cache is
+ * full, and all of them if CUDA is out of memory). */
+static int c_alloc(void *ctx, size_t bytes, float **dev)
+{
+    (void)ctx;
+    int best = -1, empty = -1;
+    for (int i = 0; i < CACHE; i++) {
+        if (!cu.cache[i].p) {
+            empty = empty < 0 ? i : empty;
+        } else if (!cu.cache[i].used && cu.cache[i].bytes >= bytes &&
+                   (best < 0 || cu.cache[i].bytes < cu.cache[best].bytes)) {
+            best = i;
+        }
+    }
+    if (best < 0) {
+        for (int i = 0; i < CACHE && empty < 0; i++)
+            if (!cu.cache[i].used) {
+                cudaFree(cu.cache[i].p);
+                cu.cache[i].p = NULL, cu.cache[i].bytes = 0;
+                empty = i;
+            }
+        if (empty < 0)
+            return check(cudaErrorMemoryAllocation);
+        cudaError_t e = cudaMalloc((void **)&cu.cache[empty].p, bytes);
+        if (e == cudaErrorMemoryAllocation) {
+            cudaGetLastError();
+            tb_cuda_trim();
+            e = cudaMalloc((void **)&cu.cache[empty].p, bytes);
+        }
+        if (check(e)) {
+            cu.cache[empty].p = NULL;
+            return 1;
+        }
+        cu.cache[empty].bytes = bytes;
+        best = empty;
+    }
+    cu.cache[best].used = 1;
+    *dev = cu.cache[best].p;
+    return 0;
+}
+
+static void c_release(void *ctx, float *dev)
+{
+    (void)ctx;
+    for (int i = 0; i < CACHE; i++)
+        if (cu.cache[i].p == dev)
+            cu.cache[i].used = 0;
+}
+
+static int c_h2d(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows,
+                 int64_t cols)
+{
+    (void)ctx;
+    return check(cudaMemcpy2DAsync(dev, (size_t)dld * sizeof(float), host, (size_t)hld * sizeof(float),
+                                   (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyHostToDevice, cu.q[q]));
+}
+
+static int c_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows,
+                 int64_t cols)
+{
+    (void)ctx;
+    return check(cudaMemcpy2DAsync(host, (size_t)hld * sizeof(float), dev, (size_t)dld * sizeof(float),
+                                   (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDeviceToHost, cu.q[q]));
+}
+
+static int c_gemm(void *ctx, int q, const tb_kproblem *p)
+{
+    (void)ctx;
+    return check((cudaError_t)tb_kernel_table[cu.kernel].launch(p, cu.q[q]));
+}
+
+static int c_record(void *ctx, int q, int ev)
+{
+    (void)ctx;
+    return check(cudaEventRecord(cu.ev[ev], cu.q[q]));
+}
+
+static int c_queue_wait(void *ctx, int q, int ev)
+{
+    (void)ctx;
+    return check(cudaStreamWaitEvent(cu.q[q], cu.ev[ev], 0));
+}
+
+static int c_host_wait(void *ctx, int ev)
+{
+    (void)ctx;
+    return check(cudaEventSynchronize(cu.ev[ev]));
+}
+
+void tb_cuda_ops(int kernel, tb_devops *ops)
+{
+    cu.kernel = kernel;
+    *ops = (tb_devops){ NULL, c_alloc, c_release, c_h2d, c_d2h, c_gemm, c_record, c_queue_wait, c_host_wait };
+}
+
+const tb_pipe_staging *tb_cuda_staging(int64_t floats)
+{
+    if (floats <= cu.st.slot_floats)
+        return &cu.st;
+    for (int i = 0; i < TB_PIPE_SLOTS; i++) {
+        cudaFreeHost(cu.st.in[i]);
+        cudaFreeHost(cu.st.out[i]);
+        cu.st.in[i] = cu.st.out[i] = NULL;
+    }
+    cu.st.slot_floats = 0;
+    size_t bytes = (size_t)floats * sizeof(float);
+    for (int i = 0; i < TB_PIPE_SLOTS; i++)
+        if (check(cudaHostAlloc((void **)&cu.st.in[i], bytes, cudaHostAllocDefault)) ||
+            check(cudaHostAlloc((void **)&cu.st.out[i], bytes, cudaHostAllocDefault)))
+            return NULL;
+    cu.st.slot_floats = floats;
+    return &cu.st;
+}
+
+#endif /* HAVE_CUDA */

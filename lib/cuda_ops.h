@@ -1,0 +1,30 @@
+/*
+ * The pipeline's device interface (lib/pipeline.h) on CUDA: queues are streams, events are CUDA events, device
+ * buffers come from a cache kept across calls, staging is pinned host memory kept across calls.  Used by
+ * lib/gpu.c with its lock held.  Built only with CUDA.
+ */
+#ifndef TB_CUDA_OPS_H
+#define TB_CUDA_OPS_H
+
+#include <stddef.h>
+#include "pipeline.h"
+
+/* Streams and events (once); 0 or a cudaError_t. */
+TB_HIDDEN int tb_cuda_ops_init(void);
+
+/* The interface, launching kernel number `kernel` of the table. */
+TB_HIDDEN void tb_cuda_ops(int kernel, tb_devops *ops);
+
+/* Pinned staging slots of at least `floats` each (grown as needed); NULL when they cannot be had. */
+TB_HIDDEN const tb_pipe_staging *tb_cuda_staging(int64_t floats);
+
+/* Device bytes held in the cache and not in use (available to the next call). */
+TB_HIDDEN size_t tb_cuda_cached_bytes(void);
+
+/* Give every cached device buffer back to CUDA (after running out of memory). */
+TB_HIDDEN void tb_cuda_trim(void);
+
+/* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
+TB_HIDDEN int tb_cuda_last_error(void);
+
+#endif
