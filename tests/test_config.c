@@ -11,8 +11,9 @@
 #include "kernels.h"
 #include "route.h"
 
-static const char *vars[] = { "TILEBLAS_MODE", "TILEBLAS_KERNEL", "TILEBLAS_CPU_BLAS", "TILEBLAS_VERBOSE",
-                              "TILEBLAS_GPU_MIN_GFLOP", "TILEBLAS_GPU_MIN_INTENSITY" };
+static const char *vars[] = { "TILEBLAS_MODE",          "TILEBLAS_KERNEL",           "TILEBLAS_CPU_BLAS",
+                              "TILEBLAS_VERBOSE",       "TILEBLAS_GPU_MIN_GFLOP",    "TILEBLAS_GPU_MIN_INTENSITY",
+                              "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY" };
 
 /* Parse with the given variables set (name=value pairs, NULL-terminated); returns what went to stderr. */
 static char warnings[4096];
@@ -47,6 +48,8 @@ START_TEST(defaults_are_quiet)
     ck_assert_int_eq(cfg.verbose, 0);
     ck_assert(cfg.gpu_min_flops == 1e9 * TB_DEFAULT_GPU_MIN_GFLOP);
     ck_assert(cfg.gpu_min_intensity == TB_DEFAULT_GPU_MIN_INTENSITY);
+    ck_assert_int_eq(cfg.copy_threads, 0);
+    ck_assert(cfg.gpu_memory == 0);
     ck_assert_str_eq(warnings, "");
 }
 END_TEST
@@ -54,8 +57,11 @@ END_TEST
 START_TEST(good_values)
 {
     const char *set[] = { "TILEBLAS_MODE", "GPU", "TILEBLAS_VERBOSE", "2", "TILEBLAS_CPU_BLAS", "/x/libblas.so",
-                          "TILEBLAS_GPU_MIN_GFLOP", "0.5", "TILEBLAS_GPU_MIN_INTENSITY", "10", NULL };
+                          "TILEBLAS_GPU_MIN_GFLOP", "0.5", "TILEBLAS_GPU_MIN_INTENSITY", "10",
+                          "TILEBLAS_COPY_THREADS", "7", "TILEBLAS_GPU_MEMORY", "1.5G", NULL };
     tb_config cfg = parse_with(set);
+    ck_assert_int_eq(cfg.copy_threads, 7);
+    ck_assert(cfg.gpu_memory == 1.5 * 1024 * 1024 * 1024);
     ck_assert_int_eq(cfg.mode, TB_MODE_GPU);
     ck_assert_int_eq(cfg.verbose, 2);
     ck_assert_str_eq(cfg.cpu_blas, "/x/libblas.so");
@@ -71,7 +77,8 @@ END_TEST
 START_TEST(bad_values)
 {
     const char *set[] = { "TILEBLAS_MODE", "fast", "TILEBLAS_VERBOSE", "yes", "TILEBLAS_KERNEL", "nope",
-                          "TILEBLAS_GPU_MIN_GFLOP", "-1", "TILEBLAS_GPU_MIN_INTENSITY", "12abc", NULL };
+                          "TILEBLAS_GPU_MIN_GFLOP", "-1", "TILEBLAS_GPU_MIN_INTENSITY", "12abc",
+                          "TILEBLAS_COPY_THREADS", "65", "TILEBLAS_GPU_MEMORY", "lots", NULL };
     tb_config cfg = parse_with(set);
     ck_assert_int_eq(cfg.mode, TB_MODE_AUTO);
     ck_assert_int_eq(cfg.verbose, 0);
@@ -86,7 +93,25 @@ START_TEST(bad_values)
     int lines = 0;
     for (const char *p = warnings; *p; p++)
         lines += *p == '\n';
-    ck_assert_int_eq(lines, 5);
+    ck_assert_int_eq(lines, 7);
+    ck_assert_int_eq(cfg.copy_threads, 0);
+    ck_assert(cfg.gpu_memory == 0);
+}
+END_TEST
+
+START_TEST(sizes)
+{
+    ck_assert(tb_parse_size("0") == 0);
+    ck_assert(tb_parse_size("4096") == 4096);
+    ck_assert(tb_parse_size("512K") == 512.0 * 1024);
+    ck_assert(tb_parse_size("64M") == 64.0 * 1024 * 1024);
+    ck_assert(tb_parse_size("2G") == 2.0 * 1024 * 1024 * 1024);
+    ck_assert(tb_parse_size("1T") == 1024.0 * 1024 * 1024 * 1024);
+    ck_assert(tb_parse_size("") < 0);
+    ck_assert(tb_parse_size("G") < 0);
+    ck_assert(tb_parse_size("-1M") < 0);
+    ck_assert(tb_parse_size("3MB") < 0);
+    ck_assert(tb_parse_size("2X") < 0);
 }
 END_TEST
 
@@ -149,6 +174,7 @@ int main(void)
     tcase_add_test(tc, defaults_are_quiet);
     tcase_add_test(tc, good_values);
     tcase_add_test(tc, bad_values);
+    tcase_add_test(tc, sizes);
     tcase_add_test(tc, kernel_table);
     tcase_add_test(tc, auto_rule);
     suite_add_tcase(s, tc);
