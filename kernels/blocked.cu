@@ -105,22 +105,33 @@ struct loader {
                 if (n > 3) v[pass].w = __ldg(q + 3);
             }
         }
+        advance(ld);
+    }
+
+    // on to the next tile along k
+    __device__ __forceinline__ void advance(int64_t ld)
+    {
         ptr += DEEP ? BK : BK * ld;
         kleft -= BK;
+    }
+
+    // where the thread's pass-th float4 of a tile copied straight (non-DEEP) goes in shared memory
+    __device__ __forceinline__ static float *straight(tile_t<RS, BK> &s, int pass)
+    {
+        const int t = threadIdx.x;
+        return &s[t / RQ + pass * STEP][4 * (t % RQ)];
     }
 
     // next_inside() straight into shared memory by cp.async (non-DEEP only): no registers, no stores
     __device__ __forceinline__ void next_async(int64_t ld, tile_t<RS, BK> &s)
     {
         static_assert(!DEEP, "only an operand copied straight");
-        const int t = threadIdx.x;
 #pragma unroll
         for (int pass = 0; pass < PASSES; pass++) {
-            const unsigned d = (unsigned)__cvta_generic_to_shared(&s[t / RQ + pass * STEP][4 * (t % RQ)]);
+            const unsigned d = (unsigned)__cvta_generic_to_shared(straight(s, pass));
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(ptr + pass * stride) : "memory");
         }
-        ptr += BK * ld;
-        kleft -= BK;
+        advance(ld);
     }
 
     // next() for a tile that lies wholly inside the operand (VEC only): no bounds to check
@@ -129,8 +140,7 @@ struct loader {
 #pragma unroll
         for (int pass = 0; pass < PASSES; pass++)
             v[pass] = __ldg(reinterpret_cast<const float4 *>(ptr + pass * stride));
-        ptr += DEEP ? BK : BK * ld;
-        kleft -= BK;
+        advance(ld);
     }
 
     __device__ __forceinline__ static void stash(tile_t<RS, BK> &s, const float4 (&v)[PASSES])
@@ -142,7 +152,7 @@ struct loader {
                 const int r = t / LQ + pass * STEP, l = 4 * (t % LQ);
                 s[l][r] = v[pass].x, s[l + 1][r] = v[pass].y, s[l + 2][r] = v[pass].z, s[l + 3][r] = v[pass].w;
             } else {
-                *reinterpret_cast<float4 *>(&s[t / RQ + pass * STEP][4 * (t % RQ)]) = v[pass];
+                *reinterpret_cast<float4 *>(straight(s, pass)) = v[pass];
             }
         }
     }
@@ -206,24 +216,19 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
 #pragma unroll
     for (int q = 0; q < C::TN / 4; q++)
         b[4 * q] = f.b[q].x, b[4 * q + 1] = f.b[q].y, b[4 * q + 2] = f.b[q].z, b[4 * q + 3] = f.b[q].w;
-#if TB_FMA_ORDER == 8
 #pragma unroll
     for (int j = 0; j < C::TN; j++)
 #pragma unroll
         for (int ii = 0; ii < 8; ii++) {
-            const int i0 = (ii % 2) * 4 + ii / 2;
+#if TB_FMA_ORDER == 8
+            const int i0 = (ii % 2) * 4 + ii / 2; // the two float4 halves of op(A)'s fragment interleaved
             const int i = j % 2 ? 7 - i0 : i0;
             asm volatile("fma.rn.f32 %0, %1, %2, %0;" : "+f"(acc[i][j]) : "f"(a[i]), "f"(b[j]));
-        }
 #else
-#pragma unroll
-    for (int j = 0; j < C::TN; j++)
-#pragma unroll
-        for (int ii = 0; ii < 8; ii++) {
             const int i = j % 2 ? 7 - ii : ii;
             acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        }
 #endif
+        }
 }
 
 // The loop along k for one BM x BN tile of C, adding into acc.  INSIDE: the tile lies wholly inside C and the
