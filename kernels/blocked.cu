@@ -17,7 +17,12 @@
 // Tried and measured slower on the H200 (bench/RESULTS.md, 2026-11-29): a 3- or 4-stage cp.async pipeline (4-byte
 // copies for the operands stored transposed: 0.86-0.89 of cuBLAS NN, 0.79-0.83 TN at 4096^3, against 0.95 / 0.94
 // for register staging); BK = 16 (TN 0.86); single-buffered fragments (0.91 NN, 0.84 TN); 8 x 8 per thread with
-// 2 blocks per SM (128 registers: spills).
+// 2 blocks per SM (128 registers: spills); and in a later session: the FMAs as inline PTX in an order with fewer
+// three-register reads (0.90-0.93 NN), cp.async for the operands copied straight (0.92-0.97), blocks grouped for
+// L2 reuse (no change), two tiles per loop turn without branches (0.87-0.89: ptxas then moves the next tile's
+// global loads to the middle of the tile, where their latency shows), one pointer per load pass (0.93-0.99).
+// The same instructions split differently into functions measured 0.91 instead of 0.97 at 4096^3: check any
+// change of this file on the H200, not only its instruction counts.
 #include <stdint.h>
 #include "common.cuh"
 
@@ -34,18 +39,6 @@ struct config {
 };
 
 constexpr int PAD = 4; // floats after each row of a shared tile
-
-// Measurement knobs for the next session (not yet timed; defaults = the measured kernel):
-//   TB_FMA_ORDER 8: the FMAs as inline PTX, rows of the two op(A) halves interleaved (fewer three-register reads in
-//                   bench/sass-reuse.sh: 8-11 % against 13-14 %)
-//   TB_ASYNC 1:     in interior tiles, an operand copied straight (not transposed) goes global -> shared by
-//                   16-byte cp.async instead of through registers
-#ifndef TB_FMA_ORDER
-#define TB_FMA_ORDER 3
-#endif
-#ifndef TB_ASYNC
-#define TB_ASYNC 0
-#endif
 
 template <int RS, int BK>
 using tile_t = float[BK][RS + PAD]; // k-major: [l][r]
@@ -105,22 +98,21 @@ struct loader {
                 if (n > 3) v[pass].w = __ldg(q + 3);
             }
         }
+        advance(ld);
+    }
+
+    // on to the next tile along k
+    __device__ __forceinline__ void advance(int64_t ld)
+    {
         ptr += DEEP ? BK : BK * ld;
         kleft -= BK;
     }
 
-    // next_inside() straight into shared memory by cp.async (non-DEEP only): no registers, no stores
-    __device__ __forceinline__ void next_async(int64_t ld, tile_t<RS, BK> &s)
+    // where the thread's pass-th float4 of a tile copied straight (non-DEEP) goes in shared memory
+    __device__ __forceinline__ static float *straight(tile_t<RS, BK> &s, int pass)
     {
-        static_assert(!DEEP, "only an operand copied straight");
         const int t = threadIdx.x;
-#pragma unroll
-        for (int pass = 0; pass < PASSES; pass++) {
-            const unsigned d = (unsigned)__cvta_generic_to_shared(&s[t / RQ + pass * STEP][4 * (t % RQ)]);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(ptr + pass * stride) : "memory");
-        }
-        ptr += BK * ld;
-        kleft -= BK;
+        return &s[t / RQ + pass * STEP][4 * (t % RQ)];
     }
 
     // next() for a tile that lies wholly inside the operand (VEC only): no bounds to check
@@ -129,8 +121,7 @@ struct loader {
 #pragma unroll
         for (int pass = 0; pass < PASSES; pass++)
             v[pass] = __ldg(reinterpret_cast<const float4 *>(ptr + pass * stride));
-        ptr += DEEP ? BK : BK * ld;
-        kleft -= BK;
+        advance(ld);
     }
 
     __device__ __forceinline__ static void stash(tile_t<RS, BK> &s, const float4 (&v)[PASSES])
@@ -142,7 +133,7 @@ struct loader {
                 const int r = t / LQ + pass * STEP, l = 4 * (t % LQ);
                 s[l][r] = v[pass].x, s[l + 1][r] = v[pass].y, s[l + 2][r] = v[pass].z, s[l + 3][r] = v[pass].w;
             } else {
-                *reinterpret_cast<float4 *>(&s[t / RQ + pass * STEP][4 * (t % RQ)]) = v[pass];
+                *reinterpret_cast<float4 *>(straight(s, pass)) = v[pass];
             }
         }
     }
@@ -206,16 +197,6 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
 #pragma unroll
     for (int q = 0; q < C::TN / 4; q++)
         b[4 * q] = f.b[q].x, b[4 * q + 1] = f.b[q].y, b[4 * q + 2] = f.b[q].z, b[4 * q + 3] = f.b[q].w;
-#if TB_FMA_ORDER == 8
-#pragma unroll
-    for (int j = 0; j < C::TN; j++)
-#pragma unroll
-        for (int ii = 0; ii < 8; ii++) {
-            const int i0 = (ii % 2) * 4 + ii / 2;
-            const int i = j % 2 ? 7 - i0 : i0;
-            asm volatile("fma.rn.f32 %0, %1, %2, %0;" : "+f"(acc[i][j]) : "f"(a[i]), "f"(b[j]));
-        }
-#else
 #pragma unroll
     for (int j = 0; j < C::TN; j++)
 #pragma unroll
@@ -223,7 +204,6 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
             const int i = j % 2 ? 7 - ii : ii;
             acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
         }
-#endif
 }
 
 // The loop along k for one BM x BN tile of C, adding into acc.  INSIDE: the tile lies wholly inside C and the
@@ -259,22 +239,13 @@ __device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, 
     // buffer before the last step, behind the tile's one barrier.
     frag<C> f[2];
     f[0].load(as[0], bs[0], 0, im, jn);
-    // TB_ASYNC: operands copied straight go by cp.async into the other buffer, which every thread finished reading
-    // before the previous tile's barrier; they are waited for before this tile's barrier
-    constexpr bool ASYNC_A = TB_ASYNC && INSIDE && VEC && !TA, ASYNC_B = TB_ASYNC && INSIDE && VEC && TB;
     for (int64_t kt = 0; kt < ktiles; kt++) {
         const int cur = (int)(kt & 1);
         const bool more = kt + 1 < ktiles;
         const bool inside = INSIDE && (kt + 2 < ktiles || (more && kexact));
         if (inside) {
-            if constexpr (ASYNC_A)
-                la.next_async(p.lda, as[cur ^ 1]);
-            else
-                la.next_inside(p.lda, na);
-            if constexpr (ASYNC_B)
-                lb.next_async(p.ldb, bs[cur ^ 1]);
-            else
-                lb.next_inside(p.ldb, nb4);
+            la.next_inside(p.lda, na);
+            lb.next_inside(p.ldb, nb4);
         } else if (more) {
             la.next(p.lda, na);
             lb.next(p.ldb, nb4);
@@ -285,12 +256,8 @@ __device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, 
                 f[(k + 1) & 1].load(as[cur], bs[cur], k + 1, im, jn);
             } else if (more) {
                 // the other buffer was last read before the previous tile's barrier
-                if (!(ASYNC_A && inside))
-                    loader_a::stash(as[cur ^ 1], na);
-                if (!(ASYNC_B && inside))
-                    loader_b::stash(bs[cur ^ 1], nb4);
-                if ((ASYNC_A || ASYNC_B) && inside)
-                    asm volatile("cp.async.wait_all;\n" ::: "memory");
+                loader_a::stash(as[cur ^ 1], na);
+                loader_b::stash(bs[cur ^ 1], nb4);
                 __syncthreads();
                 f[(k + 1) & 1].load(as[cur ^ 1], bs[cur ^ 1], 0, im, jn);
             }
