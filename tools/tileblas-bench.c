@@ -14,6 +14,9 @@
  * Fresh random data per shape; C is poisoned (NaN) before each run; every result is compared with cuBLAS's (or
  * the default kernel's), and the largest relative difference is printed.  A table goes to stdout (TFLOP/s and
  * the ratio to cuBLAS), CSV to --csv, and --plot draws the TFLOP/s with gnuplot (an optional dependency).
+ *
+ * --host: whole calls from the program's side instead (tools/bench-host.c): tileblas's cblas_sgemm on host memory,
+ * as a program would call it, against OpenBLAS and NVBLAS.
  * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (relative to |C| + 1); 2 for bad
  * arguments; 3 when --plot could not draw; 77 without a usable GPU.
  */
@@ -26,9 +29,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench.h"
 #include "kernels.h"
 
-#define MAX_SHAPES 64
+#define MAX_SHAPES BENCH_MAX_SHAPES
 #define MAX_IMPLS 16
 
 static void die_cuda(cudaError_t e, const char *what)
@@ -39,13 +43,13 @@ static void die_cuda(cudaError_t e, const char *what)
     }
 }
 
-static int cmp_double(const void *x, const void *y)
+int bench_cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
 }
 
-static double now(void)
+double bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -99,7 +103,7 @@ typedef struct problem {
 } problem;
 
 static unsigned long long rng = 0x2545f4914f6cdd1dull;
-static void fill(float *h, size_t count)
+void bench_fill(float *h, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -107,7 +111,7 @@ static void fill(float *h, size_t count)
     }
 }
 
-static void *host_alloc(size_t bytes)
+void *bench_alloc(size_t bytes)
 {
     void *x = malloc(bytes);
     if (!x) {
@@ -123,11 +127,11 @@ static void setup(problem *pr, int64_t m, int64_t n, int64_t k, int ta, int tb)
     tb_kproblem p = { ta, tb, m, n, k, 1.0f, 0.0f, NULL, (arows + 3) & ~3ll, NULL, (brows + 3) & ~3ll, NULL,
                       (m + 3) & ~3ll };
     pr->aelems = (size_t)(p.lda * acols), pr->belems = (size_t)(p.ldb * bcols), pr->celems = (size_t)(p.ldc * n);
-    pr->ha = host_alloc(pr->aelems * sizeof(float));
-    pr->hb = host_alloc(pr->belems * sizeof(float));
-    pr->hc = host_alloc(pr->celems * sizeof(float));
-    fill(pr->ha, pr->aelems);
-    fill(pr->hb, pr->belems);
+    pr->ha = bench_alloc(pr->aelems * sizeof(float));
+    pr->hb = bench_alloc(pr->belems * sizeof(float));
+    pr->hc = bench_alloc(pr->celems * sizeof(float));
+    bench_fill(pr->ha, pr->aelems);
+    bench_fill(pr->hb, pr->belems);
     die_cuda(cudaMalloc((void **)&p.a, pr->aelems * sizeof(float)), "cudaMalloc A");
     die_cuda(cudaMalloc((void **)&p.b, pr->belems * sizeof(float)), "cudaMalloc B");
     die_cuda(cudaMalloc((void **)&p.c, pr->celems * sizeof(float)), "cudaMalloc C");
@@ -156,7 +160,7 @@ static int launch(const impl *im, const tb_kproblem *p)
 /* Median milliseconds of one implementation; its C ends up in pr->hc. */
 static double time_impl(const impl *im, problem *pr, int repeats)
 {
-    double *ms = host_alloc((size_t)repeats * sizeof *ms);
+    double *ms = bench_alloc((size_t)repeats * sizeof *ms);
     const tb_kproblem *p = &pr->p;
     if (im->kind == IMPL_OPENBLAS) {
         /* fewer calls for long ones: the host is slow, and its median is steadier than its first call */
@@ -164,12 +168,12 @@ static double time_impl(const impl *im, problem *pr, int repeats)
         int runs = flops > 2e11 ? 1 : repeats < 3 ? repeats : 3;
         for (int r = 0; r < runs; r++) {
             memset(pr->hc, 0xff, pr->celems * sizeof(float));
-            double t0 = now();
+            double t0 = bench_now();
             openblas_sgemm(102, p->transa ? 112 : 111, p->transb ? 112 : 111, (int)p->m, (int)p->n, (int)p->k, 1.0f,
                            pr->ha, (int)p->lda, pr->hb, (int)p->ldb, 0.0f, pr->hc, (int)p->ldc);
-            ms[r] = 1e3 * (now() - t0);
+            ms[r] = 1e3 * (bench_now() - t0);
         }
-        qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
+        qsort(ms, (size_t)runs, sizeof *ms, bench_cmp_double);
         double med = ms[runs / 2];
         free(ms);
         return med;
@@ -189,7 +193,7 @@ static double time_impl(const impl *im, problem *pr, int repeats)
         die_cuda(cudaEventElapsedTime(&t, e0, e1), "elapsed");
         ms[r] = t;
     }
-    qsort(ms, (size_t)repeats, sizeof *ms, cmp_double);
+    qsort(ms, (size_t)repeats, sizeof *ms, bench_cmp_double);
     double med = ms[repeats / 2];
     die_cuda(cudaMemcpy(pr->hc, p->c, pr->celems * sizeof(float), cudaMemcpyDeviceToHost), "copy C");
     cudaEventDestroy(e0), cudaEventDestroy(e1), free(ms);
@@ -198,21 +202,38 @@ static double time_impl(const impl *im, problem *pr, int repeats)
 
 /* ---- output */
 
-typedef struct row {
-    char shape[48];
-    char trans[3];
-    const char *impl;
-    double ms, tflops, ratio, diff;
-} row;
+double bench_max_diff(const float *c, const float *ref, int64_t m, int64_t n, int64_t ld)
+{
+    double diff = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t r = 0; r < m; r++) {
+            size_t at = (size_t)r + (size_t)j * (size_t)ld;
+            double d = fabs((double)c[at] - ref[at]) / (fabs((double)ref[at]) + 1.0);
+            diff = d > diff || isnan(d) ? d : diff;
+        }
+    return diff;
+}
 
-static void write_csv(const char *path, const row *rows, int nrows)
+void bench_print_row(row *rw, long long m, long long n, long long k, const char *trans, const char *name, double ms,
+                     double ref_ms, double diff)
+{
+    snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", m, n, k);
+    memcpy(rw->trans, trans, 3);
+    rw->impl = name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
+    rw->ratio = ref_ms / ms, rw->diff = diff;
+    printf("%-18s %-5s %-11s %10.3f %9.2f %9.2f %12.2e%s\n", rw->shape, rw->trans, rw->impl, ms, rw->tflops, rw->ratio,
+           diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
+    fflush(stdout);
+}
+
+void bench_write_csv(const char *path, const char *ratio_name, const row *rows, int nrows)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
         exit(1);
     }
-    fprintf(f, "shape,trans,implementation,ms,tflops,ratio_to_cublas,max_rel_diff\n");
+    fprintf(f, "shape,trans,implementation,ms,tflops,%s,max_rel_diff\n", ratio_name);
     for (int i = 0; i < nrows; i++)
         fprintf(f, "%s,%s,%s,%.6f,%.4f,%.4f,%.3e\n", rows[i].shape, rows[i].trans, rows[i].impl, rows[i].ms,
                 rows[i].tflops, rows[i].ratio, rows[i].diff);
@@ -263,6 +284,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: tileblas-bench [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
                     "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
+                    "       tileblas-bench --host [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
+                    "                      [--csv FILE]\n"
                     "       tileblas-bench --plot-csv FILE.csv FILE.png\n");
     exit(2);
 }
@@ -312,7 +335,8 @@ static int plot_csv(const char *csv, const char *png)
 int main(int argc, char **argv)
 {
     long long shapes[MAX_SHAPES][3];
-    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1;
+    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0;
+    float beta = 0.0f;
     char trans[4][3];
     const char *kernels = "naive,tiled32,blocked", *csv = NULL, *png = NULL;
     if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
@@ -340,6 +364,13 @@ int main(int argc, char **argv)
             png = val, i++;
         } else if (!strcmp(arg, "--no-cpu")) {
             want_cpu = 0;
+        } else if (!strcmp(arg, "--host")) {
+            host = 1;
+        } else if (!strcmp(arg, "--beta") && val) {
+            char *end;
+            beta = strtof(val, &end), i++;
+            if (*end || !isfinite(beta))
+                usage();
         } else {
             usage();
         }
@@ -350,6 +381,11 @@ int main(int argc, char **argv)
             shapes[i][0] = shapes[i][1] = shapes[i][2] = defaults[i];
     if (ntrans == 0)
         memcpy(trans[ntrans++], "NN", 3);
+
+    if (beta != 0.0f && !host)
+        usage(); /* the kernels are timed with beta = 0 */
+    if (host)
+        return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta, csv);
 
     int count = 0;
     if (tb_kernel_count == 0 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
@@ -391,37 +427,25 @@ int main(int argc, char **argv)
     printf("tileblas-bench: %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
            "%d launches; OpenBLAS: host memory, wall clock\n",
            prop.name, prop.multiProcessorCount, repeats);
-    printf("%-18s %-5s %-9s %10s %9s %9s %12s\n", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
+    printf("%-18s %-5s %-11s %10s %9s %9s %12s\n", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            cublas_sgemm ? "x cuBLAS" : "x default", "max rel diff");
-    row *rows = host_alloc((size_t)nshapes * ntrans * nimpls * sizeof *rows);
+    row *rows = bench_alloc((size_t)nshapes * ntrans * nimpls * sizeof *rows);
     int nrows = 0, status = 0;
     for (int s = 0; s < nshapes; s++)
         for (int t = 0; t < ntrans; t++) {
             problem pr;
             int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
             setup(&pr, m, n, k, trans[t][0] == 'T', trans[t][1] == 'T');
-            float *ref = host_alloc(pr.celems * sizeof(float));
+            float *ref = bench_alloc(pr.celems * sizeof(float));
             double ref_ms = 0;
             for (int i = 0; i < nimpls; i++) {
-                double ms = time_impl(&impls[i], &pr, repeats), diff = 0;
+                double ms = time_impl(&impls[i], &pr, repeats);
                 if (i == 0) {
                     ref_ms = ms;
                     memcpy(ref, pr.hc, pr.celems * sizeof(float));
                 }
-                for (int64_t j = 0; j < n; j++)
-                    for (int64_t r = 0; r < m; r++) {
-                        size_t at = (size_t)r + (size_t)j * (size_t)pr.p.ldc;
-                        double d = fabs((double)pr.hc[at] - ref[at]) / (fabs((double)ref[at]) + 1.0);
-                        diff = d > diff || isnan(d) ? d : diff;
-                    }
-                row *rw = &rows[nrows++];
-                snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", (long long)m, (long long)n, (long long)k);
-                memcpy(rw->trans, trans[t], 3);
-                rw->impl = impls[i].name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
-                rw->ratio = ref_ms / ms, rw->diff = diff;
-                printf("%-18s %-5s %-9s %10.3f %9.2f %9.2f %12.2e%s\n", rw->shape, rw->trans, rw->impl, ms, rw->tflops,
-                       rw->ratio, diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
-                fflush(stdout);
+                double diff = bench_max_diff(pr.hc, ref, m, n, pr.p.ldc);
+                bench_print_row(&rows[nrows++], m, n, k, trans[t], impls[i].name, ms, ref_ms, diff);
                 if (diff > 1e-3 || isnan(diff))
                     status = 1;
             }
@@ -429,7 +453,7 @@ int main(int argc, char **argv)
             teardown(&pr);
         }
     if (csv)
-        write_csv(csv, rows, nrows);
+        bench_write_csv(csv, cublas_sgemm ? "ratio_to_cublas" : "ratio_to_default", rows, nrows);
     if (png && plot(png, rows, nrows, impls, nimpls)) {
         fprintf(stderr, "tileblas-bench: --plot needs gnuplot with the pngcairo terminal "
                         "(Debian: apt-get install gnuplot-nox)\n");

@@ -1,0 +1,33 @@
+/* What tileblas-bench's two modes share: the clock, host memory, random data, the result rows and their CSV. */
+#ifndef TB_BENCH_H
+#define TB_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_MAX_SHAPES 64
+
+typedef struct row {
+    char shape[48];
+    char trans[3];
+    const char *impl;
+    double ms, tflops, ratio, diff;
+} row;
+
+double bench_now(void);                          /* seconds, monotonic */
+int bench_cmp_double(const void *x, const void *y);
+void *bench_alloc(size_t bytes);                 /* malloc, or exit(1) */
+void bench_fill(float *h, size_t count);         /* fresh uniform random numbers in [-1, 1) */
+/* the largest |c - ref| / (|ref| + 1) over an m x n column-major matrix (NaN wins) */
+double bench_max_diff(const float *c, const float *ref, int64_t m, int64_t n, int64_t ld);
+/* fills a row and prints it as a line of the table */
+void bench_print_row(row *rw, long long m, long long n, long long k, const char *trans, const char *name, double ms,
+                     double ref_ms, double diff);
+/* ratio_name: the heading of the ratio column */
+void bench_write_csv(const char *path, const char *ratio_name, const row *rows, int nrows);
+
+/* --host: whole calls from host memory (tools/bench-host.c); returns the exit status */
+int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
+               float beta, const char *csv);
+
+#endif
