@@ -18,22 +18,20 @@ static void bad_value(const char *name, const char *value, const char *expected,
     tb_msg("%s='%s' is not %s; using %s", name, value, expected, fallback);
 }
 
-/* A number >= 0, else the default (with one warning). */
-static double env_number(const char *name, double dflt)
+/* The calibration file at path into cfg; quiet when it does not exist and need not (a default location). */
+static int load_calibration(tb_config *cfg, const char *path, int must_exist)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < 0) {
-        char fallback[32];
-        snprintf(fallback, sizeof fallback, "%g", dflt);
-        bad_value(name, s, "a number >= 0", fallback);
-        return dflt;
-    }
-    return v;
+    int r = tb_cost_load(&cfg->cost, path);
+    if (r == -1 && errno == ENOENT && !must_exist)
+        return -1;
+    if (r == -1)
+        tb_msg("cannot read the calibration file %s (%s); using the built-in cost model", path, strerror(errno));
+    else if (r > 0)
+        tb_msg("calibration file %s, line %d: not \"name value\" with a known name and a value > 0; using the "
+               "built-in cost model", path, r);
+    else
+        snprintf(cfg->cost_source, sizeof cfg->cost_source, "%s", path);
+    return 0;
 }
 
 double tb_parse_size(const char *s)
@@ -102,8 +100,16 @@ void tb_config_parse(tb_config *cfg)
         }
     }
 
-    cfg->gpu_min_flops = 1e9 * env_number("TILEBLAS_GPU_MIN_GFLOP", TB_DEFAULT_GPU_MIN_GFLOP);
-    cfg->gpu_min_intensity = env_number("TILEBLAS_GPU_MIN_INTENSITY", TB_DEFAULT_GPU_MIN_INTENSITY);
+    cfg->cost = tb_cost_defaults;
+    s = getenv("TILEBLAS_CALIBRATION");
+    if (s && *s) {
+        load_calibration(cfg, s, 1);
+    } else {
+        char path[512];
+        for (int n = 0; tb_cost_path(n, path, sizeof path); n++)
+            if (load_calibration(cfg, path, 0) == 0)
+                break;
+    }
 }
 
 static void config_init(void)

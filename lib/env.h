@@ -2,6 +2,7 @@
 #ifndef TB_ENV_H
 #define TB_ENV_H
 
+#include "cost.h"
 #include "gemm.h"
 
 typedef enum tb_mode { TB_MODE_AUTO = 0, TB_MODE_CPU, TB_MODE_GPU } tb_mode;
@@ -11,18 +12,14 @@ typedef struct tb_config {
     int kernel;               /* TILEBLAS_KERNEL: index in the kernel table; -1 = default */
     const char *cpu_blas;     /* TILEBLAS_CPU_BLAS: path of the CPU BLAS library, or NULL */
     int verbose;              /* TILEBLAS_VERBOSE=0|1|2 */
-    double gpu_min_flops;     /* TILEBLAS_GPU_MIN_GFLOP (auto mode), stored in flops */
-    double gpu_min_intensity; /* TILEBLAS_GPU_MIN_INTENSITY (auto mode), flops per byte crossing PCIe */
+    tb_cost_params cost;      /* auto mode's cost model: the calibration file's, else the built-in defaults */
+    char cost_source[512];    /* that file's path, or "" for the built-in defaults */
     int copy_threads;         /* TILEBLAS_COPY_THREADS: host threads for staging copies; 0 = the online CPUs */
     double gpu_memory;        /* TILEBLAS_GPU_MEMORY: most device bytes a call uses; 0 = no cap */
 } tb_config;
 
 /* Most host threads a staging copy uses (TILEBLAS_COPY_THREADS's upper bound). */
 #define TB_MAX_COPY_THREADS 64
-
-/* Defaults of the auto-mode size rule (lib/route.c says why). */
-#define TB_DEFAULT_GPU_MIN_GFLOP 1.0
-#define TB_DEFAULT_GPU_MIN_INTENSITY 160.0
 
 TB_HIDDEN const tb_config *tb_config_get(void);
 

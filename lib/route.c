@@ -16,37 +16,25 @@ double tb_gemm_flops(const tb_gemm *g)
     return 2.0 * (double)g->p.m * (double)g->p.n * (double)g->p.k;
 }
 
-double tb_gemm_pcie_bytes(const tb_gemm *g)
+/* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t. */
+int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
 {
-    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k;
-    return sizeof(float) * (m * k + k * n + m * n * (g->p.beta != 0.0f ? 2.0 : 1.0));
+    *t = tb_cost_predict(&cfg->cost, g);
+    return t->gpu < t->cpu;
 }
 
-/*
- * Until issue 4's calibrated cost model: the GPU pays off when the flops per byte that must cross PCIe are high
- * enough that the copies (about 9 GB/s from pageable memory on the H200 host) plus the kernel beat OpenBLAS
- * (about 1.25 TFLOP/s on its 16 cores): I > (1/9e9) / (1/1.25e12 - 1/9e12) = ~160 flops per byte, i.e. a square
- * product with N >= ~1000.  A floor on the flops keeps launch and setup costs out of small calls.
- */
-int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg)
-{
-    double flops = tb_gemm_flops(g);
-    if (g->p.alpha == 0.0f || flops < cfg->gpu_min_flops)
-        return 0;
-    return flops >= cfg->gpu_min_intensity * tb_gemm_pcie_bytes(g);
-}
-
-tb_path tb_route(const tb_gemm *g, int *kernel)
+tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
 {
     const tb_config *cfg = tb_config_get();
     tb_path path = forced_path;
+    predicted->gpu = predicted->cpu = 0.0;
     if (path == TB_PATH_NONE) {
         if (cfg->mode == TB_MODE_CPU)
             path = TB_PATH_CPU;
         else if (cfg->mode == TB_MODE_GPU)
             path = TB_PATH_GPU;
         else
-            path = tb_route_auto_wants_gpu(g, cfg) ? TB_PATH_GPU : TB_PATH_CPU;
+            path = tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
     }
     const char *why;
     if (path == TB_PATH_GPU && !tb_gpu_usable(&why)) {

@@ -65,7 +65,7 @@ void tb_sgemm(const tb_gemm *g)
         return;
     }
     double t0 = tb_now();
-    r.path = tb_route(g, &r.kernel);
+    r.path = tb_route(g, &r.kernel, &r.predicted);
     if (r.path == TB_PATH_GPU && gpu_or_rest(g, r.kernel)) {
         r.path = TB_PATH_CPU;
         r.gpu_failed = 1;

@@ -38,8 +38,12 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     /* the caller's M and N: a row-major call was swapped into column-major */
     int row = g->iface == TB_IFACE_CBLAS && g->orig.cblas.order == 101;
-    tb_msg("%s %s M=%lld N=%lld K=%lld -> %s", iface_name[g->iface], shape, (long long)(row ? g->p.n : g->p.m),
-           (long long)(row ? g->p.m : g->p.n), (long long)g->p.k, where);
+    char why[96] = "";
+    if (r->predicted.gpu > 0)
+        snprintf(why, sizeof why, " (predicted gpu %.3f ms, cpu %.3f ms)", 1e3 * r->predicted.gpu,
+                 1e3 * r->predicted.cpu);
+    tb_msg("%s %s M=%lld N=%lld K=%lld -> %s%s", iface_name[g->iface], shape, (long long)(row ? g->p.n : g->p.m),
+           (long long)(row ? g->p.m : g->p.n), (long long)g->p.k, where, why);
 }
 
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
@@ -132,4 +136,6 @@ __attribute__((destructor)) static void summary_at_exit(void)
     for (int i = 0; i < TB_IFACE_COUNT; i++)
         if (tb_cpu_blas_name((tb_iface)i))
             tb_msg(" CPU BLAS for %s: %s", iface_name[i], tb_cpu_blas_name((tb_iface)i));
+    const tb_config *cfg = tb_config_get();
+    tb_msg(" cost model of auto mode: %s", cfg->cost_source[0] ? cfg->cost_source : "built-in (no calibration file)");
 }

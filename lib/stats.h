@@ -12,6 +12,7 @@ typedef struct tb_call_record {
     int kernel;       /* table index when on the GPU */
     int gpu_failed;   /* meant for the GPU, ran on the CPU */
     double seconds;
+    tb_cost predicted; /* auto mode's predictions; zeros when the path was forced */
 } tb_call_record;
 
 /* Count the call, remember it as this thread's last, and log it when TILEBLAS_VERBOSE >= 1. */

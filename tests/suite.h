@@ -17,4 +17,16 @@ static inline int tt_run_suite(Suite *s, enum fork_status fork)
     return failed ? 1 : 0;
 }
 
+/* One suite of one test case made of the NULL-terminated tests, run as tt_run_suite does. */
+static inline int tt_run_tests(const char *suite, const char *tcase, const TTest *const *tests,
+                               enum fork_status fork)
+{
+    Suite *s = suite_create(suite);
+    TCase *tc = tcase_create(tcase);
+    for (; *tests; tests++)
+        tcase_add_test(tc, *tests);
+    suite_add_tcase(s, tc);
+    return tt_run_suite(s, fork);
+}
+
 #endif

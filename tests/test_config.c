@@ -1,19 +1,19 @@
 /* Unit tests of internals (linked against the core, not the exported library): TILEBLAS_* parsing, the
- * auto-mode size rule, the kernel table. */
+ * calibration file's loading, auto mode's decisions, the kernel table. */
 #include <config.h>
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "env.h"
 #include "kernels.h"
 #include "route.h"
 
-static const char *vars[] = { "TILEBLAS_MODE",          "TILEBLAS_KERNEL",           "TILEBLAS_CPU_BLAS",
-                              "TILEBLAS_VERBOSE",       "TILEBLAS_GPU_MIN_GFLOP",    "TILEBLAS_GPU_MIN_INTENSITY",
-                              "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY" };
+static const char *vars[] = { "TILEBLAS_MODE",        "TILEBLAS_KERNEL",       "TILEBLAS_CPU_BLAS",  "TILEBLAS_VERBOSE",
+                              "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY" };
 
 /* Parse with the given variables set (name=value pairs, NULL-terminated); returns what went to stderr. */
 static char warnings[4096];
@@ -21,6 +21,7 @@ static tb_config parse_with(const char *const *assign)
 {
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
+    setenv("XDG_CONFIG_HOME", "/nonexistent/tileblas-test", 1); /* not the user's calibration */
     for (; assign && *assign; assign += 2)
         setenv(assign[0], assign[1], 1);
     fflush(stderr);
@@ -46,10 +47,10 @@ START_TEST(defaults_are_quiet)
     ck_assert_int_eq(cfg.kernel, -1);
     ck_assert_ptr_null(cfg.cpu_blas);
     ck_assert_int_eq(cfg.verbose, 0);
-    ck_assert(cfg.gpu_min_flops == 1e9 * TB_DEFAULT_GPU_MIN_GFLOP);
-    ck_assert(cfg.gpu_min_intensity == TB_DEFAULT_GPU_MIN_INTENSITY);
     ck_assert_int_eq(cfg.copy_threads, 0);
     ck_assert(cfg.gpu_memory == 0);
+    if (!cfg.cost_source[0]) /* else this machine has a system-wide calibration */
+        ck_assert(!memcmp(&cfg.cost, &tb_cost_defaults, sizeof cfg.cost));
     ck_assert_str_eq(warnings, "");
 }
 END_TEST
@@ -57,7 +58,6 @@ END_TEST
 START_TEST(good_values)
 {
     const char *set[] = { "TILEBLAS_MODE", "GPU", "TILEBLAS_VERBOSE", "2", "TILEBLAS_CPU_BLAS", "/x/libblas.so",
-                          "TILEBLAS_GPU_MIN_GFLOP", "0.5", "TILEBLAS_GPU_MIN_INTENSITY", "10",
                           "TILEBLAS_COPY_THREADS", "7", "TILEBLAS_GPU_MEMORY", "1.5G", NULL };
     tb_config cfg = parse_with(set);
     ck_assert_int_eq(cfg.copy_threads, 7);
@@ -65,8 +65,6 @@ START_TEST(good_values)
     ck_assert_int_eq(cfg.mode, TB_MODE_GPU);
     ck_assert_int_eq(cfg.verbose, 2);
     ck_assert_str_eq(cfg.cpu_blas, "/x/libblas.so");
-    ck_assert(cfg.gpu_min_flops == 0.5e9);
-    ck_assert(cfg.gpu_min_intensity == 10.0);
     ck_assert_str_eq(warnings, "");
     const char *cpu[] = { "TILEBLAS_MODE", "cpu", NULL };
     ck_assert_int_eq(parse_with(cpu).mode, TB_MODE_CPU);
@@ -77,14 +75,11 @@ END_TEST
 START_TEST(bad_values)
 {
     const char *set[] = { "TILEBLAS_MODE", "fast", "TILEBLAS_VERBOSE", "yes", "TILEBLAS_KERNEL", "nope",
-                          "TILEBLAS_GPU_MIN_GFLOP", "-1", "TILEBLAS_GPU_MIN_INTENSITY", "12abc",
                           "TILEBLAS_COPY_THREADS", "65", "TILEBLAS_GPU_MEMORY", "lots", NULL };
     tb_config cfg = parse_with(set);
     ck_assert_int_eq(cfg.mode, TB_MODE_AUTO);
     ck_assert_int_eq(cfg.verbose, 0);
     ck_assert_int_eq(cfg.kernel, -1);
-    ck_assert(cfg.gpu_min_flops == 1e9 * TB_DEFAULT_GPU_MIN_GFLOP);
-    ck_assert(cfg.gpu_min_intensity == TB_DEFAULT_GPU_MIN_INTENSITY);
     for (const char *const *v = set; *v; v += 2) {
         char expect[128];
         snprintf(expect, sizeof expect, "tileblas: %s='%s' is not", v[0], v[1]);
@@ -93,7 +88,7 @@ START_TEST(bad_values)
     int lines = 0;
     for (const char *p = warnings; *p; p++)
         lines += *p == '\n';
-    ck_assert_int_eq(lines, 7);
+    ck_assert_int_eq(lines, 5);
     ck_assert_int_eq(cfg.copy_threads, 0);
     ck_assert(cfg.gpu_memory == 0);
 }
@@ -134,49 +129,106 @@ START_TEST(kernel_table)
 }
 END_TEST
 
+/* A file with the given text; its path in path[64] (the caller unlinks it). */
+static void write_file(char *path, const char *text)
+{
+    strcpy(path, "/tmp/tileblas-test-calibration.XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+}
+
+/* TILEBLAS_CALIBRATION: its fields replace the defaults', the rest stay; a file that cannot be read or parsed
+ * gives one warning and the built-in model. */
+START_TEST(calibration_file)
+{
+    char path[64];
+    write_file(path, "# measured\ngpu_call 0.002\n\ncpu_rate 2e12  # OpenBLAS\n");
+    const char *set[] = { "TILEBLAS_CALIBRATION", path, NULL };
+    tb_config cfg = parse_with(set);
+    ck_assert_str_eq(warnings, "");
+    ck_assert_str_eq(cfg.cost_source, path);
+    ck_assert(cfg.cost.gpu_call == 0.002);
+    ck_assert(cfg.cost.cpu_rate == 2e12);
+    ck_assert(cfg.cost.h2d_a == tb_cost_defaults.h2d_a && cfg.cost.gpu_rate == tb_cost_defaults.gpu_rate);
+    unlink(path);
+
+    write_file(path, "gpu_call 0.002\nh2d_b fast\n");
+    cfg = parse_with(set);
+    ck_assert_msg(strstr(warnings, "line 2") && strstr(warnings, path), "warning: %s", warnings);
+    ck_assert(!memcmp(&cfg.cost, &tb_cost_defaults, sizeof cfg.cost));
+    ck_assert_str_eq(cfg.cost_source, "");
+    unlink(path);
+
+    cfg = parse_with(set); /* now missing */
+    ck_assert_msg(strstr(warnings, "cannot read the calibration file") && strstr(warnings, path), "warning: %s",
+                  warnings);
+    ck_assert(!memcmp(&cfg.cost, &tb_cost_defaults, sizeof cfg.cost));
+
+    /* found in $XDG_CONFIG_HOME/tileblas/ without TILEBLAS_CALIBRATION */
+    char dir[] = "/tmp/tileblas-test-xdg.XXXXXX", sub[128], file[160];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/tileblas", dir);
+    snprintf(file, sizeof file, "%s/calibration", sub);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("d2h 1e9\n", f);
+    fclose(f);
+    parse_with(NULL);
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    tb_config_parse(&cfg);
+    ck_assert_str_eq(cfg.cost_source, file);
+    ck_assert(cfg.cost.d2h == 1e9);
+    unlink(file), rmdir(sub), rmdir(dir);
+}
+END_TEST
+
 static tb_gemm shape(int64_t m, int64_t n, int64_t k, float alpha, float beta)
 {
     tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = alpha, .p.beta = beta };
     return g;
 }
 
-/* The auto rule: enough flops, and enough flops per byte that crosses PCIe. */
-START_TEST(auto_rule)
+/* Auto mode with the built-in model: the decisions measured right on the H200 host (bench/RESULTS.md). */
+START_TEST(auto_decisions)
 {
     tb_config cfg = parse_with(NULL);
-    tb_gemm g;
-    g = shape(4096, 4096, 4096, 1, 0);
-    ck_assert(tb_route_auto_wants_gpu(&g, &cfg));
-    g = shape(1024, 1024, 1024, 1, 0); /* 2.1 GFLOP, 171 flops/byte */
-    ck_assert(tb_route_auto_wants_gpu(&g, &cfg));
-    g = shape(1024, 1024, 1024, 1, 1); /* C both ways: 128 flops/byte */
-    ck_assert(!tb_route_auto_wants_gpu(&g, &cfg));
-    g = shape(512, 512, 512, 1, 0); /* 0.27 GFLOP */
-    ck_assert(!tb_route_auto_wants_gpu(&g, &cfg));
-    g = shape(16384, 64, 16384, 1, 0); /* skinny: 32 flops/byte */
-    ck_assert(!tb_route_auto_wants_gpu(&g, &cfg));
-    g = shape(4096, 4096, 4096, 0, 1); /* alpha = 0: no product at all */
-    ck_assert(!tb_route_auto_wants_gpu(&g, &cfg));
-    ck_assert(tb_gemm_flops(&g) == 2.0 * 4096 * 4096 * 4096);
-    g = shape(10, 20, 30, 1, 1);
-    ck_assert(tb_gemm_pcie_bytes(&g) == 4.0 * (10 * 30 + 30 * 20 + 2 * 10 * 20));
-    const char *low[] = { "TILEBLAS_GPU_MIN_GFLOP", "0", "TILEBLAS_GPU_MIN_INTENSITY", "0", NULL };
-    cfg = parse_with(low);
-    g = shape(2, 2, 2, 1, 0);
-    ck_assert(tb_route_auto_wants_gpu(&g, &cfg));
+    cfg.cost = tb_cost_defaults;
+    static const struct {
+        int64_t m, n, k;
+        float beta;
+        int gpu;
+    } cases[] = {
+        { 16, 16, 16, 0, 0 },       { 64, 64, 64, 0, 0 },       { 256, 256, 256, 0, 0 },    { 1024, 1024, 1024, 0, 1 },
+        { 1024, 1024, 1024, 1, 1 }, { 2048, 2048, 2048, 0, 1 }, { 8192, 8192, 8192, 1, 1 }, { 16384, 64, 16384, 0, 0 },
+        { 64, 64, 16384, 0, 0 },    { 16384, 16384, 64, 0, 1 }, { 64, 16384, 16384, 0, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tb_gemm g = shape(cases[i].m, cases[i].n, cases[i].k, 1, cases[i].beta);
+        tb_cost t;
+        int gpu = tb_route_auto_wants_gpu(&g, &cfg, &t);
+        ck_assert_msg(gpu == cases[i].gpu, "%lldx%lldx%lld beta %g: predicted gpu %g s, cpu %g s",
+                      (long long)cases[i].m, (long long)cases[i].n, (long long)cases[i].k, cases[i].beta, t.gpu, t.cpu);
+        ck_assert(t.gpu > 0 && t.cpu > 0 && (t.gpu < t.cpu) == gpu);
+    }
+    /* the parameters decide: a slow bus keeps even 8192^3 on the CPU, a slow CPU sends 64^3 to the GPU */
+    tb_gemm g = shape(8192, 8192, 8192, 1, 0);
+    tb_cost t;
+    cfg.cost.h2d_a = cfg.cost.h2d_b = cfg.cost.d2h = 1e6;
+    ck_assert(!tb_route_auto_wants_gpu(&g, &cfg, &t));
+    cfg.cost = tb_cost_defaults;
+    cfg.cost.cpu_rate = 1e8;
+    g = shape(64, 64, 64, 1, 0);
+    ck_assert(tb_route_auto_wants_gpu(&g, &cfg, &t));
+    ck_assert(tb_gemm_flops(&g) == 2.0 * 64 * 64 * 64);
 }
 END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("config");
-    TCase *tc = tcase_create("environment and routing");
-    tcase_add_test(tc, defaults_are_quiet);
-    tcase_add_test(tc, good_values);
-    tcase_add_test(tc, bad_values);
-    tcase_add_test(tc, sizes);
-    tcase_add_test(tc, kernel_table);
-    tcase_add_test(tc, auto_rule);
-    suite_add_tcase(s, tc);
-    return tt_run_suite(s, CK_FORK);
+    const TTest *const tests[] = { defaults_are_quiet, good_values,      bad_values,     sizes,
+                                   kernel_table,       calibration_file, auto_decisions, NULL };
+    return tt_run_tests("config", "environment and routing", tests, CK_FORK);
 }

@@ -132,15 +132,13 @@ END_TEST
 int main(void)
 {
     state = tt_test_seed();
-    Suite *s = suite_create("pipeline plan");
-    TCase *tc = tcase_create("plan");
-    tcase_add_test(tc, block_bytes_round_rows_to_four);
-    tcase_add_test(tc, large_square_is_cut_into_panels_with_a_resident);
-    tcase_add_test(tc, tall_skinny_is_cut_into_row_blocks);
-    tcase_add_test(tc, small_problem_is_one_tile);
-    tcase_add_test(tc, small_budget_goes_out_of_core);
-    tcase_add_test(tc, budget_below_the_smallest_tiles_is_refused);
-    tcase_add_test(tc, random_shapes_and_budgets_keep_the_invariants);
-    suite_add_tcase(s, tc);
-    return tt_run_suite(s, CK_FORK);
+    const TTest *const tests[] = { block_bytes_round_rows_to_four,
+                                   large_square_is_cut_into_panels_with_a_resident,
+                                   tall_skinny_is_cut_into_row_blocks,
+                                   small_problem_is_one_tile,
+                                   small_budget_goes_out_of_core,
+                                   budget_below_the_smallest_tiles_is_refused,
+                                   random_shapes_and_budgets_keep_the_invariants,
+                                   NULL };
+    return tt_run_tests("pipeline plan", "plan", tests, CK_FORK);
 }

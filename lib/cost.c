@@ -1,0 +1,130 @@
+/* The cost model of auto mode (cost.h says what it computes and why). */
+#include <config.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cost.h"
+
+/*
+ * Measured on the H200 host (16 cores, OpenBLAS 0.3.26; bench/RESULTS.md, 2026-11-29, third session): a GPU call
+ * of 16^3 or 64^3 costs 43-49 us; 16384 x 64 x 16384 (op(A) 1 GiB) took 153 ms, 7 GB/s for A's strided tiles;
+ * 64 x 16384 x 16384 (op(B) 1 GiB) 27 ms, 39 GB/s; 16384 x 16384 x 64 (C 1 GiB out) 34 ms, 32 GB/s; the kernel
+ * 50 TFLOP/s on large squares; OpenBLAS 1.2-1.35 TFLOP/s on large squares, 0.16 at 64^3.
+ */
+const tb_cost_params tb_cost_defaults = {
+    .gpu_call = 45e-6,
+    .h2d_a = 7e9,
+    .h2d_b = 37e9,
+    .d2h = 32e9,
+    .gpu_rate = 50e12,
+    .gpu_half = 128,
+    .cpu_call = 0.2e-6,
+    .cpu_rate = 1.3e12,
+    .cpu_half = 64,
+};
+
+static double shape_factor(double m, double n, double k, double half)
+{
+    return m / (m + half) * (n / (n + half)) * (k / (k + half));
+}
+
+tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g)
+{
+    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, flops = 2.0 * m * n * k;
+    double b_in = 4.0 * (k * n + (g->p.beta != 0.0f ? m * n : 0.0));
+    tb_cost t;
+    t.gpu = c->gpu_call + 4.0 * m * k / c->h2d_a + b_in / c->h2d_b + 4.0 * m * n / c->d2h +
+            flops / (c->gpu_rate * shape_factor(m, n, k, c->gpu_half));
+    t.cpu = c->cpu_call + flops / (c->cpu_rate * shape_factor(m, n, k, c->cpu_half));
+    return t;
+}
+
+static const struct {
+    const char *name;
+    size_t offset;
+} fields[] = {
+#define FIELD(f) { #f, offsetof(tb_cost_params, f) }
+    FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), FIELD(gpu_rate),
+    FIELD(gpu_half), FIELD(cpu_call), FIELD(cpu_rate), FIELD(cpu_half),
+#undef FIELD
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+int tb_cost_parse(tb_cost_params *c, const char *text)
+{
+    tb_cost_params out = *c;
+    int line = 0;
+    for (const char *at = text; *at;) {
+        const char *end = strchr(at, '\n');
+        size_t len = end ? (size_t)(end - at) : strlen(at);
+        char buf[256], name[64], rest[8];
+        double v;
+        line++;
+        if (len >= sizeof buf)
+            return line;
+        memcpy(buf, at, len);
+        buf[len] = 0;
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        at += len + (end != NULL);
+        int got = sscanf(buf, "%63s %lf %7s", name, &v, rest);
+        if (got == EOF)
+            continue; /* blank or comment */
+        if (got != 2 || !isfinite(v) || v <= 0)
+            return line;
+        size_t f = 0;
+        while (f < NFIELDS && strcmp(fields[f].name, name))
+            f++;
+        if (f == NFIELDS)
+            return line;
+        *(double *)((char *)&out + fields[f].offset) = v;
+    }
+    *c = out;
+    return 0;
+}
+
+int tb_cost_load(tb_cost_params *c, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char text[4096];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    int err = ferror(f) || !feof(f); /* unreadable, or longer than any calibration file */
+    fclose(f);
+    if (err) {
+        errno = EINVAL;
+        return -1;
+    }
+    text[len] = 0;
+    if (strlen(text) != len) /* a NUL inside: not a text file */
+        return 1;
+    return tb_cost_parse(c, text);
+}
+
+int tb_cost_write(const tb_cost_params *c, FILE *f)
+{
+    for (size_t i = 0; i < NFIELDS; i++)
+        if (fprintf(f, "%s %.6g\n", fields[i].name, *(const double *)((const char *)c + fields[i].offset)) < 0)
+            return -1;
+    return fflush(f) ? -1 : 0;
+}
+
+const char *tb_cost_path(int n, char *buf, size_t size)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    int len = -1;
+    if (xdg && *xdg) {
+        if (n-- == 0)
+            len = snprintf(buf, size, "%s/tileblas/calibration", xdg);
+    } else if (home && *home) {
+        if (n-- == 0)
+            len = snprintf(buf, size, "%s/.config/tileblas/calibration", home);
+    }
+    if (len < 0 && n == 0)
+        len = snprintf(buf, size, "%s/tileblas/calibration", SYSCONFDIR);
+    return len >= 0 && (size_t)len < size ? buf : NULL;
+}

@@ -1,0 +1,61 @@
+/*
+ * The cost model of auto mode: how long a call would take on the GPU (the operands' trips over PCIe, the kernel,
+ * a fixed cost per call) and on the CPU (the CPU BLAS's rate for the shape); the faster path wins.  Its
+ * parameters come from a calibration file that tileblas-calibrate writes, else from the built-in defaults
+ * (measured on the H200 host, bench/RESULTS.md).
+ */
+#ifndef TB_COST_H
+#define TB_COST_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "gemm.h"
+
+typedef struct tb_cost_params {
+    double gpu_call;  /* seconds of fixed cost per GPU call (launches, synchronisation, staging set-up) */
+    double h2d_a;     /* bytes/s moving op(A) from the program's memory to the device (tiles of A are strided) */
+    double h2d_b;     /* bytes/s moving op(B), and C when beta != 0 */
+    double d2h;       /* bytes/s moving C back */
+    double gpu_rate;  /* flops/s of the GPU kernel on large products */
+    double gpu_half;  /* M, N or K of this size halves the kernel's rate (see tb_cost_predict) */
+    double cpu_call;  /* seconds of fixed cost per CPU call */
+    double cpu_rate;  /* flops/s of the CPU BLAS on large products */
+    double cpu_half;  /* as gpu_half, for the CPU BLAS */
+} tb_cost_params;
+
+/* Predicted seconds on each path. */
+typedef struct tb_cost {
+    double gpu, cpu;
+} tb_cost;
+
+TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
+
+/*
+ * rate(M, N, K) = rate * f(M) f(N) f(K) with f(d) = d / (d + half), on both paths;
+ * gpu = gpu_call + 4(M K)/h2d_a + 4(K N [+ M N when beta != 0])/h2d_b + 4 M N/d2h + 2 M N K / rate(M, N, K),
+ * with no credit for the pipeline's overlap of copies and kernel (conservative: the GPU is never predicted faster
+ * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
+ */
+TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g);
+
+/*
+ * A calibration file: lines "name value" (names as the fields above; seconds, bytes/s, flops/s), '#' comments
+ * and blank lines.  Fields not in the file keep their value in *c.  Returns 0, or the number of the first line
+ * that is not such a line (with a value > 0); *c is then unchanged.
+ */
+TB_HIDDEN int tb_cost_parse(tb_cost_params *c, const char *text);
+
+/* Reads and parses path: 0, -1 when it cannot be read (errno set), or tb_cost_parse's line number. */
+TB_HIDDEN int tb_cost_load(tb_cost_params *c, const char *path);
+
+/* Writes c in the format tb_cost_parse reads; 0, or -1 on a write error. */
+TB_HIDDEN int tb_cost_write(const tb_cost_params *c, FILE *f);
+
+/*
+ * Where a calibration is looked for when TILEBLAS_CALIBRATION does not name one, first found first:
+ * $XDG_CONFIG_HOME/tileblas/calibration (~/.config/tileblas/calibration when XDG_CONFIG_HOME is unset), then
+ * SYSCONFDIR/tileblas/calibration.  The n-th (0-based) into buf, or NULL past the last (or when it does not fit).
+ */
+TB_HIDDEN const char *tb_cost_path(int n, char *buf, size_t size);
+
+#endif

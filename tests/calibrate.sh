@@ -1,0 +1,25 @@
+#!/bin/sh
+# tileblas-calibrate writes a calibration with every parameter of the cost model, where -o says, and the library
+# reads it back (TILEBLAS_CALIBRATION) without a warning and names it in the summary at exit.  Runs without a GPU
+# (the GPU parameters then stay built in); SKIP (77) in a build without CUDA (no tileblas-calibrate).
+set -u
+builddir=${top_builddir:-.}
+cal=$builddir/tools/tileblas-calibrate
+[ -x "$cal" ] || { echo "SKIP: tileblas-calibrate is not built (no CUDA)"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$cal" --quick -o "$work/sub/calibration" >"$work/log" 2>&1 || { echo "FAIL: tileblas-calibrate exited $?"; cat "$work/log"; exit 1; }
+cat "$work/log"
+for name in gpu_call h2d_a h2d_b d2h gpu_rate gpu_half cpu_call cpu_rate cpu_half; do
+  awk -v n=$name '$1 == n && $2 + 0 > 0 { found = 1 } END { exit !found }' "$work/sub/calibration" ||
+    { echo "FAIL: no positive $name in the calibration"; cat "$work/sub/calibration"; exit 1; }
+done
+TILEBLAS_CALIBRATION=$work/sub/calibration TILEBLAS_VERBOSE=2 LD_PRELOAD=$builddir/.libs/libtileblas.so \
+  "$builddir/examples/sgemm-demo" 100 >"$work/out" 2>"$work/err" || { echo "FAIL: sgemm-demo"; cat "$work/err"; exit 1; }
+grep -q "^tileblas:  cost model of auto mode: $work/sub/calibration\$" "$work/err" &&
+  ! grep -q "calibration file" "$work/err" || { echo "FAIL: the library did not take the calibration"; cat "$work/err"; exit 1; }
+# auto mode logs the model's two predictions with each call it decides
+[ "$(grep -c '(predicted gpu [0-9.]* ms, cpu [0-9.]* ms)$' "$work/err")" = 6 ] ||
+  { echo "FAIL: predictions not logged"; cat "$work/err"; exit 1; }
+"$cal" --bogus >/dev/null 2>&1; [ $? = 2 ] || { echo "FAIL: a bad option is not exit status 2"; exit 1; }
+echo "PASS: calibration written, complete, and read back by the library"

@@ -1,0 +1,122 @@
+/* Unit tests of the cost model (lib/cost.c): the prediction's formula, the calibration file's format, where it is
+ * looked for.  CPU only. */
+#include <config.h>
+#include <check.h>
+#include "suite.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cost.h"
+
+static tb_gemm shape(int64_t m, int64_t n, int64_t k, float beta)
+{
+    tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = 1.0f, .p.beta = beta };
+    return g;
+}
+
+static int close_to(double x, double want)
+{
+    return fabs(x - want) <= 1e-12 * fabs(want);
+}
+
+/* Every term of the formula in cost.h, worked out by hand for one set of round numbers. */
+START_TEST(prediction)
+{
+    /* gpu_call, h2d_a, h2d_b, d2h, gpu_rate, gpu_half, cpu_call, cpu_rate, cpu_half */
+    const tb_cost_params c = { 1e-3, 1e9, 2e9, 4e9, 1e12, 100, 1e-6, 1e11, 300 };
+    tb_gemm g = shape(100, 200, 300, 0.0f);
+    tb_cost t = tb_cost_predict(&c, &g);
+    double flops = 2.0 * 100 * 200 * 300;
+    double fg = (100.0 / 200) * (200.0 / 300) * (300.0 / 400), fc = (100.0 / 400) * (200.0 / 500) * (300.0 / 600);
+    double gpu = 1e-3 + 4.0 * 100 * 300 / 1e9 + 4.0 * 300 * 200 / 2e9 + 4.0 * 100 * 200 / 4e9 + flops / (1e12 * fg);
+    ck_assert_msg(close_to(t.gpu, gpu), "gpu %.17g, want %.17g", t.gpu, gpu);
+    ck_assert_msg(close_to(t.cpu, 1e-6 + flops / (1e11 * fc)), "cpu %.17g", t.cpu);
+    /* beta != 0: C goes in as well, at op(B)'s rate */
+    g.p.beta = 0.5f;
+    ck_assert(close_to(tb_cost_predict(&c, &g).gpu, gpu + 4.0 * 100 * 200 / 2e9));
+    /* the CPU's time does not depend on beta, nor either path on alpha */
+    ck_assert(close_to(tb_cost_predict(&c, &g).cpu, t.cpu));
+}
+END_TEST
+
+START_TEST(parse_format)
+{
+    tb_cost_params c = tb_cost_defaults;
+    ck_assert_int_eq(tb_cost_parse(&c, ""), 0);
+    ck_assert(!memcmp(&c, &tb_cost_defaults, sizeof c));
+    ck_assert_int_eq(tb_cost_parse(&c, "# comment\n\n  gpu_rate   4.5e13 # tail\r\nh2d_a 1e9"), 0);
+    ck_assert(c.gpu_rate == 4.5e13 && c.h2d_a == 1e9 && c.d2h == tb_cost_defaults.d2h);
+    /* each bad line: its number back, nothing changed */
+    static const char *bad[] = { "gpu_rate 1e13\nwarp_speed 9\n",
+                                 "gpu_rate 1e13\n\ncpu_half 0\n",
+                                 "x\n",
+                                 "gpu_rate\n",
+                                 "gpu_rate -5\n",
+                                 "gpu_rate nan\n",
+                                 "gpu_rate inf\n",
+                                 "gpu_rate 1e13 extra\n",
+                                 "gpu_rate 1e13x\n" };
+    static const int line[] = { 2, 3, 1, 1, 1, 1, 1, 1, 1 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tb_cost_params before = c;
+        ck_assert_msg(tb_cost_parse(&c, bad[i]) == line[i], "\"%s\"", bad[i]);
+        ck_assert(!memcmp(&c, &before, sizeof c));
+    }
+    char long_line[400];
+    memset(long_line, ' ', sizeof long_line - 1);
+    long_line[sizeof long_line - 1] = 0;
+    ck_assert_int_eq(tb_cost_parse(&c, long_line), 1);
+}
+END_TEST
+
+/* What tb_cost_write writes, tb_cost_load reads back (values with 6 significant digits survive exactly). */
+START_TEST(write_and_load)
+{
+    const tb_cost_params c = { 4.5e-5, 7.25e9, 3.7e10, 3.2e10, 5e13, 128, 2e-7, 1.3e12, 64 }; /* as above */
+    char path[] = "/tmp/tileblas-test-cost.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_int_eq(tb_cost_write(&c, f), 0);
+    fclose(f);
+    tb_cost_params back = tb_cost_defaults;
+    ck_assert_int_eq(tb_cost_load(&back, path), 0);
+    ck_assert(!memcmp(&back, &c, sizeof c));
+    /* not text */
+    f = fopen(path, "w");
+    fwrite("gpu_rate 1\0e13\n", 1, 15, f);
+    fclose(f);
+    ck_assert_int_gt(tb_cost_load(&back, path), 0);
+    unlink(path);
+    errno = 0;
+    ck_assert_int_eq(tb_cost_load(&back, path), -1);
+    ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
+START_TEST(paths)
+{
+    char buf[256];
+    setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
+    ck_assert_str_eq(tb_cost_path(0, buf, sizeof buf), "/x/cfg/tileblas/calibration");
+    ck_assert_str_eq(tb_cost_path(1, buf, sizeof buf), SYSCONFDIR "/tileblas/calibration");
+    ck_assert_ptr_null(tb_cost_path(2, buf, sizeof buf));
+    unsetenv("XDG_CONFIG_HOME");
+    setenv("HOME", "/home/u", 1);
+    ck_assert_str_eq(tb_cost_path(0, buf, sizeof buf), "/home/u/.config/tileblas/calibration");
+    ck_assert_str_eq(tb_cost_path(1, buf, sizeof buf), SYSCONFDIR "/tileblas/calibration");
+    unsetenv("HOME");
+    ck_assert_str_eq(tb_cost_path(0, buf, sizeof buf), SYSCONFDIR "/tileblas/calibration");
+    ck_assert_ptr_null(tb_cost_path(1, buf, sizeof buf));
+    ck_assert_ptr_null(tb_cost_path(0, buf, 4)); /* does not fit */
+}
+END_TEST
+
+int main(void)
+{
+    const TTest *const tests[] = { prediction, parse_format, write_and_load, paths, NULL };
+    return tt_run_tests("cost", "cost model", tests, CK_FORK);
+}

@@ -1,0 +1,238 @@
+/*
+ * tileblas-calibrate: measures the parameters of auto mode's cost model (lib/cost.h) on this machine and writes
+ * them where the library looks for them.
+ *
+ *   tileblas-calibrate [-o FILE | --stdout] [--quick]
+ *
+ * FILE defaults to the first place the library searches ($XDG_CONFIG_HOME/tileblas/calibration, or
+ * ~/.config/tileblas/calibration); TILEBLAS_CALIBRATION=FILE points the library at any other.  What it measures,
+ * each the median of several calls after a warm-up, with the library's own entry point on malloc'd memory:
+ *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then 64^3 and 1024^3 (2048^3 without
+ *     --quick), from which the rate on large products and the size that halves it (cpu_rate, cpu_half);
+ *   - the GPU path forced: a tiny call (gpu_call); the kernel alone, device-resident, at 256^3 and 4096^3
+ *     (gpu_rate, gpu_half); and three calls whose time is one operand's trip: op(A) of 8192 x 8192 with N = 16
+ *     (h2d_a), op(B) the same with M = 16 (h2d_b), and C of 8192 x 8192 back with K = 16 (d2h) (4096 with --quick).
+ * Without a usable GPU the GPU parameters keep the built-in values.  Exit status 0, 1 on a failure to write.
+ */
+#include <config.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <cuda_runtime_api.h>
+#include "cost.h"
+#include "kernels.h"
+#include "tileblas.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+static float *random_floats(size_t count)
+{
+    float *x = malloc(count * sizeof *x);
+    if (!x) {
+        fprintf(stderr, "tileblas-calibrate: out of host memory\n");
+        exit(1);
+    }
+    unsigned long long s = 0x9e3779b97f4a7c15ull ^ count;
+    for (size_t i = 0; i < count; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        x[i] = (float)((double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+    }
+    return x;
+}
+
+/* Median seconds of a whole column-major NN call (beta = 0) on the given path, after one warm-up. */
+static double time_call(tileblas_path path, int m, int n, int k, int runs)
+{
+    float *a = random_floats((size_t)m * k), *b = random_floats((size_t)k * n), *c = random_floats((size_t)m * n);
+    double t[16];
+    runs = runs > 16 ? 16 : runs;
+    tileblas_set_path(path);
+    for (int r = -1; r < runs; r++) {
+        double t0 = now();
+        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, k, 0.0f, c, m);
+        if (r >= 0)
+            t[r] = now() - t0;
+    }
+    tileblas_set_path(TILEBLAS_PATH_AUTO);
+    free(a), free(b), free(c);
+    return median(t, runs);
+}
+
+/* Median seconds of the default kernel on an n^3 product already on the device, or -1. */
+static double time_kernel(int n, int runs)
+{
+    int kernel = tb_kernel_default();
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *h = random_floats((size_t)n * n), *a = NULL, *b = NULL, *c = NULL;
+    double result = -1;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    if (kernel >= 0 && cudaMalloc((void **)&a, bytes) == cudaSuccess && cudaMalloc((void **)&b, bytes) == cudaSuccess &&
+        cudaMalloc((void **)&c, bytes) == cudaSuccess && cudaMemcpy(a, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
+        cudaMemcpy(b, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess && cudaEventCreate(&e0) == cudaSuccess &&
+        cudaEventCreate(&e1) == cudaSuccess) {
+        tb_kproblem p = { 0, 0, n, n, n, 1.0f, 0.0f, a, n, b, n, c, n };
+        double t[16];
+        int ok = 1;
+        runs = runs > 16 ? 16 : runs;
+        for (int r = -1; r < runs && ok; r++) {
+            float ms = 0;
+            ok = cudaEventRecord(e0, NULL) == cudaSuccess && tb_kernel_table[kernel].launch(&p, NULL) == 0 &&
+                 cudaEventRecord(e1, NULL) == cudaSuccess && cudaEventSynchronize(e1) == cudaSuccess &&
+                 cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
+            if (r >= 0)
+                t[r] = 1e-3 * ms;
+        }
+        if (ok)
+            result = median(t, runs);
+    }
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    cudaFree(a), cudaFree(b), cudaFree(c), free(h);
+    cudaGetLastError();
+    return result;
+}
+
+/*
+ * rate and half from two square products n1 < n2 taking t1 and t2 seconds beyond the fixed cost: with
+ * r(n) = 2 n^3 / t(n) = rate (n / (n + half))^3, the ratio of the two rates' cube roots gives half.  When the
+ * larger is not faster per flop (noise), half is 1 and the rate the larger's.
+ */
+static void fit(double n1, double t1, double n2, double t2, double *rate, double *half)
+{
+    double r1 = 2 * n1 * n1 * n1 / t1, r2 = 2 * n2 * n2 * n2 / t2, q = cbrt(r1 / r2);
+    double h = n1 * n2 * (q - 1) / (n1 - q * n2);
+    *half = isfinite(h) && h >= 1 ? h : 1;
+    double f = n2 / (n2 + *half);
+    *rate = r2 / (f * f * f);
+}
+
+/* mkdir -p of path's directory */
+static void make_parent(const char *path)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *s = dir + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(dir, 0755); /* an existing one is fine; a real failure shows at fopen */
+            *s = '/';
+        }
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    int to_stdout = 0, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--stdout"))
+            to_stdout = 1;
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else {
+            fprintf(stderr, "usage: tileblas-calibrate [-o FILE | --stdout] [--quick]\n");
+            return 2;
+        }
+    }
+    char path[512];
+    if (!out && !to_stdout && !(out = tb_cost_path(0, path, sizeof path))) {
+        fprintf(stderr, "tileblas-calibrate: no HOME or XDG_CONFIG_HOME to write to; use -o FILE\n");
+        return 2;
+    }
+    tb_cost_params c = tb_cost_defaults;
+    const int runs = quick ? 3 : 7;
+    FILE *log = to_stdout ? stderr : stdout;
+
+    /* the CPU path */
+    c.cpu_call = time_call(TILEBLAS_PATH_CPU, 2, 2, 2, runs);
+    const double n1 = 64, n2 = quick ? 1024 : 2048;
+    double t1 = time_call(TILEBLAS_PATH_CPU, (int)n1, (int)n1, (int)n1, runs) - c.cpu_call;
+    double t2 = time_call(TILEBLAS_PATH_CPU, (int)n2, (int)n2, (int)n2, quick ? 3 : 5) - c.cpu_call;
+    fit(n1, t1, n2, t2, &c.cpu_rate, &c.cpu_half);
+    fprintf(log, "CPU: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %g^3 -> cpu_rate %.3g, cpu_half %.3g\n",
+            1e6 * c.cpu_call, 2e-12 * n1 * n1 * n1 / t1, n1, 2e-12 * n2 * n2 * n2 / t2, n2, c.cpu_rate, c.cpu_half);
+
+    /* the GPU path */
+    const char *why = NULL;
+    if (tileblas_gpu_available(&why)) {
+        c.gpu_call = time_call(TILEBLAS_PATH_GPU, 2, 2, 2, runs);
+        double k1 = time_kernel(256, runs), k2 = time_kernel(4096, runs);
+        if (k1 > 0 && k2 > 0)
+            fit(256, k1, 4096, k2, &c.gpu_rate, &c.gpu_half);
+        else
+            fprintf(log, "GPU kernel could not be timed: gpu_rate and gpu_half stay built in\n");
+        const int big = quick ? 4096 : 8192, thin = 16;
+        const double bytes = 4.0 * big * big;
+        /* each: the call's time less its fixed cost, its kernel (predicted) and its small operands' trips */
+        tb_gemm g = { .p.m = big, .p.n = thin, .p.k = big, .p.alpha = 1.0f };
+        tb_cost_params only = c;
+        only.h2d_a = INFINITY;
+        double ta = time_call(TILEBLAS_PATH_GPU, big, thin, big, runs) - tb_cost_predict(&only, &g).gpu;
+        g.p.m = thin, g.p.n = big, only = c, only.h2d_b = INFINITY;
+        double tb = time_call(TILEBLAS_PATH_GPU, thin, big, big, runs) - tb_cost_predict(&only, &g).gpu;
+        g.p.m = big, g.p.k = thin, only = c, only.d2h = INFINITY;
+        double tc = time_call(TILEBLAS_PATH_GPU, big, big, thin, runs) - tb_cost_predict(&only, &g).gpu;
+        if (ta > 0)
+            c.h2d_a = bytes / ta;
+        if (tb > 0)
+            c.h2d_b = bytes / tb;
+        if (tc > 0)
+            c.d2h = bytes / tc;
+        fprintf(log, "GPU: %.1f us a call; kernel %.2f TFLOP/s at 256^3, %.2f at 4096^3 -> gpu_rate %.3g, gpu_half "
+                     "%.3g; op(A) in %.1f GB/s, op(B) in %.1f GB/s, C out %.1f GB/s\n",
+                1e6 * c.gpu_call, k1 > 0 ? 2e-12 * 256 * 256 * 256 / k1 : 0.0,
+                k2 > 0 ? 2e-12 * 4096.0 * 4096 * 4096 / k2 : 0.0, c.gpu_rate, c.gpu_half, 1e-9 * c.h2d_a,
+                1e-9 * c.h2d_b, 1e-9 * c.d2h);
+    } else {
+        fprintf(log, "GPU: none usable (%s): its parameters stay built in\n", why);
+    }
+
+    FILE *f = stdout;
+    if (!to_stdout) {
+        make_parent(out);
+        f = fopen(out, "w");
+        if (!f) {
+            fprintf(stderr, "tileblas-calibrate: %s: %s\n", out, strerror(errno));
+            return 1;
+        }
+    }
+    time_t when = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&when));
+    int bad = fprintf(f, "# tileblas-calibrate %s, %s%s\n", date, quick ? "--quick, " : "",
+                      why ? "no GPU (GPU parameters built in)" : "GPU measured") < 0 ||
+              tb_cost_write(&c, f);
+    if (f != stdout)
+        bad |= fclose(f) != 0;
+    if (bad) {
+        fprintf(stderr, "tileblas-calibrate: %s: write failed\n", to_stdout ? "stdout" : out);
+        return 1;
+    }
+    if (!to_stdout)
+        fprintf(log, "wrote %s\n", out);
+    return 0;
+}
