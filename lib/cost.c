@@ -25,20 +25,26 @@ const tb_cost_params tb_cost_defaults = {
     .cpu_half = 64,
 };
 
-static double shape_factor(double m, double n, double k, double half)
+/* 2 M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half): one division, for the calls of a few nanoseconds */
+static double compute_time(double m, double n, double k, double rate, double half)
 {
-    return m / (m + half) * (n / (n + half)) * (k / (k + half));
+    return 2.0 * (m + half) * (n + half) * (k + half) / rate;
 }
 
 tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g)
 {
-    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, flops = 2.0 * m * n * k;
+    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k;
     double b_in = 4.0 * (k * n + (g->p.beta != 0.0f ? m * n : 0.0));
     tb_cost t;
     t.gpu = c->gpu_call + 4.0 * m * k / c->h2d_a + b_in / c->h2d_b + 4.0 * m * n / c->d2h +
-            flops / (c->gpu_rate * shape_factor(m, n, k, c->gpu_half));
-    t.cpu = c->cpu_call + flops / (c->cpu_rate * shape_factor(m, n, k, c->cpu_half));
+            compute_time(m, n, k, c->gpu_rate, c->gpu_half);
+    t.cpu = tb_cost_predict_cpu(c, g);
     return t;
+}
+
+double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g)
+{
+    return c->cpu_call + compute_time((double)g->p.m, (double)g->p.n, (double)g->p.k, c->cpu_rate, c->cpu_half);
 }
 
 static const struct {

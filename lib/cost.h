@@ -37,6 +37,7 @@ TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
  * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
  */
 TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g);
+TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g); /* its cpu alone */
 
 /*
  * A calibration file: lines "name value" (names as the fields above; seconds, bytes/s, flops/s), '#' comments

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -117,8 +118,11 @@ static void config_init(void)
     tb_config_parse(&config);
 }
 
-const tb_config *tb_config_get(void)
+_Atomic(const tb_config *) tb_config_ready;
+
+const tb_config *tb_config_get_slow(void)
 {
     pthread_once(&config_once, config_init);
+    atomic_store_explicit(&tb_config_ready, &config, memory_order_release);
     return &config;
 }

@@ -2,6 +2,7 @@
 #ifndef TB_ENV_H
 #define TB_ENV_H
 
+#include <stdatomic.h>
 #include "cost.h"
 #include "gemm.h"
 
@@ -21,7 +22,14 @@ typedef struct tb_config {
 /* Most host threads a staging copy uses (TILEBLAS_COPY_THREADS's upper bound). */
 #define TB_MAX_COPY_THREADS 64
 
-TB_HIDDEN const tb_config *tb_config_get(void);
+/* The configuration, parsed on first use; after that one atomic load (it is read several times per call). */
+TB_HIDDEN extern _Atomic(const tb_config *) tb_config_ready;
+TB_HIDDEN const tb_config *tb_config_get_slow(void);
+static inline const tb_config *tb_config_get(void)
+{
+    const tb_config *c = atomic_load_explicit(&tb_config_ready, memory_order_acquire);
+    return c ? c : tb_config_get_slow();
+}
 
 /* "512M", "2G", "1048576": bytes, with an optional binary K, M, G or T; -1 when not such a size. */
 TB_HIDDEN double tb_parse_size(const char *s);

@@ -16,9 +16,18 @@ double tb_gemm_flops(const tb_gemm *g)
     return 2.0 * (double)g->p.m * (double)g->p.n * (double)g->p.k;
 }
 
-/* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t. */
+/* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t.  A call that the
+ * CPU finishes within the GPU's fixed cost stays there without the rest of the model (a few nanoseconds of a tiny
+ * call's tens), unless the log shows the predictions. */
 int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
 {
+    if (!cfg->verbose) {
+        t->cpu = tb_cost_predict_cpu(&cfg->cost, g);
+        if (t->cpu <= cfg->cost.gpu_call) {
+            t->gpu = 0.0;
+            return 0;
+        }
+    }
     *t = tb_cost_predict(&cfg->cost, g);
     return t->gpu < t->cpu;
 }

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "counters.h"
 #include "cpu_blas.h"
 #include "env.h"
 #include "gpu.h"
@@ -11,13 +12,6 @@
 
 static const char *const iface_name[TB_IFACE_COUNT] = { "cblas_sgemm", "sgemm_" };
 
-/* per entry point and path; PATH_NONE counts quick returns */
-typedef struct counter {
-    unsigned long long calls, gpu_failures;
-    double flops, seconds;
-} counter;
-static counter count[TB_IFACE_COUNT][3];
-static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread tileblas_call_info last;
 
 static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
@@ -48,14 +42,8 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
 {
-    double flops = r->path == TB_PATH_NONE ? 0.0 : tb_gemm_flops(g);
-    pthread_mutex_lock(&count_lock);
-    counter *c = &count[g->iface][r->path];
-    c->calls++;
-    c->gpu_failures += (unsigned)r->gpu_failed;
-    c->flops += flops;
-    c->seconds += r->seconds;
-    pthread_mutex_unlock(&count_lock);
+    double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
+    tb_counts_add(g->iface, r->path, flops, r->seconds, r->gpu_failed);
 
     last.path = (tileblas_path)r->path;
     last.kernel = r->path == TB_PATH_GPU ? tb_kernel_table[r->kernel].name : NULL;
@@ -64,10 +52,20 @@ void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
         log_call(g, r, flops);
 }
 
+static _Atomic int stats_asked_for;
+
+int tb_stats_timing_wanted(void)
+{
+    return stats_asked_for || tb_config_get()->verbose >= 1;
+}
+
 void tb_stats_get(tileblas_stats *out)
 {
+    stats_asked_for = 1;
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&count_lock);
+    tb_counts all;
+    tb_counts_sum(&all);
+    const tb_counter(*count)[3] = all.c;
     for (int i = 0; i < TB_IFACE_COUNT; i++) {
         out->quick_returns += count[i][TB_PATH_NONE].calls;
         out->cpu_calls += count[i][TB_PATH_CPU].calls;
@@ -78,14 +76,12 @@ void tb_stats_get(tileblas_stats *out)
         out->gpu_flops += count[i][TB_PATH_GPU].flops;
         out->gpu_seconds += count[i][TB_PATH_GPU].seconds;
     }
-    pthread_mutex_unlock(&count_lock);
 }
 
 void tb_stats_reset(void)
 {
-    pthread_mutex_lock(&count_lock);
-    memset(count, 0, sizeof count);
-    pthread_mutex_unlock(&count_lock);
+    stats_asked_for = 1;
+    tb_counts_reset();
 }
 
 void tb_stats_last(tileblas_call_info *out)
@@ -93,7 +89,7 @@ void tb_stats_last(tileblas_call_info *out)
     *out = last;
 }
 
-static void summary_line(const char *what, const counter *c)
+static void summary_line(const char *what, const tb_counter *c)
 {
     if (!c->calls)
         return;
@@ -106,7 +102,10 @@ __attribute__((destructor)) static void summary_at_exit(void)
 {
     if (tb_config_get()->verbose < 2)
         return;
-    counter all[3] = { { 0 } };
+    tb_counter all[3] = { { 0 } };
+    tb_counts sum;
+    tb_counts_sum(&sum);
+    const tb_counter(*count)[3] = sum.c;
     tb_msg("summary of sgemm calls:");
     for (int i = 0; i < TB_IFACE_COUNT; i++) {
         for (int p = 0; p < 3; p++) {

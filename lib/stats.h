@@ -13,7 +13,16 @@ typedef struct tb_call_record {
     int gpu_failed;   /* meant for the GPU, ran on the CPU */
     double seconds;
     tb_cost predicted; /* auto mode's predictions; zeros when the path was forced */
+    double flops;      /* 2*M*N*K, 0 for a quick return */
 } tb_call_record;
+
+/* Calls of at least this many flops are always timed (16.7 MFLOP: 10 us or more on any path, where two clock
+ * reads cost under 0.5 %); smaller ones only once tb_stats_timing_wanted(). */
+#define TB_STATS_TIMED_FLOPS 16777216.0
+
+/* 1 when every call's time is wanted: TILEBLAS_VERBOSE >= 1, or the program has asked for the statistics
+ * (tileblas_get_stats or tileblas_reset_stats) at least once. */
+TB_HIDDEN int tb_stats_timing_wanted(void);
 
 /* Count the call, remember it as this thread's last, and log it when TILEBLAS_VERBOSE >= 1. */
 TB_HIDDEN void tb_stats_record(const tb_gemm *g, const tb_call_record *r);

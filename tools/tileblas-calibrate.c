@@ -9,9 +9,11 @@
  * each the median of several calls after a warm-up, with the library's own entry point on malloc'd memory:
  *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then 64^3 and 1024^3 (2048^3 without
  *     --quick), from which the rate on large products and the size that halves it (cpu_rate, cpu_half);
- *   - the GPU path forced: a tiny call (gpu_call); the kernel alone, device-resident, at 256^3 and 4096^3
- *     (gpu_rate, gpu_half); and three calls whose time is one operand's trip: op(A) of 8192 x 8192 with N = 16
- *     (h2d_a), op(B) the same with M = 16 (h2d_b), and C of 8192 x 8192 back with K = 16 (d2h) (4096 with --quick).
+ *   - the GPU path forced: a tiny call (gpu_call); the kernel alone, device-resident, at 1024^3 and 4096^3
+ *     (gpu_rate, gpu_half; smaller products measure the launch, not the kernel); and three calls whose time is
+ *     mostly one operand's trip: op(A) of 8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b),
+ *     and C of 8192 x 8192 back with K = 256 (d2h) (4096 with --quick), each less the model's time for the rest
+ *     of the call.  (With N, M or K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
  * Without a usable GPU the GPU parameters keep the built-in values.  Exit status 0, 1 on a failure to write.
  */
 #include <config.h>
@@ -180,12 +182,12 @@ int main(int argc, char **argv)
     const char *why = NULL;
     if (tileblas_gpu_available(&why)) {
         c.gpu_call = time_call(TILEBLAS_PATH_GPU, 2, 2, 2, runs);
-        double k1 = time_kernel(256, runs), k2 = time_kernel(4096, runs);
+        double k1 = time_kernel(1024, runs), k2 = time_kernel(4096, runs);
         if (k1 > 0 && k2 > 0)
-            fit(256, k1, 4096, k2, &c.gpu_rate, &c.gpu_half);
+            fit(1024, k1, 4096, k2, &c.gpu_rate, &c.gpu_half);
         else
             fprintf(log, "GPU kernel could not be timed: gpu_rate and gpu_half stay built in\n");
-        const int big = quick ? 4096 : 8192, thin = 16;
+        const int big = quick ? 4096 : 8192, thin = 256;
         const double bytes = 4.0 * big * big;
         /* each: the call's time less its fixed cost, its kernel (predicted) and its small operands' trips */
         tb_gemm g = { .p.m = big, .p.n = thin, .p.k = big, .p.alpha = 1.0f };
@@ -202,9 +204,9 @@ int main(int argc, char **argv)
             c.h2d_b = bytes / tb;
         if (tc > 0)
             c.d2h = bytes / tc;
-        fprintf(log, "GPU: %.1f us a call; kernel %.2f TFLOP/s at 256^3, %.2f at 4096^3 -> gpu_rate %.3g, gpu_half "
+        fprintf(log, "GPU: %.1f us a call; kernel %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate %.3g, gpu_half "
                      "%.3g; op(A) in %.1f GB/s, op(B) in %.1f GB/s, C out %.1f GB/s\n",
-                1e6 * c.gpu_call, k1 > 0 ? 2e-12 * 256 * 256 * 256 / k1 : 0.0,
+                1e6 * c.gpu_call, k1 > 0 ? 2e-12 * 1024 * 1024 * 1024 / k1 : 0.0,
                 k2 > 0 ? 2e-12 * 4096.0 * 4096 * 4096 / k2 : 0.0, c.gpu_rate, c.gpu_half, 1e-9 * c.h2d_a,
                 1e-9 * c.h2d_b, 1e-9 * c.d2h);
     } else {

@@ -1,0 +1,129 @@
+/*
+ * Each thread counts into its own block: plain relaxed atomic loads and stores by its one writer, so that readers
+ * on other threads see whole values without any lock on the call's side.  The blocks are chained for readers; a
+ * thread that exits folds its block into `retired`.  A reset does not touch other threads' blocks (they have one
+ * writer each): it records the sum at that moment as the base that later sums subtract.
+ */
+#include <config.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "counters.h"
+
+typedef struct live_counter {
+    _Atomic unsigned long long calls, gpu_failures;
+    _Atomic double flops, seconds;
+} live_counter;
+
+typedef struct block {
+    live_counter c[TB_IFACE_COUNT][3];
+    struct block *prev, *next;
+} block;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the chain, retired and base */
+static block *chain;
+static tb_counts retired, base;
+static __thread block *mine;
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define BUMP(x, v) atomic_store_explicit(&(x), LOAD(x) + (v), memory_order_relaxed)
+
+static void add_block(tb_counts *to, const block *b)
+{
+    for (int i = 0; i < TB_IFACE_COUNT; i++)
+        for (int p = 0; p < 3; p++) {
+            tb_counter *t = &to->c[i][p];
+            const live_counter *c = &b->c[i][p];
+            t->calls += LOAD(c->calls), t->gpu_failures += LOAD(c->gpu_failures);
+            t->flops += LOAD(c->flops), t->seconds += LOAD(c->seconds);
+        }
+}
+
+static void thread_exit(void *p)
+{
+    block *b = p;
+    pthread_mutex_lock(&lock);
+    add_block(&retired, b);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        chain = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    pthread_mutex_unlock(&lock);
+    free(b);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&exit_key, thread_exit);
+}
+
+/* this thread's block, or NULL when there is no memory for one */
+static block *my_block(void)
+{
+    if (mine)
+        return mine;
+    pthread_once(&key_once, make_key);
+    block *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    pthread_mutex_lock(&lock);
+    b->next = chain;
+    if (chain)
+        chain->prev = b;
+    chain = b;
+    pthread_mutex_unlock(&lock);
+    pthread_setspecific(exit_key, b);
+    return mine = b;
+}
+
+void tb_counts_add(tb_iface iface, int path, double flops, double seconds, int gpu_failed)
+{
+    block *b = my_block();
+    if (!b) { /* no memory for a block: count straight into retired, under the lock */
+        pthread_mutex_lock(&lock);
+        tb_counter *t = &retired.c[iface][path];
+        t->calls++, t->gpu_failures += (unsigned)gpu_failed, t->flops += flops, t->seconds += seconds;
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    live_counter *c = &b->c[iface][path];
+    BUMP(c->calls, 1);
+    if (gpu_failed)
+        BUMP(c->gpu_failures, 1);
+    BUMP(c->flops, flops);
+    BUMP(c->seconds, seconds);
+}
+
+/* the sum since start; the caller holds the lock */
+static void total(tb_counts *out)
+{
+    *out = retired;
+    for (const block *b = chain; b; b = b->next)
+        add_block(out, b);
+}
+
+void tb_counts_sum(tb_counts *out)
+{
+    pthread_mutex_lock(&lock);
+    total(out);
+    for (int i = 0; i < TB_IFACE_COUNT; i++)
+        for (int p = 0; p < 3; p++) {
+            tb_counter *t = &out->c[i][p];
+            const tb_counter *z = &base.c[i][p];
+            t->calls -= z->calls, t->gpu_failures -= z->gpu_failures;
+            t->flops -= z->flops, t->seconds -= z->seconds;
+        }
+    pthread_mutex_unlock(&lock);
+}
+
+void tb_counts_reset(void)
+{
+    pthread_mutex_lock(&lock);
+    total(&base);
+    pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,26 @@
+/* Call counters per entry point and path, kept per thread so that a call takes no lock (a tiny call lasts tens of
+ * nanoseconds, as long as a contended mutex); readers add up every thread's. */
+#ifndef TB_COUNTERS_H
+#define TB_COUNTERS_H
+
+#include "gemm.h"
+
+typedef struct tb_counter {
+    unsigned long long calls, gpu_failures;
+    double flops, seconds;
+} tb_counter;
+
+/* [entry point][path]; path 0 (TB_PATH_NONE) counts quick returns */
+typedef struct tb_counts {
+    tb_counter c[TB_IFACE_COUNT][3];
+} tb_counts;
+
+/* One call into this thread's counters. */
+TB_HIDDEN void tb_counts_add(tb_iface iface, int path, double flops, double seconds, int gpu_failed);
+
+/* All threads' counts (those of threads that have exited included) since start or the last reset. */
+TB_HIDDEN void tb_counts_sum(tb_counts *out);
+
+TB_HIDDEN void tb_counts_reset(void);
+
+#endif
