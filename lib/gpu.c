@@ -28,6 +28,13 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     return -1;
 }
 
+int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
+{
+    (void)g, (void)kernel, (void)w;
+    *err = "this tileblas was built without CUDA";
+    return -1;
+}
+
 #else /* HAVE_CUDA */
 
 #include <cuda_runtime_api.h>
@@ -152,6 +159,77 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
         } else {
             disable(what, e);
         }
+    }
+    pthread_mutex_unlock(&gpu.lock);
+    return rc;
+}
+
+/* The device-side problem of tb_gpu_sgemm_resident: host operands copied into buffers from the cache. */
+static int resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, float *tmp[3],
+                    const char **what)
+{
+    tb_kproblem p = g->p;
+    const float *host[3] = { p.a, p.b, p.c };
+    const int64_t ld[3] = { p.lda, p.ldb, p.ldc };
+    const int64_t rows[3] = { p.transa ? p.k : p.m, p.transb ? p.n : p.k, p.m };
+    const int64_t cols[3] = { p.transa ? p.m : p.k, p.transb ? p.k : p.n, p.n };
+    for (int i = 0; i < 3; i++) {
+        if (w[i] != TB_ON_HOST)
+            continue;
+        if (ops->alloc(ops->ctx, (size_t)(rows[i] * cols[i]) * sizeof(float), &tmp[i])) {
+            *what = "device memory for the operands in host memory";
+            return -1;
+        }
+        /* C is not read when beta = 0 */
+        if ((i < 2 || p.beta != 0.0f) &&
+            cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
+                         (size_t)rows[i] * sizeof(float), (size_t)cols[i], cudaMemcpyHostToDevice) != cudaSuccess) {
+            *what = "copying an operand to the device";
+            return -1;
+        }
+    }
+    if (tmp[0])
+        p.a = tmp[0], p.lda = rows[0];
+    if (tmp[1])
+        p.b = tmp[1], p.ldb = rows[1];
+    if (tmp[2])
+        p.c = tmp[2], p.ldc = rows[2];
+    /* the default stream: after whatever the program queued there */
+    if (tb_kernel_table[kernel].launch(&p, NULL) != cudaSuccess) {
+        *what = "the kernel launch";
+        return -1;
+    }
+    cudaError_t e = tmp[2] ? cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2],
+                                          (size_t)rows[2] * sizeof(float), (size_t)rows[2] * sizeof(float),
+                                          (size_t)cols[2], cudaMemcpyDeviceToHost)
+                           : cudaStreamSynchronize(NULL);
+    if (e != cudaSuccess) {
+        *what = "the product";
+        return -1;
+    }
+    return 0;
+}
+
+int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
+{
+    static __thread char msg[320];
+    if (!tb_gpu_usable(err))
+        return -1;
+    pthread_mutex_lock(&gpu.lock);
+    tb_devops ops;
+    tb_cuda_ops(kernel, &ops);
+    float *tmp[3] = { NULL, NULL, NULL };
+    const char *what = NULL;
+    int rc = resident(g, kernel, w, &ops, tmp, &what);
+    for (int i = 0; i < 3; i++)
+        if (tmp[i])
+            ops.release(ops.ctx, tmp[i]);
+    if (rc) {
+        cudaError_t e = cudaGetLastError();
+        snprintf(msg, sizeof msg, "%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "");
+        *err = msg;
+        if (e != cudaSuccess && e != cudaErrorMemoryAllocation && e != cudaErrorInvalidValue)
+            disable(what, e);
     }
     pthread_mutex_unlock(&gpu.lock);
     return rc;

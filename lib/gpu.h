@@ -2,6 +2,7 @@
 #ifndef TB_GPU_H
 #define TB_GPU_H
 
+#include "devptr.h"
 #include "gemm.h"
 #include "plan.h"
 
@@ -18,5 +19,10 @@ TB_HIDDEN int tb_gpu_state(const char **text);
  * right, the others untouched, and the caller computes those on the CPU.  A failure that leaves the device
  * unusable (anything but running out of memory) turns the GPU off for the rest of the process. */
 TB_HIDDEN int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err);
+
+/* Run g on the GPU with its operands where they are: those in device or managed memory (w[i] != TB_ON_HOST, for
+ * A, B, C) in place, host ones copied to the device and (C) back.  Work is ordered on the default stream after
+ * what the program queued there, and C is complete on return.  0, or -1 with *err set and C untouched. */
+TB_HIDDEN int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err);
 
 #endif

@@ -53,6 +53,12 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
             tb_warn_once(&warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
         path = TB_PATH_CPU;
     }
-    *kernel = forced_kernel >= 0 ? forced_kernel : cfg->kernel >= 0 ? cfg->kernel : tb_kernel_default();
+    *kernel = tb_route_kernel();
     return path;
+}
+
+int tb_route_kernel(void)
+{
+    const tb_config *cfg = tb_config_get();
+    return forced_kernel >= 0 ? forced_kernel : cfg->kernel >= 0 ? cfg->kernel : tb_kernel_default();
 }

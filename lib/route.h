@@ -18,6 +18,9 @@ TB_HIDDEN int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb
  * the cost model's times when auto mode chose, else zeros. */
 TB_HIDDEN tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted);
 
+/* The GPU kernel (table index): the thread's, TILEBLAS_KERNEL's, or the default. */
+TB_HIDDEN int tb_route_kernel(void);
+
 /* Per-thread overrides (tileblas_set_path / tileblas_set_kernel). */
 TB_HIDDEN void tb_route_force_path(tb_path path); /* TB_PATH_NONE: no override */
 TB_HIDDEN void tb_route_force_kernel(int kernel); /* -1: no override */

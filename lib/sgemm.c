@@ -1,6 +1,7 @@
 /* The core of every SGEMM call: reference BLAS quick returns, the route, the GPU with the CPU behind it. */
 #include <config.h>
 #include "cpu_blas.h"
+#include "devptr.h"
 #include "gpu.h"
 #include "pipeline.h"
 #include "route.h"
@@ -25,6 +26,29 @@ static tb_gemm tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, i
     t.p.b = g->p.b + (g->p.transb ? j0 : j0 * g->p.ldb);
     t.p.c = g->p.c + i0 + j0 * g->p.ldc;
     return t;
+}
+
+/* Operands in device or managed memory (w): used in place on the GPU, whatever the mode, since the CPU BLAS cannot
+ * read device memory.  If the GPU cannot take the call: with only managed memory besides the host's, the CPU BLAS
+ * reads it like host memory; otherwise C is left untouched, with a warning.  Returns the path taken. */
+static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device, tb_call_record *r)
+{
+    static _Atomic int warned_cpu, warned_lost;
+    const char *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
+    int kernel = tb_route_kernel();
+    if (!other_device && tb_gpu_sgemm_resident(g, kernel, w, &err) == 0) {
+        r->kernel = kernel;
+        return TB_PATH_GPU;
+    }
+    r->gpu_failed = 1;
+    if (w[0] != TB_ON_DEVICE && w[1] != TB_ON_DEVICE && w[2] != TB_ON_DEVICE) {
+        tb_warn_once(&warned_cpu, "GPU failed (%s); managed operands are read by the CPU BLAS", err);
+        tb_cpu_sgemm(g);
+        return TB_PATH_CPU;
+    }
+    tb_warn_once(&warned_lost, "operands in device memory, but the GPU cannot take the call (%s): C is left "
+                 "unchanged", err);
+    return TB_PATH_NONE;
 }
 
 /* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; -1: nothing was written to C. */
@@ -68,6 +92,15 @@ void tb_sgemm(const tb_gemm *g)
     r.flops = tb_gemm_flops(g);
     const int timed = tb_stats_timing_wanted() || r.flops >= TB_STATS_TIMED_FLOPS;
     double t0 = timed ? tb_now() : 0.0;
+    tb_where w[3];
+    int other_device = 0;
+    if (r.flops >= TB_DEVPTR_MIN_FLOPS && tb_operands_where(g, w, &other_device)) {
+        r.in_place = 1;
+        r.path = in_place(g, w, other_device, &r);
+        r.seconds = timed ? tb_now() - t0 : 0.0;
+        tb_stats_record(g, &r);
+        return;
+    }
     r.path = tb_route(g, &r.kernel, &r.predicted);
     if (r.path == TB_PATH_GPU && gpu_or_rest(g, r.kernel)) {
         r.path = TB_PATH_CPU;

@@ -33,7 +33,9 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
     /* the caller's M and N: a row-major call was swapped into column-major */
     int row = g->iface == TB_IFACE_CBLAS && g->orig.cblas.order == 101;
     char why[96] = "";
-    if (r->predicted.gpu > 0)
+    if (r->in_place)
+        snprintf(why, sizeof why, " (operands in device memory used in place)");
+    else if (r->predicted.gpu > 0)
         snprintf(why, sizeof why, " (predicted gpu %.3f ms, cpu %.3f ms)", 1e3 * r->predicted.gpu,
                  1e3 * r->predicted.cpu);
     tb_msg("%s %s M=%lld N=%lld K=%lld -> %s%s", iface_name[g->iface], shape, (long long)(row ? g->p.n : g->p.m),

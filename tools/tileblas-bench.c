@@ -10,6 +10,8 @@
  *     --kernels all for every one) and cuBLAS when libcublas can be loaded at run time, all device-resident
  *     (operands already on the GPU, leading dimensions rounded up to 4 floats as the library's copies are):
  *     2 warm-up launches, then the median of R launches timed with CUDA events;
+ *   - with `call` in --kernels (or all): tileblas's cblas_sgemm on the same device pointers (tb-call: the library
+ *     finds them in device memory and runs the default kernel in place), timed the same way;
  *   - OpenBLAS (libopenblas.so.0, loaded at run time) on the host: the median of a few calls, wall clock.
  * Fresh random data per shape; C is poisoned (NaN) before each run; every result is compared with cuBLAS's (or
  * the default kernel's), and the largest relative difference is printed.  A table goes to stdout (TFLOP/s and
@@ -30,7 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench.h"
+#include "devptr.h"
 #include "kernels.h"
+#include "tileblas.h"
 
 #define MAX_SHAPES BENCH_MAX_SHAPES
 #define MAX_IMPLS 16
@@ -58,7 +62,7 @@ double bench_now(void)
 
 /* ---- what is timed: a kernel of the table, cuBLAS, or OpenBLAS on the host */
 
-typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS } impl_kind;
+typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS, IMPL_CALL } impl_kind;
 typedef struct impl {
     impl_kind kind;
     const char *name;
@@ -150,6 +154,14 @@ static int launch(const impl *im, const tb_kproblem *p)
 {
     if (im->kind == IMPL_KERNEL)
         return im->kernel->launch(p, NULL);
+    if (im->kind == IMPL_CALL) { /* the library's entry point on the same device pointers: found and used in place */
+        cblas_sgemm(CblasColMajor, p->transa ? CblasTrans : CblasNoTrans, p->transb ? CblasTrans : CblasNoTrans,
+                    (int)p->m, (int)p->n, (int)p->k, p->alpha, p->a, (int)p->lda, p->b, (int)p->ldb, p->beta, p->c,
+                    (int)p->ldc);
+        tileblas_call_info info;
+        tileblas_last_call(&info);
+        return info.path == TILEBLAS_PATH_GPU ? 0 : (int)cudaErrorUnknown;
+    }
     float alpha = p->alpha, beta = p->beta; /* cublasOperation_t: 0 = N, 1 = T */
     return cublas_sgemm(cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, &alpha, p->a, (int)p->lda,
                         p->b, (int)p->ldb, &beta, p->c, (int)p->ldc)
@@ -235,7 +247,8 @@ void bench_write_csv(const char *path, const char *ratio_name, const row *rows, 
     }
     fprintf(f, "shape,trans,implementation,ms,tflops,%s,max_rel_diff\n", ratio_name);
     for (int i = 0; i < nrows; i++)
-        fprintf(f, "%s,%s,%s,%.6f,%.4f,%.4f,%.3e\n", rows[i].shape, rows[i].trans, rows[i].impl, rows[i].ms,
+        /* %g: a tiny call's rate (1e-5 TFLOP/s) must not print as 0 */
+        fprintf(f, "%s,%s,%s,%.6f,%.6g,%.6g,%.3e\n", rows[i].shape, rows[i].trans, rows[i].impl, rows[i].ms,
                 rows[i].tflops, rows[i].ratio, rows[i].diff);
     fclose(f);
 }
@@ -399,7 +412,7 @@ int main(int argc, char **argv)
     int nimpls = 0;
     if (cublas_sgemm)
         impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", NULL };
-    for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 1; i++) {
+    for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 2; i++) {
         const char *name = tb_kernel_table[i].name;
         size_t len = strlen(name);
         const char *at = kernels;
@@ -419,6 +432,8 @@ int main(int argc, char **argv)
             if (impls[i].kernel == dflt.kernel)
                 memmove(impls + i, impls + i + 1, (size_t)(--nimpls - i) * sizeof *impls);
     }
+    if (strstr(kernels, "call") || !strcmp(kernels, "all"))
+        impls[nimpls++] = (impl){ IMPL_CALL, "tb-call", NULL };
     if (openblas_sgemm)
         impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", NULL };
 
@@ -439,6 +454,8 @@ int main(int argc, char **argv)
             float *ref = bench_alloc(pr.celems * sizeof(float));
             double ref_ms = 0;
             for (int i = 0; i < nimpls; i++) {
+                if (impls[i].kind == IMPL_CALL && 2.0 * m * n * k < TB_DEVPTR_MIN_FLOPS)
+                    continue; /* too small for the library to look for device memory: it would read it as host */
                 double ms = time_impl(&impls[i], &pr, repeats);
                 if (i == 0) {
                     ref_ms = ms;

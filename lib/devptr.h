@@ -1,0 +1,22 @@
+/*
+ * Where a call's operands live: host memory (which the CPU reads: pageable, pinned), or memory of the CUDA device
+ * (cudaMalloc'd: only the GPU can read it; managed: both can, the GPU without copies).  A program can only hold
+ * device memory once the CUDA driver is loaded in its process, so until then nothing is asked of CUDA (a glance at
+ * the list of loaded libraries, about 10 ns); after that the driver is asked about each pointer.
+ */
+#ifndef TB_DEVPTR_H
+#define TB_DEVPTR_H
+
+#include "gemm.h"
+
+typedef enum tb_where { TB_ON_HOST = 0, TB_ON_DEVICE, TB_MANAGED } tb_where;
+
+/* Operands A, B, C into w[0..2]; returns how many are not TB_ON_HOST.  A pointer on a device other than device 0
+ * counts as TB_ON_DEVICE with *other_device set (tileblas uses device 0 only). */
+TB_HIDDEN int tb_operands_where(const tb_gemm *g, tb_where w[3], int *other_device);
+
+/* Calls of fewer flops are not looked at (their operands are taken to be host memory, as the CPU BLAS would take
+ * them): asking the driver costs more than a fifth of such a call. */
+#define TB_DEVPTR_MIN_FLOPS 16777216.0
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * Operands in device memory (issue 4): a program that allocates with its own CUDA runtime (this test links one, as
+ * such a program does; tileblas has its own inside) passes cudaMalloc'd and managed pointers to cblas_sgemm, in
+ * every mix with host memory.  The call must run on the GPU with those operands in place, give the product within
+ * DESIGN.md's bound of a double-precision reference, leave C's padding untouched and leave host operands as they
+ * were.  Skips (77) without a usable device.
+ */
+#include <config.h>
+#include <check.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "suite.h"
+#include "tileblas.h"
+
+enum { HOST, DEVICE, MANAGED };
+static const char *const place_name[] = { "host", "device", "managed" };
+static uint64_t state;
+
+static float uniform(void)
+{
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return (float)((double)(state >> 40) / 16777216.0 * 2.0 - 1.0);
+}
+
+static void check_cuda(cudaError_t e, const char *what)
+{
+    ck_assert_msg(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
+}
+
+/* count floats at `place`, filled from host[] */
+static float *place_copy(int place, const float *host, size_t count)
+{
+    float *p = NULL;
+    size_t bytes = count * sizeof(float);
+    if (place == HOST) {
+        p = malloc(bytes);
+        ck_assert_ptr_nonnull(p);
+        memcpy(p, host, bytes);
+    } else {
+        check_cuda(place == DEVICE ? cudaMalloc((void **)&p, bytes) : cudaMallocManaged((void **)&p, bytes, 1),
+                   "allocate");
+        check_cuda(cudaMemcpy(p, host, bytes, cudaMemcpyDefault), "fill");
+    }
+    return p;
+}
+
+static void place_free(int place, float *p)
+{
+    if (place == HOST)
+        free(p);
+    else
+        cudaFree(p);
+}
+
+/* column-major cblas_sgemm with A, B, C at the given places; ld = rows + 3 (C's padding poisoned) */
+static void run(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, float beta)
+{
+    const int arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
+    const int lda = arows + 3, ldb = brows + 3, ldc = m + 3;
+    const size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n;
+    float *ha = malloc(na * sizeof(float)), *hb = malloc(nb * sizeof(float)), *hc = malloc(nc * sizeof(float));
+    float *out = malloc(nc * sizeof(float));
+    ck_assert(ha && hb && hc && out);
+    for (size_t i = 0; i < na; i++)
+        ha[i] = uniform();
+    for (size_t i = 0; i < nb; i++)
+        hb[i] = uniform();
+    for (size_t i = 0; i < nc; i++)
+        hc[i] = (int)(i % ldc) >= m ? -777.0f : beta == 0.0f ? NAN : uniform();
+    float *a = place_copy(pa, ha, na), *b = place_copy(pb, hb, nb), *c = place_copy(pc, hc, nc);
+    const float alpha = 0.75f;
+    cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
+                lda, b, ldb, beta, c, ldc);
+    tileblas_call_info info;
+    tileblas_last_call(&info);
+    check_cuda(cudaMemcpy(out, c, nc * sizeof(float), cudaMemcpyDefault), "read C");
+    char what[160];
+    snprintf(what, sizeof what, "A %s, B %s, C %s, %c%c M=%d N=%d K=%d beta=%g", place_name[pa], place_name[pb],
+             place_name[pc], ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, beta);
+    if (pa != HOST || pb != HOST || pc != HOST)
+        ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "%s: not run on the GPU", what);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < ldc; i++) {
+            size_t at = (size_t)i + (size_t)j * ldc;
+            if (i >= m) {
+                ck_assert_msg(out[at] == -777.0f, "%s: C's padding (%d, %d) overwritten", what, i, j);
+                continue;
+            }
+            double sum = 0, mag = 0;
+            for (int l = 0; l < k; l++) {
+                double x = ta ? ha[l + (size_t)i * lda] : ha[i + (size_t)l * lda];
+                double y = tb ? hb[j + (size_t)l * ldb] : hb[l + (size_t)j * ldb];
+                sum += x * y, mag += fabs(x * y);
+            }
+            double c0 = beta == 0.0f ? 0.0 : hc[at], want = alpha * sum + beta * c0;
+            double bound = 2.0 * (k + 2) * ldexp(1.0, -24) * (fabs(alpha) * mag + fabs(beta * c0));
+            ck_assert_msg(!isnan(out[at]) && fabs(out[at] - want) <= bound, "%s: C(%d,%d) = %.9g, want %.9g", what, i,
+                          j, out[at], want);
+        }
+    if (pa == HOST)
+        ck_assert_msg(!memcmp(a, ha, na * sizeof(float)), "%s: A changed", what);
+    if (pb == HOST)
+        ck_assert_msg(!memcmp(b, hb, nb * sizeof(float)), "%s: B changed", what);
+    place_free(pa, a), place_free(pb, b), place_free(pc, c);
+    free(ha), free(hb), free(hc), free(out);
+}
+
+/* _i: the places of A, B and C (27 mixes); each with the four transposes, beta = 0 and 0.5.  300 x 200 x 180 is
+ * 21.6 MFLOP, above the size from which operands are looked at (lib/devptr.h). */
+START_TEST(every_mix)
+{
+    int pa = _i / 9, pb = (_i / 3) % 3, pc = _i % 3;
+    for (int t = 0; t < 4; t++) {
+        run(pa, pb, pc, t >> 1, t & 1, 300, 200, 180, 0.0f);
+        run(pa, pb, pc, t >> 1, t & 1, 257, 130, 513, 0.5f);
+    }
+}
+END_TEST
+
+/* Row-major: the swap of A and B must carry their places with them. */
+START_TEST(row_major)
+{
+    const int m = 200, n = 300, k = 150;
+    float *ha = malloc((size_t)m * k * sizeof(float)), *hb = malloc((size_t)k * n * sizeof(float));
+    float *out = malloc((size_t)m * n * sizeof(float));
+    for (int i = 0; i < m * k; i++)
+        ha[i] = uniform();
+    for (int i = 0; i < k * n; i++)
+        hb[i] = uniform();
+    float *a = place_copy(DEVICE, ha, (size_t)m * k), *b = place_copy(HOST, hb, (size_t)k * n), *c = NULL;
+    check_cuda(cudaMalloc((void **)&c, (size_t)m * n * sizeof(float)), "C");
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+    check_cuda(cudaMemcpy(out, c, (size_t)m * n * sizeof(float), cudaMemcpyDeviceToHost), "read C");
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double sum = 0, mag = 0;
+            for (int l = 0; l < k; l++)
+                sum += (double)ha[i * k + l] * hb[l * n + j], mag += fabs((double)ha[i * k + l] * hb[l * n + j]);
+            ck_assert_msg(fabs(out[i * n + j] - sum) <= 2.0 * (k + 2) * ldexp(1.0, -24) * mag, "C(%d,%d) = %.9g, want %.9g",
+                          i, j, out[i * n + j], sum);
+        }
+    cudaFree(a), cudaFree(c), free(b), free(ha), free(hb), free(out);
+}
+END_TEST
+
+int main(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
+        printf("SKIP: no usable CUDA device\n");
+        return 77;
+    }
+    state = tt_test_seed();
+    Suite *s = suite_create("operands in device memory");
+    TCase *tc = tcase_create("in place");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, every_mix, 0, 27);
+    tcase_add_test(tc, row_major);
+    suite_add_tcase(s, tc);
+    return tt_run_suite(s, CK_NOFORK);
+}
