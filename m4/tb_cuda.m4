@@ -26,9 +26,10 @@ AC_DEFUN([TB_CHECK_CUDA], [
   ])
   AS_IF([test "x$have_cuda" = xyes], [
     CUDA_CPPFLAGS="-I$cuda_dir/include"
-    # The runtime is linked statically so that only the NVIDIA driver is needed where the library runs;
-    # nvcc's host stubs need the C++ runtime.
-    CUDA_LIBS="-L$tb_cuda_libdir -lcudart_static -lstdc++ -lrt -ldl -lpthread"
+    # The runtime is linked statically so that only the NVIDIA driver is needed where the library runs.  No
+    # C++ runtime: the .cu files are built without exceptions and thread-safe statics (Makefile.am), the only
+    # things of it that nvcc's host stubs used, so that preloading the library does not load libstdc++.
+    CUDA_LIBS="-L$tb_cuda_libdir -lcudart_static -lrt -ldl -lpthread"
     NVCC_ARCH_FLAGS=
     tb_last_arch=
     for a in `echo "$with_cuda_arch" | tr ',' ' '`; do
