@@ -57,9 +57,21 @@ static void thread_exit(void *p)
     free(b);
 }
 
+/* fork: the child must not inherit the lock held by a thread that does not exist there */
+static void before_fork(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+static void after_fork(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
 static void make_key(void)
 {
     pthread_key_create(&exit_key, thread_exit);
+    pthread_atfork(before_fork, after_fork, after_fork);
 }
 
 /* this thread's block, or NULL when there is no memory for one */
@@ -109,6 +121,7 @@ static void total(tb_counts *out)
 
 void tb_counts_sum(tb_counts *out)
 {
+    pthread_once(&key_once, make_key);
     pthread_mutex_lock(&lock);
     total(out);
     for (int i = 0; i < TB_IFACE_COUNT; i++)
@@ -123,6 +136,7 @@ void tb_counts_sum(tb_counts *out)
 
 void tb_counts_reset(void)
 {
+    pthread_once(&key_once, make_key);
     pthread_mutex_lock(&lock);
     total(&base);
     pthread_mutex_unlock(&lock);

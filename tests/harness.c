@@ -1,5 +1,7 @@
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +19,10 @@ typedef void (*f77_fn)(const char *, const char *, const int *, const int *, con
                        const float *, const int *, const float *, const int *, const float *, float *, const int *);
 static cblas_fn ref_cblas;
 static f77_fn ref_f77;
+static pthread_once_t reference_once = PTHREAD_ONCE_INIT;
 
-static void load_reference(void)
+static void open_reference(void)
 {
-    if (ref_cblas)
-        return;
     void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
     if (!h)
         h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -31,19 +32,36 @@ static void load_reference(void)
     }
 }
 
+static void load_reference(void)
+{
+    pthread_once(&reference_once, open_reference);
+}
+
+/* One seed for the process; each thread draws from its own stream of it (the first thread's is the seed itself,
+ * so that a single-threaded suite replays as before). */
 static unsigned long long seed;
-static uint64_t state;
+static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
+static _Atomic unsigned threads_seeded;
+static _Thread_local uint64_t state;
+static _Thread_local int state_ready;
+
+static void take_seed(void)
+{
+    seed = tt_test_seed();
+}
 
 unsigned long long tt_seed(void)
 {
-    if (!seed)
-        state = seed = tt_test_seed();
+    pthread_once(&seed_once, take_seed);
     return seed;
 }
 
 static float uniform(void)
 {
-    tt_seed();
+    if (!state_ready) {
+        state = tt_seed() + 0x632be59bd9b4e019ull * atomic_fetch_add(&threads_seeded, 1);
+        state_ready = 1;
+    }
     /* splitmix64 */
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

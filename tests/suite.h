@@ -17,12 +17,15 @@ static inline int tt_run_suite(Suite *s, enum fork_status fork)
     return failed ? 1 : 0;
 }
 
-/* One suite of one test case made of the NULL-terminated tests, run as tt_run_suite does. */
-static inline int tt_run_tests(const char *suite, const char *tcase, const TTest *const *tests,
+/* One suite of one test case made of the NULL-terminated tests (each allowed `timeout` seconds; 0: check's
+ * default), run as tt_run_suite does. */
+static inline int tt_run_tests(const char *suite, const char *tcase, const TTest *const *tests, double timeout,
                                enum fork_status fork)
 {
     Suite *s = suite_create(suite);
     TCase *tc = tcase_create(tcase);
+    if (timeout > 0)
+        tcase_set_timeout(tc, timeout);
     for (; *tests; tests++)
         tcase_add_test(tc, *tests);
     suite_add_tcase(s, tc);

@@ -237,5 +237,5 @@ int main(void)
 {
     const TTest *const tests[] = { defaults_are_quiet, good_values,      bad_values,     sizes,
                                    kernel_table,       calibration_file, auto_decisions, NULL };
-    return tt_run_tests("config", "environment and routing", tests, CK_FORK);
+    return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);
 }

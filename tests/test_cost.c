@@ -118,5 +118,5 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = { prediction, parse_format, write_and_load, paths, NULL };
-    return tt_run_tests("cost", "cost model", tests, CK_FORK);
+    return tt_run_tests("cost", "cost model", tests, 0, CK_FORK);
 }

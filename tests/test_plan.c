@@ -140,5 +140,5 @@ int main(void)
                                    budget_below_the_smallest_tiles_is_refused,
                                    random_shapes_and_budgets_keep_the_invariants,
                                    NULL };
-    return tt_run_tests("pipeline plan", "plan", tests, CK_FORK);
+    return tt_run_tests("pipeline plan", "plan", tests, 0, CK_FORK);
 }

@@ -1,0 +1,85 @@
+/*
+ * Threads (issue 5): 16 threads call cblas_sgemm (both orders) and sgemm_ at once, 200 calls each, on shapes from
+ * the suites' grid and some larger ones, with every scalar set.  Half the threads force the CPU path (results
+ * bit for bit OpenBLAS's), half the GPU path (within DESIGN.md's bound; on the CPU, so bit for bit, where there is
+ * no GPU).  Every C must be right, and the counters of tileblas_get_stats must add up to exactly the calls made,
+ * with the threads gone.
+ */
+#include <config.h>
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+#include "suite.h"
+
+#define THREADS 16
+#define CALLS 200
+
+static const int larger[][3] = { { 300, 200, 100 }, { 257, 129, 511 }, { 64, 1000, 64 }, { 513, 65, 130 } };
+
+typedef struct job {
+    int index;
+    int failures;
+    unsigned long long quick; /* calls with nothing to multiply */
+    char first[600];
+} job;
+
+static void *thread_main(void *arg)
+{
+    job *j = arg;
+    const int gpu = j->index % 2;
+    tileblas_set_path(gpu ? TILEBLAS_PATH_GPU : TILEBLAS_PATH_CPU);
+    uint64_t r = 0x9e3779b97f4a7c15ull * (uint64_t)(j->index + 1) ^ tt_seed();
+    for (int call = 0; call < CALLS; call++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        tt_case c;
+        tt_combo((int)(r % TT_COMBOS), &c);
+        const int *shape = (r >> 8) % 5 == 0 ? larger[(r >> 16) % 4] : tt_shapes[(r >> 16) % tt_shape_count];
+        const tt_scalars *s = &tt_scalar_sets[(r >> 24) % tt_scalar_set_count];
+        c.m = shape[0], c.n = shape[1], c.k = shape[2], c.pad = (int)((r >> 32) % 2) * 3;
+        c.alpha = s->alpha, c.beta = s->beta, c.nan_c = s->nan_c, c.nan_ab = s->nan_ab;
+        j->quick += c.m == 0 || c.n == 0 || c.k == 0 || c.alpha == 0.0f;
+        char msg[512];
+        if (!tt_run(&c, gpu ? TT_TOLERANCE : TT_BITWISE, msg, sizeof msg) && j->failures++ == 0)
+            snprintf(j->first, sizeof j->first, "thread %d: %s", j->index, msg);
+    }
+    return NULL;
+}
+
+START_TEST(sixteen_threads)
+{
+    tileblas_reset_stats();
+    pthread_t t[THREADS];
+    static job jobs[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].index = i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, thread_main, &jobs[i]), 0);
+    }
+    int failures = 0;
+    unsigned long long quick = 0;
+    const char *first = NULL;
+    for (int i = 0; i < THREADS; i++) {
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+        failures += jobs[i].failures, quick += jobs[i].quick;
+        if (jobs[i].failures && !first)
+            first = jobs[i].first;
+    }
+    ck_assert_msg(failures == 0, "%d of %d calls wrong; first: %s", failures, THREADS * CALLS, first);
+    tileblas_stats st;
+    tileblas_get_stats(&st);
+    ck_assert_uint_eq(st.cpu_calls + st.gpu_calls + st.quick_returns, THREADS * CALLS);
+    ck_assert_uint_eq(st.quick_returns, quick);
+    printf("%d threads x %d calls: %llu on the CPU, %llu on the GPU, %llu quick returns, all right\n", THREADS,
+           CALLS, st.cpu_calls, st.gpu_calls, st.quick_returns);
+}
+END_TEST
+
+int main(void)
+{
+    tt_seed(); /* prints it */
+    const TTest *const tests[] = { sixteen_threads, NULL };
+    return tt_run_tests("threads", "concurrent calls", tests, 600, CK_NOFORK);
+}
