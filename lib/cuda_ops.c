@@ -4,6 +4,7 @@
 #ifdef HAVE_CUDA
 
 #include <cuda_runtime_api.h>
+#include "env.h"
 #include "kernels.h"
 
 /* Device buffers kept for the next call: a call of the same shape finds the same sizes. */
@@ -44,6 +45,41 @@ int tb_cuda_ops_init(void)
     return (int)e;
 }
 
+/* the simulated fault of this call (lib/gpu.c holds its lock around every call) */
+static struct {
+    tb_fault kind;
+    long n, ops, calls;
+} fault;
+
+void tb_cuda_fault_call(void)
+{
+    const tb_config *cfg = tb_config_get();
+    fault.kind = cfg->fault, fault.n = cfg->fault_n, fault.ops = 0, fault.calls++;
+}
+
+int tb_cuda_fault(int op)
+{
+    switch (fault.kind) {
+    case TB_FAULT_OOM:
+        return op == TB_OP_ALLOC ? cudaErrorMemoryAllocation : cudaSuccess;
+    case TB_FAULT_LAUNCH:
+        return op == TB_OP_LAUNCH ? cudaErrorLaunchFailure : cudaSuccess;
+    case TB_FAULT_ERROR:
+        return ++fault.ops == fault.n ? cudaErrorUnknown : cudaSuccess;
+    case TB_FAULT_LOST:
+        return fault.calls >= fault.n ? cudaErrorDevicesUnavailable : cudaSuccess;
+    default:
+        return cudaSuccess;
+    }
+}
+
+/* 1, with the error noted, when a simulated fault fails this operation */
+static int injected(int op)
+{
+    cudaError_t e = (cudaError_t)tb_cuda_fault(op);
+    return e != cudaSuccess && check(e);
+}
+
 int tb_cuda_last_error(void)
 {
     cudaError_t e = cu.last;
@@ -73,6 +109,8 @@ void tb_cuda_trim(void)
 static int c_alloc(void *ctx, size_t bytes, float **dev)
 {
     (void)ctx;
+    if (injected(TB_OP_ALLOC))
+        return 1;
     int best = -1, empty = -1;
     for (int i = 0; i < CACHE; i++) {
         if (!cu.cache[i].p) {
@@ -121,6 +159,8 @@ static int c_h2d(void *ctx, int q, float *dev, int64_t dld, const float *host, i
                  int64_t cols)
 {
     (void)ctx;
+    if (injected(TB_OP_OTHER))
+        return 1;
     return check(cudaMemcpy2DAsync(dev, (size_t)dld * sizeof(float), host, (size_t)hld * sizeof(float),
                                    (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyHostToDevice, cu.q[q]));
 }
@@ -129,6 +169,8 @@ static int c_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, i
                  int64_t cols)
 {
     (void)ctx;
+    if (injected(TB_OP_OTHER))
+        return 1;
     return check(cudaMemcpy2DAsync(host, (size_t)hld * sizeof(float), dev, (size_t)dld * sizeof(float),
                                    (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDeviceToHost, cu.q[q]));
 }
@@ -136,24 +178,32 @@ static int c_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, i
 static int c_gemm(void *ctx, int q, const tb_kproblem *p)
 {
     (void)ctx;
+    if (injected(TB_OP_LAUNCH))
+        return 1;
     return check((cudaError_t)tb_kernel_table[cu.kernel].launch(p, cu.q[q]));
 }
 
 static int c_record(void *ctx, int q, int ev)
 {
     (void)ctx;
+    if (injected(TB_OP_OTHER))
+        return 1;
     return check(cudaEventRecord(cu.ev[ev], cu.q[q]));
 }
 
 static int c_queue_wait(void *ctx, int q, int ev)
 {
     (void)ctx;
+    if (injected(TB_OP_OTHER))
+        return 1;
     return check(cudaStreamWaitEvent(cu.q[q], cu.ev[ev], 0));
 }
 
 static int c_host_wait(void *ctx, int ev)
 {
     (void)ctx;
+    if (injected(TB_OP_OTHER))
+        return 1;
     return check(cudaEventSynchronize(cu.ev[ev]));
 }
 

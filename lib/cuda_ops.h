@@ -24,6 +24,12 @@ TB_HIDDEN size_t tb_cuda_cached_bytes(void);
 /* Give every cached device buffer back to CUDA (after running out of memory). */
 TB_HIDDEN void tb_cuda_trim(void);
 
+/* TILEBLAS_FAULT (lib/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
+ * cudaError_t that the simulated fault gives an operation of kind op, or 0. */
+enum { TB_OP_ALLOC, TB_OP_LAUNCH, TB_OP_OTHER };
+TB_HIDDEN void tb_cuda_fault_call(void);
+TB_HIDDEN int tb_cuda_fault(int op);
+
 /* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
 TB_HIDDEN int tb_cuda_last_error(void);
 

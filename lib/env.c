@@ -35,6 +35,38 @@ static int load_calibration(tb_config *cfg, const char *path, int must_exist)
     return 0;
 }
 
+int tb_parse_fault(const char *s, tb_fault *fault, long *n)
+{
+    static const struct {
+        const char *name;
+        tb_fault fault;
+        int counted;
+    } names[] = { { "nodriver", TB_FAULT_NODRIVER, 0 }, { "nodevice", TB_FAULT_NODEVICE, 0 },
+                  { "oom", TB_FAULT_OOM, 0 },           { "launch", TB_FAULT_LAUNCH, 0 },
+                  { "error", TB_FAULT_ERROR, 1 },       { "lost", TB_FAULT_LOST, 1 } };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i].name);
+        if (strncmp(s, names[i].name, len))
+            continue;
+        const char *rest = s + len;
+        long v = 0;
+        if (names[i].counted) {
+            char *end;
+            if (*rest != ':' || !rest[1])
+                return -1;
+            errno = 0;
+            v = strtol(rest + 1, &end, 10);
+            if (errno || *end || v < 1)
+                return -1;
+        } else if (*rest) {
+            return -1;
+        }
+        *fault = names[i].fault, *n = v;
+        return 0;
+    }
+    return -1;
+}
+
 double tb_parse_size(const char *s)
 {
     char *end;
@@ -100,6 +132,10 @@ void tb_config_parse(tb_config *cfg)
             cfg->gpu_memory = 0;
         }
     }
+
+    s = getenv("TILEBLAS_FAULT");
+    if (s && *s && tb_parse_fault(s, &cfg->fault, &cfg->fault_n))
+        bad_value("TILEBLAS_FAULT", s, "nodriver, nodevice, oom, launch, error:N or lost:N", "no fault");
 
     cfg->cost = tb_cost_defaults;
     s = getenv("TILEBLAS_CALIBRATION");

@@ -8,6 +8,18 @@
 
 typedef enum tb_mode { TB_MODE_AUTO = 0, TB_MODE_CPU, TB_MODE_GPU } tb_mode;
 
+/* TILEBLAS_FAULT (for tests): a GPU failure to simulate, each where the real one would arise (lib/gpu.c,
+ * lib/cuda_ops.c).  n: the operation (error) or the call (lost) from which it happens, counted from 1. */
+typedef enum tb_fault {
+    TB_FAULT_NONE = 0,
+    TB_FAULT_NODRIVER, /* "nodriver": CUDA reports no driver; the GPU is never used */
+    TB_FAULT_NODEVICE, /* "nodevice": CUDA reports no device */
+    TB_FAULT_OOM,      /* "oom": every device allocation runs out of memory */
+    TB_FAULT_LAUNCH,   /* "launch": kernel launches fail */
+    TB_FAULT_ERROR,    /* "error:N": the N-th device operation of each GPU call fails */
+    TB_FAULT_LOST      /* "lost:N": from the N-th GPU call on, the device is gone */
+} tb_fault;
+
 typedef struct tb_config {
     tb_mode mode;             /* TILEBLAS_MODE=auto|cpu|gpu */
     int kernel;               /* TILEBLAS_KERNEL: index in the kernel table; -1 = default */
@@ -17,6 +29,8 @@ typedef struct tb_config {
     char cost_source[512];    /* that file's path, or "" for the built-in defaults */
     int copy_threads;         /* TILEBLAS_COPY_THREADS: host threads for staging copies; 0 = the online CPUs */
     double gpu_memory;        /* TILEBLAS_GPU_MEMORY: most device bytes a call uses; 0 = no cap */
+    tb_fault fault;           /* TILEBLAS_FAULT */
+    long fault_n;
 } tb_config;
 
 /* Most host threads a staging copy uses (TILEBLAS_COPY_THREADS's upper bound). */
@@ -30,6 +44,9 @@ static inline const tb_config *tb_config_get(void)
     const tb_config *c = atomic_load_explicit(&tb_config_ready, memory_order_acquire);
     return c ? c : tb_config_get_slow();
 }
+
+/* "oom", "error:3", ...: *fault and *n; -1 when not such a value. */
+TB_HIDDEN int tb_parse_fault(const char *s, tb_fault *fault, long *n);
 
 /* "512M", "2G", "1048576": bytes, with an optional binary K, M, G or T; -1 when not such a size. */
 TB_HIDDEN double tb_parse_size(const char *s);

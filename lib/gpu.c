@@ -5,6 +5,8 @@
 #include <string.h>
 #include "gpu.h"
 
+_Atomic int tb_gpu_warned;
+
 #ifndef HAVE_CUDA
 
 int tb_gpu_usable(const char **why_not)
@@ -71,6 +73,13 @@ static void after_fork_in_child(void)
 static void gpu_init(void)
 {
     int count = 0;
+    tb_fault fault = tb_config_get()->fault;
+    if (fault == TB_FAULT_NODRIVER || fault == TB_FAULT_NODEVICE) { /* simulated: CUDA is not touched */
+        disable(fault == TB_FAULT_NODRIVER ? "no usable CUDA device (simulated: TILEBLAS_FAULT=nodriver)"
+                                           : "no usable CUDA device (simulated: TILEBLAS_FAULT=nodevice)",
+                fault == TB_FAULT_NODRIVER ? cudaErrorInsufficientDriver : cudaErrorNoDevice);
+        return;
+    }
     cudaError_t e = cudaGetDeviceCount(&count);
     pthread_atfork(NULL, NULL, after_fork_in_child);
     gpu.initialised = 1;
@@ -135,6 +144,7 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     if (!tb_gpu_usable(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
+    tb_cuda_fault_call();
     const tb_pipe_staging *st = NULL;
     const char *what = NULL;
     int rc = -1;
@@ -164,29 +174,33 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     return rc;
 }
 
-/* The device-side problem of tb_gpu_sgemm_resident: host operands copied into buffers from the cache. */
-static int resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, float *tmp[3],
-                    const char **what)
+/* The device-side problem of tb_gpu_sgemm_resident: host operands copied into buffers from the cache.  Returns
+ * the error (simulated ones included, TILEBLAS_FAULT) with *what naming the step, or cudaSuccess. */
+static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, float *tmp[3],
+                            const char **what)
 {
     tb_kproblem p = g->p;
     const float *host[3] = { p.a, p.b, p.c };
     const int64_t ld[3] = { p.lda, p.ldb, p.ldc };
     const int64_t rows[3] = { p.transa ? p.k : p.m, p.transb ? p.n : p.k, p.m };
     const int64_t cols[3] = { p.transa ? p.m : p.k, p.transb ? p.k : p.n, p.n };
+    cudaError_t e;
     for (int i = 0; i < 3; i++) {
         if (w[i] != TB_ON_HOST)
             continue;
+        *what = "device memory for the operands in host memory";
         if (ops->alloc(ops->ctx, (size_t)(rows[i] * cols[i]) * sizeof(float), &tmp[i])) {
-            *what = "device memory for the operands in host memory";
-            return -1;
+            e = (cudaError_t)tb_cuda_last_error();
+            return e != cudaSuccess ? e : cudaErrorMemoryAllocation;
         }
+        *what = "copying an operand to the device";
+        if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
+            return e;
         /* C is not read when beta = 0 */
         if ((i < 2 || p.beta != 0.0f) &&
-            cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
-                         (size_t)rows[i] * sizeof(float), (size_t)cols[i], cudaMemcpyHostToDevice) != cudaSuccess) {
-            *what = "copying an operand to the device";
-            return -1;
-        }
+            (e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
+                              (size_t)rows[i] * sizeof(float), (size_t)cols[i], cudaMemcpyHostToDevice)) != cudaSuccess)
+            return e;
     }
     if (tmp[0])
         p.a = tmp[0], p.lda = rows[0];
@@ -195,19 +209,16 @@ static int resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_
     if (tmp[2])
         p.c = tmp[2], p.ldc = rows[2];
     /* the default stream: after whatever the program queued there */
-    if (tb_kernel_table[kernel].launch(&p, NULL) != cudaSuccess) {
-        *what = "the kernel launch";
-        return -1;
-    }
-    cudaError_t e = tmp[2] ? cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2],
-                                          (size_t)rows[2] * sizeof(float), (size_t)rows[2] * sizeof(float),
-                                          (size_t)cols[2], cudaMemcpyDeviceToHost)
-                           : cudaStreamSynchronize(NULL);
-    if (e != cudaSuccess) {
-        *what = "the product";
-        return -1;
-    }
-    return 0;
+    *what = "the kernel launch";
+    if ((e = (cudaError_t)tb_cuda_fault(TB_OP_LAUNCH)) != cudaSuccess ||
+        (e = (cudaError_t)tb_kernel_table[kernel].launch(&p, NULL)) != cudaSuccess)
+        return e;
+    *what = "the product";
+    if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
+        return e;
+    return tmp[2] ? cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2], (size_t)rows[2] * sizeof(float),
+                                 (size_t)rows[2] * sizeof(float), (size_t)cols[2], cudaMemcpyDeviceToHost)
+                  : cudaStreamSynchronize(NULL);
 }
 
 int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
@@ -216,23 +227,26 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
     if (!tb_gpu_usable(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
+    tb_cuda_fault_call();
     tb_devops ops;
     tb_cuda_ops(kernel, &ops);
     float *tmp[3] = { NULL, NULL, NULL };
     const char *what = NULL;
-    int rc = resident(g, kernel, w, &ops, tmp, &what);
+    cudaError_t e = resident(g, kernel, w, &ops, tmp, &what);
     for (int i = 0; i < 3; i++)
         if (tmp[i])
             ops.release(ops.ctx, tmp[i]);
-    if (rc) {
-        cudaError_t e = cudaGetLastError();
-        snprintf(msg, sizeof msg, "%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "");
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        snprintf(msg, sizeof msg, "%s: %s", what, cudaGetErrorString(e));
         *err = msg;
-        if (e != cudaSuccess && e != cudaErrorMemoryAllocation && e != cudaErrorInvalidValue)
+        if (e == cudaErrorMemoryAllocation)
+            tb_cuda_trim(); /* the device is fine; this call did not fit */
+        else
             disable(what, e);
     }
     pthread_mutex_unlock(&gpu.lock);
-    return rc;
+    return e != cudaSuccess ? -1 : 0;
 }
 
 #endif /* HAVE_CUDA */

@@ -6,6 +6,10 @@
 #include "gemm.h"
 #include "plan.h"
 
+/* One warning per process about the GPU not doing its part (whichever comes first: no usable GPU in
+ * TILEBLAS_MODE=gpu, or a GPU failure that sent calls to the CPU). */
+TB_HIDDEN extern _Atomic int tb_gpu_warned;
+
 /* 1 when a device is usable.  The first call initialises CUDA (once, thread-safe); nothing CUDA happens
  * before.  When 0, *why_not (if given) says why. */
 TB_HIDDEN int tb_gpu_usable(const char **why_not);

@@ -47,10 +47,9 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
     }
     const char *why;
     if (path == TB_PATH_GPU && !tb_gpu_usable(&why)) {
-        static _Atomic int warned;
         /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
         if (cfg->mode == TB_MODE_GPU && forced_path == TB_PATH_NONE)
-            tb_warn_once(&warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
+            tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
         path = TB_PATH_CPU;
     }
     *kernel = tb_route_kernel();

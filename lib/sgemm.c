@@ -33,7 +33,7 @@ static tb_gemm tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, i
  * reads it like host memory; otherwise C is left untouched, with a warning.  Returns the path taken. */
 static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device, tb_call_record *r)
 {
-    static _Atomic int warned_cpu, warned_lost;
+    static _Atomic int warned_lost; /* C not computed: said whatever was said before */
     const char *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
     int kernel = tb_route_kernel();
     if (!other_device && tb_gpu_sgemm_resident(g, kernel, w, &err) == 0) {
@@ -42,7 +42,7 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
     }
     r->gpu_failed = 1;
     if (w[0] != TB_ON_DEVICE && w[1] != TB_ON_DEVICE && w[2] != TB_ON_DEVICE) {
-        tb_warn_once(&warned_cpu, "GPU failed (%s); managed operands are read by the CPU BLAS", err);
+        tb_warn_once(&tb_gpu_warned, "GPU failed (%s); managed operands are read by the CPU BLAS", err);
         tb_cpu_sgemm(g);
         return TB_PATH_CPU;
     }
@@ -54,13 +54,12 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
 /* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; -1: nothing was written to C. */
 static int gpu_or_rest(const tb_gemm *g, int kernel)
 {
-    static _Atomic int warned;
     const char *err;
     tb_plan plan;
     int64_t done;
     if (!tb_gpu_sgemm(g, kernel, &plan, &done, &err))
         return 0;
-    tb_warn_once(&warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
+    tb_warn_once(&tb_gpu_warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
     if (!done)
         return -1;
     for (int64_t t = done; t < plan.mtiles * plan.ntiles; t++) {

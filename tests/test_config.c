@@ -13,7 +13,8 @@
 #include "route.h"
 
 static const char *vars[] = { "TILEBLAS_MODE",        "TILEBLAS_KERNEL",       "TILEBLAS_CPU_BLAS",  "TILEBLAS_VERBOSE",
-                              "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY" };
+                              "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY",
+                              "TILEBLAS_FAULT" };
 
 /* Parse with the given variables set (name=value pairs, NULL-terminated); returns what went to stderr. */
 static char warnings[4096];
@@ -91,6 +92,31 @@ START_TEST(bad_values)
     ck_assert_int_eq(lines, 5);
     ck_assert_int_eq(cfg.copy_threads, 0);
     ck_assert(cfg.gpu_memory == 0);
+}
+END_TEST
+
+/* TILEBLAS_FAULT: each simulated failure, and garbage (one warning, no fault) */
+START_TEST(faults)
+{
+    static const struct {
+        const char *value;
+        tb_fault fault;
+        long n;
+    } good[] = { { "nodriver", TB_FAULT_NODRIVER, 0 }, { "nodevice", TB_FAULT_NODEVICE, 0 }, { "oom", TB_FAULT_OOM, 0 },
+                 { "launch", TB_FAULT_LAUNCH, 0 },     { "error:1", TB_FAULT_ERROR, 1 },     { "lost:12", TB_FAULT_LOST, 12 } };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        const char *set[] = { "TILEBLAS_FAULT", good[i].value, NULL };
+        tb_config cfg = parse_with(set);
+        ck_assert_msg(cfg.fault == good[i].fault && cfg.fault_n == good[i].n, "%s", good[i].value);
+        ck_assert_str_eq(warnings, "");
+    }
+    static const char *bad[] = { "error", "error:", "error:0", "error:-2", "lost:x", "oom:3", "boom", "nodriverx" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *set[] = { "TILEBLAS_FAULT", bad[i], NULL };
+        tb_config cfg = parse_with(set);
+        ck_assert_msg(cfg.fault == TB_FAULT_NONE, "%s", bad[i]);
+        ck_assert_msg(strstr(warnings, "TILEBLAS_FAULT='") != NULL, "no warning for %s", bad[i]);
+    }
 }
 END_TEST
 
@@ -236,6 +262,6 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = { defaults_are_quiet, good_values,      bad_values,     sizes,
-                                   kernel_table,       calibration_file, auto_decisions, NULL };
+                                   kernel_table,       calibration_file, auto_decisions, faults, NULL };
     return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);
 }

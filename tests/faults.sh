@@ -1,0 +1,32 @@
+#!/bin/sh
+# GPU failures, simulated with TILEBLAS_FAULT where the real ones arise: a missing driver, no device, device memory
+# running out, a kernel that cannot launch, a CUDA error in the middle of a call (the 1st and the 5th operation),
+# a device lost from the 2nd call on.  Under each, sgemm-demo (TILEBLAS_MODE=gpu, preloaded) must get every result
+# right and exit 0, and tileblas must print exactly one warning.  Without a GPU only the first two are what they
+# say (the others meet no GPU to fail), and still must give right results and one warning.
+set -u
+builddir=${top_builddir:-.}
+lib=$builddir/.libs/libtileblas.so
+asan=${ASAN_PRELOAD:-}
+pre="${asan:+$asan }$lib"
+demo=$builddir/examples/sgemm-demo
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+for fault in nodriver nodevice oom launch error:1 error:5 lost:2; do
+  LD_PRELOAD="$pre" TILEBLAS_MODE=gpu TILEBLAS_FAULT=$fault TILEBLAS_VERBOSE=2 "$demo" 300 >"$work/out" 2>"$work/err"
+  status=$?
+  warnings=$(grep -c -E '^tileblas: (GPU failed|TILEBLAS_MODE=gpu, but no GPU|operands in device memory)' "$work/err")
+  gpu=$(grep -c '^tileblas:  GPU: NVIDIA' "$work/err")
+  if [ $status = 0 ] && grep -q '^all results correct$' "$work/out" && [ "$warnings" = 1 ]; then
+    case $fault in
+      nodriver|nodevice)
+        if grep -q "simulated: TILEBLAS_FAULT=$fault" "$work/err"; then echo "PASS: $fault: right results, one warning naming it"
+        else echo "FAIL: $fault: the warning does not name the simulated fault"; cat "$work/err"; fails=$((fails + 1)); fi ;;
+      *) echo "PASS: $fault: right results, one warning$( [ "$gpu" = 0 ] && echo ' (no GPU here: not simulated)')" ;;
+    esac
+  else
+    echo "FAIL: TILEBLAS_FAULT=$fault: status $status, $warnings warnings"; cat "$work/out" "$work/err"; fails=$((fails + 1))
+  fi
+done
+[ $fails = 0 ]
