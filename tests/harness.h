@@ -15,6 +15,7 @@ typedef struct tt_case {
     float alpha, beta;
     int nan_c;          /* C starts as NaN (only meaningful with beta = 0) */
     int nan_ab;         /* A and B are NaN (only meaningful with alpha = 0 or k = 0) */
+    int specials;       /* some elements of A and B (and of C when beta != 0) are +Inf, -Inf or NaN */
 } tt_case;
 
 /* How the result must match OpenBLAS: bit for bit (the CPU path) or within DESIGN.md's bound (the GPU). */
@@ -39,7 +40,7 @@ void tt_combo(int i, tt_case *c);
 extern const int tt_shapes[][3];
 extern const size_t tt_shape_count;
 /* (alpha, beta, nan_c, nan_ab) combinations: 0, 1 and other values; NaN that must not propagate. */
-typedef struct tt_scalars { float alpha, beta; int nan_c, nan_ab; } tt_scalars;
+typedef struct tt_scalars { float alpha, beta; int nan_c, nan_ab, specials; } tt_scalars;
 extern const tt_scalars tt_scalar_sets[];
 extern const size_t tt_scalar_set_count;
 

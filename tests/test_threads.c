@@ -39,7 +39,7 @@ static void *thread_main(void *arg)
         const int *shape = (r >> 8) % 5 == 0 ? larger[(r >> 16) % 4] : tt_shapes[(r >> 16) % tt_shape_count];
         const tt_scalars *s = &tt_scalar_sets[(r >> 24) % tt_scalar_set_count];
         c.m = shape[0], c.n = shape[1], c.k = shape[2], c.pad = (int)((r >> 32) % 2) * 3;
-        c.alpha = s->alpha, c.beta = s->beta, c.nan_c = s->nan_c, c.nan_ab = s->nan_ab;
+        c.alpha = s->alpha, c.beta = s->beta, c.nan_c = s->nan_c, c.nan_ab = s->nan_ab, c.specials = s->specials;
         j->quick += c.m == 0 || c.n == 0 || c.k == 0 || c.alpha == 0.0f;
         char msg[512];
         if (!tt_run(&c, gpu ? TT_TOLERANCE : TT_BITWISE, msg, sizeof msg) && j->failures++ == 0)
