@@ -155,24 +155,28 @@ static void c_release(void *ctx, float *dev)
             cu.cache[i].used = 0;
 }
 
+/* a queued copy between pinned host memory and the device, either way */
+static int copy2d(int q, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
+                  enum cudaMemcpyKind kind)
+{
+    if (injected(TB_OP_OTHER))
+        return 1;
+    return check(cudaMemcpy2DAsync(dst, (size_t)dld * sizeof(float), src, (size_t)sld * sizeof(float),
+                                   (size_t)rows * sizeof(float), (size_t)cols, kind, cu.q[q]));
+}
+
 static int c_h2d(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows,
                  int64_t cols)
 {
     (void)ctx;
-    if (injected(TB_OP_OTHER))
-        return 1;
-    return check(cudaMemcpy2DAsync(dev, (size_t)dld * sizeof(float), host, (size_t)hld * sizeof(float),
-                                   (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyHostToDevice, cu.q[q]));
+    return copy2d(q, dev, dld, host, hld, rows, cols, cudaMemcpyHostToDevice);
 }
 
 static int c_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows,
                  int64_t cols)
 {
     (void)ctx;
-    if (injected(TB_OP_OTHER))
-        return 1;
-    return check(cudaMemcpy2DAsync(host, (size_t)hld * sizeof(float), dev, (size_t)dld * sizeof(float),
-                                   (size_t)rows * sizeof(float), (size_t)cols, cudaMemcpyDeviceToHost, cu.q[q]));
+    return copy2d(q, host, hld, dev, dld, rows, cols, cudaMemcpyDeviceToHost);
 }
 
 static int c_gemm(void *ctx, int q, const tb_kproblem *p)

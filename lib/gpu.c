@@ -137,9 +137,24 @@ static size_t budget(void)
     return cap > 0 && cap < (double)b ? (size_t)cap : b;
 }
 
-int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
+/* A GPU call failed at `what` with CUDA error e (cudaSuccess for a failure of ours): *err says so.  Running out of
+ * memory (or not fitting) leaves the device on for later calls; any other error turns it off.  Lock held. */
+static void call_failed(const char *what, cudaError_t e, const char **err)
 {
     static __thread char msg[320];
+    snprintf(msg, sizeof msg, "%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "");
+    *err = msg;
+    if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
+        /* the device is fine, this problem does not fit now: let later calls retry */
+        tb_cuda_trim();
+        cudaGetLastError();
+    } else {
+        disable(what, e);
+    }
+}
+
+int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
+{
     *done = 0;
     if (!tb_gpu_usable(err))
         return -1;
@@ -158,18 +173,8 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
         *done = tb_pipeline_run(g, plan, &ops, st, &what);
         rc = what ? -1 : 0;
     }
-    if (rc) {
-        cudaError_t e = (cudaError_t)tb_cuda_last_error();
-        snprintf(msg, sizeof msg, "%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "");
-        *err = msg;
-        if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
-            /* the device is fine, this problem does not fit now: let later calls retry */
-            tb_cuda_trim();
-            cudaGetLastError();
-        } else {
-            disable(what, e);
-        }
-    }
+    if (rc)
+        call_failed(what, (cudaError_t)tb_cuda_last_error(), err);
     pthread_mutex_unlock(&gpu.lock);
     return rc;
 }
@@ -223,7 +228,6 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
 
 int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
 {
-    static __thread char msg[320];
     if (!tb_gpu_usable(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
@@ -238,12 +242,7 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
             ops.release(ops.ctx, tmp[i]);
     if (e != cudaSuccess) {
         cudaGetLastError();
-        snprintf(msg, sizeof msg, "%s: %s", what, cudaGetErrorString(e));
-        *err = msg;
-        if (e == cudaErrorMemoryAllocation)
-            tb_cuda_trim(); /* the device is fine; this call did not fit */
-        else
-            disable(what, e);
+        call_failed(what, e, err);
     }
     pthread_mutex_unlock(&gpu.lock);
     return e != cudaSuccess ? -1 : 0;

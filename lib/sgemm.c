@@ -96,17 +96,15 @@ void tb_sgemm(const tb_gemm *g)
     if (r.flops >= TB_DEVPTR_MIN_FLOPS && tb_operands_where(g, w, &other_device)) {
         r.in_place = 1;
         r.path = in_place(g, w, other_device, &r);
-        r.seconds = timed ? tb_now() - t0 : 0.0;
-        tb_stats_record(g, &r);
-        return;
+    } else {
+        r.path = tb_route(g, &r.kernel, &r.predicted);
+        if (r.path == TB_PATH_GPU && gpu_or_rest(g, r.kernel)) {
+            r.path = TB_PATH_CPU;
+            r.gpu_failed = 1;
+        }
+        if (r.path == TB_PATH_CPU)
+            tb_cpu_sgemm(g);
     }
-    r.path = tb_route(g, &r.kernel, &r.predicted);
-    if (r.path == TB_PATH_GPU && gpu_or_rest(g, r.kernel)) {
-        r.path = TB_PATH_CPU;
-        r.gpu_failed = 1;
-    }
-    if (r.path == TB_PATH_CPU)
-        tb_cpu_sgemm(g);
     r.seconds = timed ? tb_now() - t0 : 0.0;
     tb_stats_record(g, &r);
 }

@@ -35,6 +35,15 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
     ck_assert_msg(p->bytes == need, "bytes %zu, buffers %zu", p->bytes, need);
 }
 
+/* the plan tb_plan_make must find for this problem and budget, checked against every invariant */
+static tb_plan plan_for(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t budget)
+{
+    tb_plan p;
+    ck_assert_int_eq(tb_plan_make(m, n, k, ta, tb, budget, &p), 0);
+    check_plan(m, n, k, ta, tb, budget, &p);
+    return p;
+}
+
 START_TEST(block_bytes_round_rows_to_four)
 {
     ck_assert_uint_eq(tb_plan_block_bytes(1, 1), 16);
@@ -46,9 +55,7 @@ END_TEST
 
 START_TEST(large_square_is_cut_into_panels_with_a_resident)
 {
-    tb_plan p;
-    ck_assert_int_eq(tb_plan_make(8192, 8192, 8192, 0, 0, 100 * GiB, &p), 0);
-    check_plan(8192, 8192, 8192, 0, 0, 100 * GiB, &p);
+    tb_plan p = plan_for(8192, 8192, 8192, 0, 0, 100 * GiB);
     ck_assert_int_eq(p.mb, 8192);
     ck_assert_int_eq(p.nb, 1024);
     ck_assert_int_eq(p.ntiles, TB_PLAN_TARGET_TILES);
@@ -61,9 +68,7 @@ END_TEST
 
 START_TEST(tall_skinny_is_cut_into_row_blocks)
 {
-    tb_plan p;
-    ck_assert_int_eq(tb_plan_make(16384, 64, 16384, 0, 0, 100 * GiB, &p), 0);
-    check_plan(16384, 64, 16384, 0, 0, 100 * GiB, &p);
+    tb_plan p = plan_for(16384, 64, 16384, 0, 0, 100 * GiB);
     ck_assert_int_eq(p.nb, 64);
     ck_assert_int_eq(p.ntiles, 1);
     ck_assert_int_eq(p.mb, 2048);
@@ -76,9 +81,7 @@ END_TEST
 
 START_TEST(small_problem_is_one_tile)
 {
-    tb_plan p;
-    ck_assert_int_eq(tb_plan_make(100, 70, 5, 1, 1, 1 * GiB, &p), 0);
-    check_plan(100, 70, 5, 1, 1, 1 * GiB, &p);
+    tb_plan p = plan_for(100, 70, 5, 1, 1, 1 * GiB);
     ck_assert_int_eq(p.mtiles, 1);
     ck_assert_int_eq(p.ntiles, 1);
 }
@@ -87,9 +90,7 @@ END_TEST
 START_TEST(small_budget_goes_out_of_core)
 {
     /* 8192^3 needs 768 MiB for A, B and C at once; 64 MiB forces small tiles and A streamed per panel */
-    tb_plan p;
-    ck_assert_int_eq(tb_plan_make(8192, 8192, 8192, 0, 0, 64 * MiB, &p), 0);
-    check_plan(8192, 8192, 8192, 0, 0, 64 * MiB, &p);
+    tb_plan p = plan_for(8192, 8192, 8192, 0, 0, 64 * MiB);
     ck_assert_int_eq(p.a_resident, 0);
     ck_assert_int_gt(p.mtiles, 1);
     ck_assert_int_gt(p.ntiles, 1);

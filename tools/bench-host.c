@@ -80,8 +80,7 @@ static double time_calls(const himpl *im, const call *x, const float *c0, size_t
         if (r >= 0)
             ms[r] = 1e3 * t;
     }
-    qsort(ms, (size_t)runs, sizeof *ms, bench_cmp_double);
-    double med = ms[runs / 2];
+    double med = bench_median(ms, runs);
     free(ms);
     return med;
 }

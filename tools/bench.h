@@ -1,4 +1,5 @@
-/* What tileblas-bench's two modes share: the clock, host memory, random data, the result rows and their CSV. */
+/* What tileblas-bench's two modes (and, for the clock, medians, host memory and random data, tileblas-calibrate)
+ * share: those, and the result rows and their CSV. */
 #ifndef TB_BENCH_H
 #define TB_BENCH_H
 
@@ -16,6 +17,7 @@ typedef struct row {
 
 double bench_now(void);                          /* seconds, monotonic */
 int bench_cmp_double(const void *x, const void *y);
+double bench_median(double *t, int n);           /* sorts t */
 void *bench_alloc(size_t bytes);                 /* malloc, or exit(1) */
 void bench_fill(float *h, size_t count);         /* fresh uniform random numbers in [-1, 1) */
 /* the largest |c - ref| / (|ref| + 1) over an m x n column-major matrix (NaN wins) */

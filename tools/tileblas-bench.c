@@ -47,19 +47,6 @@ static void die_cuda(cudaError_t e, const char *what)
     }
 }
 
-int bench_cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ---- what is timed: a kernel of the table, cuBLAS, or OpenBLAS on the host */
 
 typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS, IMPL_CALL } impl_kind;
@@ -105,25 +92,6 @@ typedef struct problem {
     float *ha, *hb, *hc;    /* the same operands on the host (for OpenBLAS), and C's result */
     size_t aelems, belems, celems;
 } problem;
-
-static unsigned long long rng = 0x2545f4914f6cdd1dull;
-void bench_fill(float *h, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-        h[i] = (float)((double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-    }
-}
-
-void *bench_alloc(size_t bytes)
-{
-    void *x = malloc(bytes);
-    if (!x) {
-        fprintf(stderr, "tileblas-bench: out of host memory\n");
-        exit(1);
-    }
-    return x;
-}
 
 static void setup(problem *pr, int64_t m, int64_t n, int64_t k, int ta, int tb)
 {
@@ -185,8 +153,7 @@ static double time_impl(const impl *im, problem *pr, int repeats)
                            pr->ha, (int)p->lda, pr->hb, (int)p->ldb, 0.0f, pr->hc, (int)p->ldc);
             ms[r] = 1e3 * (bench_now() - t0);
         }
-        qsort(ms, (size_t)runs, sizeof *ms, bench_cmp_double);
-        double med = ms[runs / 2];
+        double med = bench_median(ms, runs);
         free(ms);
         return med;
     }
@@ -205,8 +172,7 @@ static double time_impl(const impl *im, problem *pr, int repeats)
         die_cuda(cudaEventElapsedTime(&t, e0, e1), "elapsed");
         ms[r] = t;
     }
-    qsort(ms, (size_t)repeats, sizeof *ms, bench_cmp_double);
-    double med = ms[repeats / 2];
+    double med = bench_median(ms, repeats);
     die_cuda(cudaMemcpy(pr->hc, p->c, pr->celems * sizeof(float), cudaMemcpyDeviceToHost), "copy C");
     cudaEventDestroy(e0), cudaEventDestroy(e1), free(ms);
     return med;

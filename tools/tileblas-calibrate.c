@@ -25,41 +25,16 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <cuda_runtime_api.h>
+#include "bench.h"
 #include "cost.h"
 #include "kernels.h"
 #include "tileblas.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
-
+/* count fresh random floats */
 static float *random_floats(size_t count)
 {
-    float *x = malloc(count * sizeof *x);
-    if (!x) {
-        fprintf(stderr, "tileblas-calibrate: out of host memory\n");
-        exit(1);
-    }
-    unsigned long long s = 0x9e3779b97f4a7c15ull ^ count;
-    for (size_t i = 0; i < count; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        x[i] = (float)((double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-    }
+    float *x = bench_alloc(count * sizeof *x);
+    bench_fill(x, count);
     return x;
 }
 
@@ -71,14 +46,14 @@ static double time_call(tileblas_path path, int m, int n, int k, int runs)
     runs = runs > 16 ? 16 : runs;
     tileblas_set_path(path);
     for (int r = -1; r < runs; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, k, 0.0f, c, m);
         if (r >= 0)
-            t[r] = now() - t0;
+            t[r] = bench_now() - t0;
     }
     tileblas_set_path(TILEBLAS_PATH_AUTO);
     free(a), free(b), free(c);
-    return median(t, runs);
+    return bench_median(t, runs);
 }
 
 /* Median seconds of the default kernel on an n^3 product already on the device, or -1. */
@@ -106,7 +81,7 @@ static double time_kernel(int n, int runs)
                 t[r] = 1e-3 * ms;
         }
         if (ok)
-            result = median(t, runs);
+            result = bench_median(t, runs);
     }
     if (e0)
         cudaEventDestroy(e0);
