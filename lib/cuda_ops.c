@@ -49,15 +49,16 @@ int tb_cuda_ops_init(void)
 static struct {
     tb_fault kind;
     long n, ops, calls;
+    int fired;
 } fault;
 
 void tb_cuda_fault_call(void)
 {
     const tb_config *cfg = tb_config_get();
-    fault.kind = cfg->fault, fault.n = cfg->fault_n, fault.ops = 0, fault.calls++;
+    fault.kind = cfg->fault, fault.n = cfg->fault_n, fault.ops = 0, fault.calls++, fault.fired = 0;
 }
 
-int tb_cuda_fault(int op)
+static cudaError_t fault_of(int op)
 {
     switch (fault.kind) {
     case TB_FAULT_OOM:
@@ -71,6 +72,18 @@ int tb_cuda_fault(int op)
     default:
         return cudaSuccess;
     }
+}
+
+int tb_cuda_fault(int op)
+{
+    cudaError_t e = fault_of(op);
+    fault.fired |= e != cudaSuccess;
+    return (int)e;
+}
+
+int tb_cuda_fault_fired(void)
+{
+    return fault.fired;
 }
 
 /* 1, with the error noted, when a simulated fault fails this operation */

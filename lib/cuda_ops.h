@@ -25,10 +25,12 @@ TB_HIDDEN size_t tb_cuda_cached_bytes(void);
 TB_HIDDEN void tb_cuda_trim(void);
 
 /* TILEBLAS_FAULT (lib/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
- * cudaError_t that the simulated fault gives an operation of kind op, or 0. */
+ * cudaError_t that the simulated fault gives an operation of kind op, or 0; tb_cuda_fault_fired() says whether
+ * it gave one during this call (so that the warning can say the failure was simulated). */
 enum { TB_OP_ALLOC, TB_OP_LAUNCH, TB_OP_OTHER };
 TB_HIDDEN void tb_cuda_fault_call(void);
 TB_HIDDEN int tb_cuda_fault(int op);
+TB_HIDDEN int tb_cuda_fault_fired(void);
 
 /* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
 TB_HIDDEN int tb_cuda_last_error(void);

@@ -142,7 +142,8 @@ static size_t budget(void)
 static void call_failed(const char *what, cudaError_t e, const char **err)
 {
     static __thread char msg[320];
-    snprintf(msg, sizeof msg, "%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "");
+    snprintf(msg, sizeof msg, "%s%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "",
+             tb_cuda_fault_fired() ? " (simulated: TILEBLAS_FAULT)" : "");
     *err = msg;
     if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
         /* the device is fine, this problem does not fit now: let later calls retry */
@@ -165,7 +166,7 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     int rc = -1;
     if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, budget(), plan)) {
         what = "device memory (the problem's smallest tiles do not fit)";
-    } else if (!(st = tb_cuda_staging(tb_pipeline_slot_floats(plan)))) {
+    } else if (!(st = tb_cuda_staging(tb_pipeline_slot_wanted(plan, g->p.k)))) {
         what = "pinned host memory";
     } else {
         tb_devops ops;

@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "env.h"
 #include "hostcopy.h"
@@ -11,6 +12,10 @@
 #define SMALL_COPY (1 << 20)
 /* Pieces per thread: the threads take pieces as they finish, so one slow thread does not hold up the rest. */
 #define PIECES_PER_THREAD 4
+/* A worker that has finished a job looks for the next one this long before it sleeps, and the caller looks this
+ * long for the workers to finish before it sleeps: the pipeline hands out chunks back to back, and a wake-up from
+ * a condition variable costs tens of microseconds a thread. */
+#define SPIN_NS 200000
 
 typedef struct job {
     float *dst;
@@ -26,8 +31,8 @@ static struct {
     pthread_mutex_t m;    /* guards what follows */
     pthread_cond_t start, done;
     int started, workers; /* threads besides the caller */
-    unsigned generation;  /* bumped for every job */
-    int pending;          /* workers still on the current job */
+    _Atomic unsigned generation; /* bumped for every job */
+    _Atomic int pending;         /* workers still on the current job */
     job *current;
 } pool = { .busy = PTHREAD_MUTEX_INITIALIZER,
             .m = PTHREAD_MUTEX_INITIALIZER,
@@ -42,6 +47,36 @@ static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, i
     }
     for (int64_t j = 0; j < cols; j++)
         memcpy(dst + j * dld, src + j * sld, (size_t)rows * sizeof(float));
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Wait up to SPIN_NS, without sleeping, for *x to differ from `from`; returns 1 if it did. */
+static int spin_while_equal(_Atomic unsigned *x, unsigned from)
+{
+    for (int64_t end = now_ns() + SPIN_NS;;) {
+        for (int i = 0; i < 64; i++) {
+            if (atomic_load_explicit(x, memory_order_acquire) != from)
+                return 1;
+            relax();
+        }
+        if (now_ns() > end)
+            return 0;
+    }
 }
 
 /* Take pieces of j until none are left. */
@@ -63,17 +98,20 @@ static void run(job *j)
 static void *worker(void *arg)
 {
     unsigned seen = (unsigned)(uintptr_t)arg;
-    pthread_mutex_lock(&pool.m);
     for (;;) {
+        spin_while_equal(&pool.generation, seen);
+        pthread_mutex_lock(&pool.m);
         while (pool.generation == seen)
             pthread_cond_wait(&pool.start, &pool.m);
         seen = pool.generation;
         job *j = pool.current;
         pthread_mutex_unlock(&pool.m);
         run(j);
-        pthread_mutex_lock(&pool.m);
-        if (--pool.pending == 0)
+        if (atomic_fetch_sub(&pool.pending, 1) == 1) {
+            pthread_mutex_lock(&pool.m);
             pthread_cond_signal(&pool.done);
+            pthread_mutex_unlock(&pool.m);
+        }
     }
     return NULL;
 }
@@ -148,8 +186,10 @@ void tb_copy2d(float *dst, int64_t dld, const float *src, int64_t sld, int64_t r
     pthread_cond_broadcast(&pool.start);
     pthread_mutex_unlock(&pool.m);
     run(&j);
+    for (int64_t end = now_ns() + SPIN_NS; atomic_load(&pool.pending) && now_ns() < end;)
+        relax();
     pthread_mutex_lock(&pool.m);
-    while (pool.pending)
+    while (atomic_load(&pool.pending))
         pthread_cond_wait(&pool.done, &pool.m);
     pthread_mutex_unlock(&pool.m);
     pthread_mutex_unlock(&pool.busy);

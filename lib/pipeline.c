@@ -80,6 +80,15 @@ int64_t tb_pipeline_slot_floats(const tb_plan *plan)
     return plan->nb >= 2 ? plan->mb * ((plan->nb + 1) / 2) : (plan->mb + 1) / 2;
 }
 
+int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k)
+{
+    /* the largest block that goes through a slot: a row block of op(A), a panel of op(B) or a tile of C */
+    int64_t largest = plan->mb * k > k * plan->nb ? plan->mb * k : k * plan->nb;
+    largest = largest > plan->mb * plan->nb ? largest : plan->mb * plan->nb;
+    int64_t want = min64(largest, TB_PIPE_GOOD_SLOT), least = tb_pipeline_slot_floats(plan);
+    return want > least ? want : least;
+}
+
 /* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld) on queue q. */
 static int upload(run *r, int q, float *dev, int64_t dld, const float *x, int64_t ld, int64_t rows, int64_t cols)
 {

@@ -59,6 +59,12 @@ TB_HIDDEN int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const t
 /* The smallest staging slot for the plan (floats): a tile's results in at most TB_PIPE_SLOTS / 2 slots. */
 TB_HIDDEN int64_t tb_pipeline_slot_floats(const tb_plan *plan);
 
+/* The slot to use for the plan on a k-deep product: at least TB_PIPE_GOOD_SLOT floats where its blocks are that
+ * big, since every chunk costs a host wait and a wake-up of the copy threads (tens of microseconds), which small
+ * chunks do not amortise (2048^3 in 1 MiB chunks moved about 16 GB/s). */
+#define TB_PIPE_GOOD_SLOT ((int64_t)1 << 20)
+TB_HIDDEN int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k);
+
 /* Tile t of the plan's order: rows [*i0, *i0 + *rows) and columns [*j0, *j0 + *cols) of C. */
 TB_HIDDEN void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int64_t *i0, int64_t *rows,
                                 int64_t *j0, int64_t *cols);

@@ -18,18 +18,30 @@ for fault in nodriver nodevice oom launch error:1 error:5 lost:2; do
   LD_PRELOAD="$pre" TILEBLAS_MODE=gpu TILEBLAS_FAULT=$fault TILEBLAS_VERBOSE=2 "$demo" 300 >"$work/out" 2>"$work/err"
   status=$?
   warnings=$(grep -c -E '^tileblas: (GPU failed|TILEBLAS_MODE=gpu, but no GPU|operands in device memory)' "$work/err")
-  gpu=$(grep -c '^tileblas:  GPU: NVIDIA' "$work/err")
-  if [ $status = 0 ] && grep -q '^all results correct$' "$work/out" && [ "$warnings" = 1 ]; then
-    nocuda=$(grep -c 'built without CUDA' "$work/err")
-    case $fault in
-      nodriver|nodevice)
-        if [ "$nocuda" != 0 ]; then echo "PASS: $fault: right results, one warning (a build without CUDA: not simulated)"; continue; fi
-        if grep -q "simulated: TILEBLAS_FAULT=$fault" "$work/err"; then echo "PASS: $fault: right results, one warning naming it"
-        else echo "FAIL: $fault: the warning does not name the simulated fault"; cat "$work/err"; fails=$((fails + 1)); fi ;;
-      *) echo "PASS: $fault: right results, one warning$( [ "$gpu" = 0 ] && echo ' (no GPU here: not simulated)')" ;;
-    esac
-  else
+  if [ $status != 0 ] || ! grep -q '^all results correct$' "$work/out" || [ "$warnings" != 1 ]; then
     echo "FAIL: TILEBLAS_FAULT=$fault: status $status, $warnings warnings"; cat "$work/out" "$work/err"; fails=$((fails + 1))
+    continue
+  fi
+  # what the summary says of the GPU afterwards: still usable (only oom leaves it on), or not
+  usable=$(grep -c '^tileblas:  GPU: [^n]' "$work/err")
+  case $fault in
+    nodriver|nodevice) named="simulated: TILEBLAS_FAULT=$fault" ;;
+    *) named="(simulated: TILEBLAS_FAULT)" ;;
+  esac
+  if grep -q 'built without CUDA' "$work/err"; then
+    echo "PASS: $fault: right results, one warning (a build without CUDA: not simulated)"
+  elif grep -qF "$named" "$work/err"; then
+    if [ $fault = oom ] && [ "$usable" != 1 ]; then
+      echo "FAIL: oom: the GPU was turned off; running out of memory must leave it on"; cat "$work/err"; fails=$((fails + 1))
+    elif [ $fault != oom ] && [ "$usable" != 0 ]; then
+      echo "FAIL: $fault: the GPU is still on after it failed"; cat "$work/err"; fails=$((fails + 1))
+    else
+      echo "PASS: $fault: right results, one warning naming it"
+    fi
+  elif grep -q '^tileblas: TILEBLAS_MODE=gpu, but no GPU' "$work/err" && [ "$usable" = 0 ]; then
+    echo "PASS: $fault: right results, one warning (no GPU here: not simulated)"
+  else
+    echo "FAIL: $fault: the warning does not name the simulated fault"; cat "$work/err"; fails=$((fails + 1))
   fi
 done
 [ $fails = 0 ]

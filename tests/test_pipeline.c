@@ -208,7 +208,8 @@ static float uniform(void)
 }
 
 /* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made. */
-static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad)
+/* big_slot: staging slots as the library sizes them (tb_pipeline_slot_wanted), else the smallest that works */
+static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_slot)
 {
     tb_kproblem p = { .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
                       .alpha = sh->alpha, .beta = sh->beta };
@@ -231,7 +232,7 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad)
 
     tb_plan plan;
     ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sh->budget, &plan), 0);
-    tb_pipe_staging st = { .slot_floats = tb_pipeline_slot_floats(&plan) };
+    tb_pipe_staging st = { .slot_floats = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k) : tb_pipeline_slot_floats(&plan) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
         st.in[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
         st.out[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
@@ -313,18 +314,18 @@ START_TEST(every_shape_and_plan)
 {
     const shape *sh = &shapes[_i];
     for (int64_t pad = 0; pad <= 3; pad += 3)
-        for (int r = 0; r < 3; r++) /* three random schedules */
-            run_case(sh, 0, pad);
+        for (int r = 0; r < 3; r++) /* three random schedules, small slots (many chunks) and big ones */
+            run_case(sh, 0, pad, r == 2);
 }
 END_TEST
 
 START_TEST(faults_anywhere)
 {
     const shape *sh = &shapes[_i];
-    int64_t calls = run_case(sh, 0, 1);
+    int64_t calls = run_case(sh, 0, 1, 0);
     /* a fault at the first operations, the last, and a spread in between */
     for (int64_t f = 1; f <= calls; f += f < 12 || f > calls - 12 ? 1 : 1 + calls / 40)
-        run_case(sh, f, 1);
+        run_case(sh, f, 1, 0);
 }
 END_TEST
 
@@ -340,6 +341,32 @@ START_TEST(refuses_a_staging_slot_too_small)
 }
 END_TEST
 
+/* Slots big enough to amortise a chunk's fixed costs where the blocks are big, never smaller than a plan needs,
+ * and no bigger than the largest block that goes through them. */
+START_TEST(slot_sizes)
+{
+    static const int64_t dims[][3] = { { 2048, 2048, 2048 }, { 8192, 8192, 8192 }, { 600, 900, 40 },
+                                       { 64, 64, 16384 },   { 16384, 64, 16384 }, { 300, 2000, 8 } };
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        const int64_t m = dims[i][0], n = dims[i][1], k = dims[i][2];
+        tb_plan plan;
+        ck_assert_int_eq(tb_plan_make(m, n, k, 0, 0, (size_t)1 << 36, &plan), 0);
+        int64_t least = tb_pipeline_slot_floats(&plan), want = tb_pipeline_slot_wanted(&plan, k);
+        int64_t largest = plan.mb * k;
+        largest = k * plan.nb > largest ? k * plan.nb : largest;
+        largest = plan.mb * plan.nb > largest ? plan.mb * plan.nb : largest;
+        int64_t expect = largest < TB_PIPE_GOOD_SLOT ? largest : TB_PIPE_GOOD_SLOT;
+        expect = expect > least ? expect : least;
+        ck_assert_msg(want == expect, "%lldx%lldx%lld: slot %lld, expected %lld", (long long)m, (long long)n,
+                      (long long)k, (long long)want, (long long)expect);
+    }
+    /* 2048^3: tiles of 2048 x 256 need 256K floats, but blocks of 4M floats go through: 1M-float slots */
+    tb_plan plan;
+    ck_assert_int_eq(tb_plan_make(2048, 2048, 2048, 0, 0, (size_t)1 << 36, &plan), 0);
+    ck_assert_int_eq(tb_pipeline_slot_wanted(&plan, 2048), TB_PIPE_GOOD_SLOT);
+}
+END_TEST
+
 int main(void)
 {
     rng = tt_test_seed();
@@ -350,6 +377,7 @@ int main(void)
     tcase_add_loop_test(tc, every_shape_and_plan, 0, n);
     tcase_add_loop_test(tc, faults_anywhere, 0, n);
     tcase_add_test(tc, refuses_a_staging_slot_too_small);
+    tcase_add_test(tc, slot_sizes);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_NOFORK);
 }
