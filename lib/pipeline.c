@@ -77,7 +77,10 @@ static int64_t chunks(int64_t slot, int64_t rows, int64_t cols)
 
 int64_t tb_pipeline_slot_floats(const tb_plan *plan)
 {
-    return plan->nb >= 2 ? plan->mb * ((plan->nb + 1) / 2) : (plan->mb + 1) / 2;
+    /* whole columns when a tile has as many as half the ring, else parts of columns */
+    const int64_t half = TB_PIPE_SLOTS / 2;
+    return plan->nb >= half ? plan->mb * ((plan->nb + half - 1) / half)
+                            : (plan->mb + half / plan->nb - 1) / (half / plan->nb);
 }
 
 int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k)

@@ -44,10 +44,11 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t b
     const int64_t min_m = m < TB_PLAN_MIN_TILE ? m : TB_PLAN_MIN_TILE;
     const int64_t min_n = n < TB_PLAN_MIN_TILE ? n : TB_PLAN_MIN_TILE;
     int64_t mb = m, nb = n;
+    const int64_t blocks = ceil_div((n >= m ? m : n) * k * (int64_t)sizeof(float), TB_PLAN_FIRST_BLOCK);
     if (n >= m)
-        nb = to_grain(ceil_div(n, TB_PLAN_TARGET_TILES), n);
+        nb = to_grain(ceil_div(n, TB_PLAN_TARGET_TILES), n), mb = to_grain(ceil_div(m, blocks), m);
     else
-        mb = to_grain(ceil_div(m, TB_PLAN_TARGET_TILES), m);
+        mb = to_grain(ceil_div(m, TB_PLAN_TARGET_TILES), m), nb = to_grain(ceil_div(n, blocks), n);
     mb = mb < min_m ? min_m : mb;
     nb = nb < min_n ? min_n : nb;
     for (;;) {

@@ -28,6 +28,10 @@ typedef struct tb_plan {
 #define TB_PLAN_MIN_TILE 256
 /* Aim for at least this many tiles, so that copies in and out overlap the kernels of other tiles. */
 #define TB_PLAN_TARGET_TILES 8
+/* The first kernel waits for a whole row block of op(A) and a whole panel of op(B): the one that spans the
+ * shorter side of C is cut into blocks of at most this many bytes, about 3 ms of copying (8192^3 on the H200:
+ * 32 -> 29 ms with two row blocks of A instead of one). */
+#define TB_PLAN_FIRST_BLOCK ((int64_t)128 << 20)
 
 /* Device floats of a rows x cols column-major block with its leading dimension rounded up to 4 floats. */
 TB_HIDDEN size_t tb_plan_block_bytes(int64_t rows, int64_t cols);

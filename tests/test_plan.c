@@ -56,13 +56,29 @@ END_TEST
 START_TEST(large_square_is_cut_into_panels_with_a_resident)
 {
     tb_plan p = plan_for(8192, 8192, 8192, 0, 0, 100 * GiB);
-    ck_assert_int_eq(p.mb, 8192);
+    /* A (256 MiB) in two row blocks of 128 MiB, so that the first kernel waits for half of it */
+    ck_assert_int_eq(p.mb, 4096);
     ck_assert_int_eq(p.nb, 1024);
     ck_assert_int_eq(p.ntiles, TB_PLAN_TARGET_TILES);
     ck_assert_int_eq(p.a_resident, 1);
     ck_assert_int_eq(p.depth, 3);
-    /* A whole, three B panels, three C tiles (32 MiB each) */
-    ck_assert_uint_eq(p.bytes, (size_t)256 * MiB + 6 * (size_t)32 * MiB);
+    /* A whole, three B panels (32 MiB each), three C tiles (16 MiB each) */
+    ck_assert_uint_eq(p.bytes, (size_t)256 * MiB + 3 * (size_t)32 * MiB + 3 * (size_t)16 * MiB);
+    /* 4096^3: A is 64 MiB, one row block */
+    ck_assert_int_eq(plan_for(4096, 4096, 4096, 0, 0, 100 * GiB).mb, 4096);
+}
+END_TEST
+
+START_TEST(first_blocks_are_capped)
+{
+    /* the operand whose blocks span the shorter side of C comes in blocks of at most TB_PLAN_FIRST_BLOCK */
+    tb_plan p = plan_for(16384, 16384, 16384, 0, 0, 100 * GiB);
+    ck_assert_int_eq(p.mb, 2048);
+    ck_assert_int_eq(p.nb, 2048);
+    p = plan_for(16384, 8192, 16384, 1, 1, 100 * GiB);
+    ck_assert_int_eq(p.mb, 2048);
+    ck_assert_int_eq(p.nb, 2048);
+    ck_assert_int_le((int64_t)tb_plan_block_bytes(p.nb, 16384), TB_PLAN_FIRST_BLOCK);
 }
 END_TEST
 
@@ -135,6 +151,7 @@ int main(void)
     state = tt_test_seed();
     const TTest *const tests[] = { block_bytes_round_rows_to_four,
                                    large_square_is_cut_into_panels_with_a_resident,
+                                   first_blocks_are_capped,
                                    tall_skinny_is_cut_into_row_blocks,
                                    small_problem_is_one_tile,
                                    small_budget_goes_out_of_core,

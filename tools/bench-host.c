@@ -8,8 +8,9 @@
  *   - NVBLAS (libnvblas.so, when it can be loaded): its sgemm_, configured by a file written here (OpenBLAS as its
  *     CPU BLAS, device 0, NVBLAS_AUTOPIN_MEM_ENABLED), unless NVBLAS_CONFIG_FILE names one.
  * Each: one warm-up call (CUDA start-up, staging buffers), then the median of R calls (3 for calls over 0.1
- * TFLOP, 1 over 2 TFLOP).  C is refilled before each call: NaN when beta = 0 (so that a result not written shows),
- * the same random C otherwise.  Every result is compared with OpenBLAS's.
+ * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  C is refilled before each call: NaN
+ * when beta = 0 (so that a result not written shows), the same random C otherwise.  Every result is compared with
+ * OpenBLAS's.
  */
 #include <config.h>
 #include <dlfcn.h>
@@ -82,6 +83,7 @@ static double time_calls(const himpl *im, const call *x, const float *c0, size_t
     }
     double med = bench_median(ms, runs);
     free(ms);
+    bench_settle();
     return med;
 }
 

@@ -26,6 +26,12 @@ double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void bench_settle(void)
+{
+    struct timespec t = { 0, 250000000 };
+    nanosleep(&t, NULL);
+}
+
 static unsigned long long rng = 0x2545f4914f6cdd1dull;
 void bench_fill(float *h, size_t count)
 {

@@ -16,6 +16,9 @@ typedef struct row {
 } row;
 
 double bench_now(void);                          /* seconds, monotonic */
+/* A quarter of a second idle, so that the threads of what was timed go idle before the next thing is: OpenBLAS's
+ * workers spin for about 0.1 s after each call, and on the same cores they slow tileblas's host copies up to 5x. */
+void bench_settle(void);
 int bench_cmp_double(const void *x, const void *y);
 double bench_median(double *t, int n);           /* sorts t */
 void *bench_alloc(size_t bytes);                 /* malloc, or exit(1) */

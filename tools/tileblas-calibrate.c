@@ -156,6 +156,7 @@ int main(int argc, char **argv)
     /* the GPU path */
     const char *why = NULL;
     if (tileblas_gpu_available(&why)) {
+        bench_settle(); /* the CPU BLAS's threads, still spinning, would slow the host copies */
         c.gpu_call = time_call(TILEBLAS_PATH_GPU, 2, 2, 2, runs);
         double k1 = time_kernel(1024, runs), k2 = time_kernel(4096, runs);
         if (k1 > 0 && k2 > 0)
