@@ -1,5 +1,6 @@
 #include <config.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -11,8 +12,8 @@
 #include <emmintrin.h>
 #endif
 
-/* Below this many bytes a copy is done by the caller alone: waking the threads would cost more. */
-#define SMALL_COPY (1 << 20)
+/* Below this many bytes a copy is done by the caller alone: handing it out would cost more. */
+#define SMALL_COPY (256 << 10)
 /* Pieces per thread: the threads take pieces as they finish, so one slow thread does not hold up the rest. */
 #define PIECES_PER_THREAD 4
 /* A worker that has finished a job looks for the next one this long before it sleeps, and the caller looks this
@@ -27,6 +28,7 @@ typedef struct job {
     int64_t pieces;      /* along columns when there are enough of them, else along rows */
     int by_columns;
     _Atomic int64_t next; /* the next piece to take */
+    _Atomic int64_t done; /* pieces copied */
 } job;
 
 static struct {
@@ -35,8 +37,8 @@ static struct {
     pthread_cond_t start, done;
     int started, workers; /* threads besides the caller */
     _Atomic unsigned generation; /* bumped for every job */
-    _Atomic int pending;         /* workers still on the current job */
-    job *current;
+    _Atomic int pending;         /* workers that have not let go of the last job yet */
+    job job;                     /* the current or last job */
 } pool = { .busy = PTHREAD_MUTEX_INITIALIZER,
             .m = PTHREAD_MUTEX_INITIALIZER,
             .start = PTHREAD_COND_INITIALIZER,
@@ -125,12 +127,13 @@ static void run(job *j)
             copy_block(j->dst + lo * j->dld, j->dld, j->src + lo * j->sld, j->sld, j->rows, hi - lo, 1);
         else
             copy_block(j->dst + lo, j->dld, j->src + lo, j->sld, hi - lo, j->cols, 1);
+        stream_fence();
+        atomic_fetch_add_explicit(&j->done, 1, memory_order_release);
     }
-    stream_fence();
 }
 
-/* arg: the generation when the thread was made (jobs before it are not its own: after a fork, pool.current
- * still points at the parent's last job) */
+/* arg: the generation when the thread was made (jobs before it are not its own: after a fork, pool.job is still
+ * the parent's last job) */
 static void *worker(void *arg)
 {
     unsigned seen = (unsigned)(uintptr_t)arg;
@@ -140,9 +143,8 @@ static void *worker(void *arg)
         while (pool.generation == seen)
             pthread_cond_wait(&pool.start, &pool.m);
         seen = pool.generation;
-        job *j = pool.current;
         pthread_mutex_unlock(&pool.m);
-        run(j);
+        run(&pool.job);
         if (atomic_fetch_sub(&pool.pending, 1) == 1) {
             pthread_mutex_lock(&pool.m);
             pthread_cond_signal(&pool.done);
@@ -159,7 +161,8 @@ static void after_fork_in_child(void)
     pthread_mutex_init(&pool.m, NULL);
     pthread_cond_init(&pool.start, NULL);
     pthread_cond_init(&pool.done, NULL);
-    pool.started = pool.workers = pool.pending = 0;
+    pool.started = pool.workers = 0;
+    atomic_store(&pool.pending, 0);
 }
 
 int tb_copy_threads(void)
@@ -212,21 +215,31 @@ void tb_copy2d(float *dst, int64_t dld, const float *src, int64_t sld, int64_t r
         copy_block(dst, dld, src, sld, rows, cols, 0);
         return;
     }
-    int64_t want = (int64_t)(pool.workers + 1) * PIECES_PER_THREAD;
-    job j = { dst, src, dld, sld, rows, cols, 0, cols >= want, 0 };
-    j.pieces = j.by_columns ? want : rows < want ? rows : want;
-    pthread_mutex_lock(&pool.m);
-    pool.current = &j;
-    pool.pending = pool.workers;
-    pool.generation++;
-    pthread_cond_broadcast(&pool.start);
-    pthread_mutex_unlock(&pool.m);
-    run(&j);
+    /* The job's storage is reused: every worker must have let go of the last job (they have, nearly always, since
+     * its pieces were all done before it returned; a worker that woke late only finds none left). */
     for (int64_t end = now_ns() + SPIN_NS; atomic_load(&pool.pending) && now_ns() < end;)
         relax();
     pthread_mutex_lock(&pool.m);
     while (atomic_load(&pool.pending))
         pthread_cond_wait(&pool.done, &pool.m);
+    job *j = &pool.job;
+    const int64_t want = (int64_t)(pool.workers + 1) * PIECES_PER_THREAD;
+    j->dst = dst, j->src = src, j->dld = dld, j->sld = sld, j->rows = rows, j->cols = cols;
+    j->by_columns = cols >= want;
+    j->pieces = j->by_columns ? want : rows < want ? rows : want;
+    atomic_store(&j->next, 0);
+    atomic_store(&j->done, 0);
+    atomic_store(&pool.pending, pool.workers);
+    pool.generation++;
+    pthread_cond_broadcast(&pool.start);
     pthread_mutex_unlock(&pool.m);
+    run(j);
+    /* Then wait for the pieces, not for the workers: a sleeping worker wakes in tens of microseconds, but the
+     * pieces that running ones took are done in a few */
+    for (int64_t spins = 0; atomic_load_explicit(&j->done, memory_order_acquire) < j->pieces; spins++)
+        if (spins < 4096)
+            relax();
+        else
+            sched_yield();
     pthread_mutex_unlock(&pool.busy);
 }

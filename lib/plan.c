@@ -37,18 +37,20 @@ static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb
     return a + b + (size_t)(tiles < depth ? tiles : depth) * c_tile;
 }
 
-/* The largest tiles that fit at this depth, starting from about TB_PLAN_TARGET_TILES of them along the longer
+/* The largest tiles that fit at this depth, starting from up to TB_PLAN_TARGET_TILES of them along the longer
  * side of C and halving the longer tile side until the plan fits. */
 static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t budget, int depth, tb_plan *plan)
 {
     const int64_t min_m = m < TB_PLAN_MIN_TILE ? m : TB_PLAN_MIN_TILE;
     const int64_t min_n = n < TB_PLAN_MIN_TILE ? n : TB_PLAN_MIN_TILE;
     int64_t mb = m, nb = n;
+    int64_t target = (m * k + k * n + m * n) * (int64_t)sizeof(float) / TB_PLAN_TILE_BYTES;
+    target = target < 1 ? 1 : target > TB_PLAN_TARGET_TILES ? TB_PLAN_TARGET_TILES : target;
     const int64_t blocks = ceil_div((n >= m ? m : n) * k * (int64_t)sizeof(float), TB_PLAN_FIRST_BLOCK);
     if (n >= m)
-        nb = to_grain(ceil_div(n, TB_PLAN_TARGET_TILES), n), mb = to_grain(ceil_div(m, blocks), m);
+        nb = to_grain(ceil_div(n, target), n), mb = to_grain(ceil_div(m, blocks), m);
     else
-        mb = to_grain(ceil_div(m, TB_PLAN_TARGET_TILES), m), nb = to_grain(ceil_div(n, blocks), n);
+        mb = to_grain(ceil_div(m, target), m), nb = to_grain(ceil_div(n, blocks), n);
     mb = mb < min_m ? min_m : mb;
     nb = nb < min_n ? min_n : nb;
     for (;;) {

@@ -95,6 +95,17 @@ START_TEST(tall_skinny_is_cut_into_row_blocks)
 }
 END_TEST
 
+START_TEST(small_volumes_make_fewer_tiles)
+{
+    /* 8 MiB to move: four tiles of 2 MiB, not eight */
+    tb_plan p = plan_for(64, 16384, 64, 0, 0, 100 * GiB);
+    ck_assert_int_eq(p.ntiles, 4);
+    /* 3 MiB: one tile */
+    p = plan_for(512, 512, 512, 0, 0, 100 * GiB);
+    ck_assert_int_eq(p.mtiles * p.ntiles, 1);
+}
+END_TEST
+
 START_TEST(small_problem_is_one_tile)
 {
     tb_plan p = plan_for(100, 70, 5, 1, 1, 1 * GiB);
@@ -152,6 +163,7 @@ int main(void)
     const TTest *const tests[] = { block_bytes_round_rows_to_four,
                                    large_square_is_cut_into_panels_with_a_resident,
                                    first_blocks_are_capped,
+                                   small_volumes_make_fewer_tiles,
                                    tall_skinny_is_cut_into_row_blocks,
                                    small_problem_is_one_tile,
                                    small_budget_goes_out_of_core,

@@ -199,8 +199,8 @@ void bench_print_row(row *rw, long long m, long long n, long long k, const char 
     memcpy(rw->trans, trans, 3);
     rw->impl = name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
     rw->ratio = ref_ms / ms, rw->diff = diff;
-    printf("%-18s %-5s %-11s %10.3f %9.2f %9.2f %12.2e%s\n", rw->shape, rw->trans, rw->impl, ms, rw->tflops, rw->ratio,
-           diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
+    printf("%-18s %-5s %-11s %10.*f %9.2f %9.2f %12.2e%s\n", rw->shape, rw->trans, rw->impl, ms < 0.1 ? 5 : 3, ms,
+           rw->tflops, rw->ratio, diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
     fflush(stdout);
 }
 
