@@ -8,16 +8,17 @@
 #include "cost.h"
 
 /*
- * Measured on the H200 host (16 cores, OpenBLAS 0.3.26; bench/RESULTS.md, 2026-11-29, third session): a GPU call
- * of 16^3 or 64^3 costs 43-49 us; 16384 x 64 x 16384 (op(A) 1 GiB) took 153 ms, 7 GB/s for A's strided tiles;
- * 64 x 16384 x 16384 (op(B) 1 GiB) 27 ms, 39 GB/s; 16384 x 16384 x 64 (C 1 GiB out) 34 ms, 32 GB/s; the kernel
- * 50 TFLOP/s on large squares; OpenBLAS 1.2-1.35 TFLOP/s on large squares, 0.16 at 64^3.
+ * Measured on the H200 host (16 cores, OpenBLAS 0.3.26; bench/RESULTS.md, 2026-11-30): a GPU call of 16^3 to 64^3
+ * costs 31-35 us; operands of 1 GiB cross at 42-45 GB/s (16384 x 64 x 16384 took 24 ms, 64 x 16384 x 16384 24 ms,
+ * 16384 x 16384 x 64 26 ms: the host's memory carries each byte three times, in the staging copy and the DMA);
+ * the kernel 50 TFLOP/s on large squares; OpenBLAS 1.2-1.8 TFLOP/s on large squares, 0.16 at 64^3.
+ * tileblas-calibrate's smaller operands (256 MiB) measure faster rates, 56-87 GB/s.
  */
 const tb_cost_params tb_cost_defaults = {
-    .gpu_call = 45e-6,
-    .h2d_a = 7e9,
-    .h2d_b = 37e9,
-    .d2h = 32e9,
+    .gpu_call = 35e-6,
+    .h2d_a = 45e9,
+    .h2d_b = 45e9,
+    .d2h = 42e9,
     .gpu_rate = 50e12,
     .gpu_half = 128,
     .cpu_call = 0.2e-6,
