@@ -17,16 +17,13 @@ double tb_gemm_flops(const tb_gemm *g)
 }
 
 /* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t.  A call that the
- * CPU finishes within the GPU's fixed cost stays there without the rest of the model (a few nanoseconds of a tiny
- * call's tens), unless the log shows the predictions. */
+ * CPU finishes within the GPU's fixed cost stays there without the rest of the model, and with no division (a
+ * few nanoseconds of a tiny call's tens): *t is then zero, unless the log shows the predictions. */
 int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
 {
-    if (!cfg->verbose) {
-        t->cpu = tb_cost_predict_cpu(&cfg->cost, g);
-        if (t->cpu <= cfg->cost.gpu_call) {
-            t->gpu = 0.0;
-            return 0;
-        }
+    if (!cfg->verbose && tb_cost_cpu_within(&cfg->cost, g, cfg->cost.gpu_call)) {
+        t->cpu = t->gpu = 0.0;
+        return 0;
     }
     *t = tb_cost_predict(&cfg->cost, g);
     return t->gpu < t->cpu;

@@ -240,14 +240,20 @@ START_TEST(auto_decisions)
         int gpu = tb_route_auto_wants_gpu(&g, &cfg, &t);
         ck_assert_msg(gpu == cases[i].gpu, "%lldx%lldx%lld beta %g: predicted gpu %g s, cpu %g s",
                       (long long)cases[i].m, (long long)cases[i].n, (long long)cases[i].k, cases[i].beta, t.gpu, t.cpu);
-        /* a call the CPU finishes within the GPU's fixed cost is decided without the GPU's prediction */
-        ck_assert(t.cpu > 0 && (gpu ? t.gpu > 0 && t.gpu < t.cpu : t.gpu == 0 || t.gpu >= t.cpu));
+        /* a call the CPU finishes within the GPU's fixed cost is decided without predictions (both 0) */
+        tb_cost full = tb_cost_predict(&cfg.cost, &g);
+        int within = full.cpu <= cfg.cost.gpu_call;
+        ck_assert_int_eq(tb_cost_cpu_within(&cfg.cost, &g, cfg.cost.gpu_call), within);
+        if (within)
+            ck_assert(!gpu && t.cpu == 0 && t.gpu == 0);
+        else
+            ck_assert(t.cpu == full.cpu && t.gpu == full.gpu && (t.gpu < t.cpu) == gpu);
         /* with the log on, both predictions, and the same decision */
         tb_config loud = cfg;
         loud.verbose = 1;
         tb_cost both;
         ck_assert_int_eq(tb_route_auto_wants_gpu(&g, &loud, &both), gpu);
-        ck_assert(both.gpu > 0 && both.cpu == t.cpu);
+        ck_assert(both.gpu == full.gpu && both.cpu == full.cpu);
     }
     /* the parameters decide: a slow bus keeps even 8192^3 on the CPU, a slow CPU sends 64^3 to the GPU */
     tb_gemm g = shape(8192, 8192, 8192, 1, 0);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "suite.h"
 #include "tileblas.h"
 
@@ -56,8 +57,9 @@ static void place_free(int place, float *p)
         cudaFree(p);
 }
 
-/* column-major cblas_sgemm with A, B, C at the given places; ld = rows + 3 (C's padding poisoned) */
-static void run(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, float beta)
+/* column-major cblas_sgemm with A, B, C at the given places; ld = rows + 3 (C's padding poisoned).  Rows of C
+ * checked: every `step`-th and the last 300 (all when step is 1); the padding everywhere.  gpu: forced there. */
+static void run_rows(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, float beta, int step, int gpu)
 {
     const int arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
     const int lda = arows + 3, ldb = brows + 3, ldc = m + 3;
@@ -73,40 +75,60 @@ static void run(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, flo
         hc[i] = (int)(i % ldc) >= m ? -777.0f : beta == 0.0f ? NAN : uniform();
     float *a = place_copy(pa, ha, na), *b = place_copy(pb, hb, nb), *c = place_copy(pc, hc, nc);
     const float alpha = 0.75f;
+    if (gpu)
+        tileblas_set_path(TILEBLAS_PATH_GPU);
     cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
                 lda, b, ldb, beta, c, ldc);
+    tileblas_set_path(TILEBLAS_PATH_AUTO);
     tileblas_call_info info;
     tileblas_last_call(&info);
     check_cuda(cudaMemcpy(out, c, nc * sizeof(float), cudaMemcpyDefault), "read C");
     char what[160];
     snprintf(what, sizeof what, "A %s, B %s, C %s, %c%c M=%d N=%d K=%d beta=%g", place_name[pa], place_name[pb],
              place_name[pc], ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, beta);
-    if (pa != HOST || pb != HOST || pc != HOST)
+    if (gpu || pa != HOST || pb != HOST || pc != HOST)
         ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "%s: not run on the GPU", what);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < ldc; i++) {
-            size_t at = (size_t)i + (size_t)j * ldc;
-            if (i >= m) {
-                ck_assert_msg(out[at] == -777.0f, "%s: C's padding (%d, %d) overwritten", what, i, j);
-                continue;
-            }
-            double sum = 0, mag = 0;
-            for (int l = 0; l < k; l++) {
-                double x = ta ? ha[l + (size_t)i * lda] : ha[i + (size_t)l * lda];
+    /* row by row, each row's sums for every column at once: A is read along the row once (its elements are lda
+     * apart, which costs a cache miss each for the large A) */
+    double *sum = malloc((size_t)n * sizeof *sum), *mag = malloc((size_t)n * sizeof *mag);
+    ck_assert(sum && mag);
+    for (int i = 0; i < ldc; i++) {
+        if (i < m && i % step && i < m - 300)
+            continue;
+        for (int j = 0; j < n && i >= m; j++)
+            ck_assert_msg(out[(size_t)i + (size_t)j * ldc] == -777.0f, "%s: C's padding (%d, %d) overwritten", what,
+                          i, j);
+        if (i >= m)
+            continue;
+        for (int j = 0; j < n; j++)
+            sum[j] = mag[j] = 0;
+        for (int l = 0; l < k; l++) {
+            double x = ta ? ha[l + (size_t)i * lda] : ha[i + (size_t)l * lda];
+            for (int j = 0; j < n; j++) {
                 double y = tb ? hb[j + (size_t)l * ldb] : hb[l + (size_t)j * ldb];
-                sum += x * y, mag += fabs(x * y);
+                sum[j] += x * y, mag[j] += fabs(x * y);
             }
-            double c0 = beta == 0.0f ? 0.0 : hc[at], want = alpha * sum + beta * c0;
-            double bound = 2.0 * (k + 2) * ldexp(1.0, -24) * (fabs(alpha) * mag + fabs(beta * c0));
+        }
+        for (int j = 0; j < n; j++) {
+            size_t at = (size_t)i + (size_t)j * ldc;
+            double c0 = beta == 0.0f ? 0.0 : hc[at], want = alpha * sum[j] + beta * c0;
+            double bound = 2.0 * (k + 2) * ldexp(1.0, -24) * (fabs(alpha) * mag[j] + fabs(beta * c0));
             ck_assert_msg(!isnan(out[at]) && fabs(out[at] - want) <= bound, "%s: C(%d,%d) = %.9g, want %.9g", what, i,
                           j, out[at], want);
         }
+    }
+    free(sum), free(mag);
     if (pa == HOST)
         ck_assert_msg(!memcmp(a, ha, na * sizeof(float)), "%s: A changed", what);
     if (pb == HOST)
         ck_assert_msg(!memcmp(b, hb, nb * sizeof(float)), "%s: B changed", what);
     place_free(pa, a), place_free(pb, b), place_free(pc, c);
     free(ha), free(hb), free(hc), free(out);
+}
+
+static void run(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, float beta)
+{
+    run_rows(pa, pb, pc, ta, tb, m, n, k, beta, 1, 0);
 }
 
 /* _i: the places of A, B and C (27 mixes); each with the four transposes, beta = 0 and 0.5.  300 x 200 x 180 is
@@ -147,6 +169,28 @@ START_TEST(row_major)
 }
 END_TEST
 
+/* Issue 5: element offsets past 2^31 (M x K = 69632 x 32832 = 2.29e9 floats, 9.1 GiB): through the pipeline from
+ * host memory, and in place in device memory, where the kernel itself indexes the whole of A.  Needs 24 GiB of host
+ * memory and 12 GiB of free device memory; says so and checks nothing where there is less. */
+START_TEST(offsets_past_2_to_the_31)
+{
+    const int m = 69632, n = 40, k = 32832;
+    size_t free_bytes = 0, total = 0;
+    double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes < ((size_t)12 << 30) || host < 24.0 * (1 << 30)) {
+        printf("offsets past 2^31: not run (%.0f GiB of host memory, %.0f GiB of device memory free; needs 24 and "
+               "12)\n", host / (1 << 30), (double)free_bytes / (1 << 30));
+        return;
+    }
+    ck_assert((int64_t)m * k > ((int64_t)1 << 31));
+    run_rows(HOST, HOST, HOST, 0, 0, m, n, k, 0.0f, 61, 1);
+    run_rows(DEVICE, HOST, HOST, 0, 0, m, n, k, 0.5f, 61, 1);
+    run_rows(DEVICE, HOST, DEVICE, 1, 0, m, n, k, 0.0f, 61, 1);
+    run_rows(HOST, HOST, HOST, 1, 0, m, n, k, 0.5f, 61, 1);
+    printf("offsets past 2^31: 4 calls of %d x %d x %d on the GPU, right\n", m, n, k);
+}
+END_TEST
+
 int main(void)
 {
     int count = 0;
@@ -161,5 +205,9 @@ int main(void)
     tcase_add_loop_test(tc, every_mix, 0, 27);
     tcase_add_test(tc, row_major);
     suite_add_tcase(s, tc);
+    TCase *huge = tcase_create("huge");
+    tcase_set_timeout(huge, 600);
+    tcase_add_test(huge, offsets_past_2_to_the_31);
+    suite_add_tcase(s, huge);
     return tt_run_suite(s, CK_NOFORK);
 }
