@@ -6,6 +6,7 @@
 #include <config.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include "cpu_blas.h"
 #include "env.h"
@@ -21,6 +22,7 @@ static const char *const symbol[TB_IFACE_COUNT] = { "cblas_sgemm", "sgemm_" };
 static void *fn[TB_IFACE_COUNT];
 static const char *where[TB_IFACE_COUNT];
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
+static _Atomic int resolved;
 __thread int tb_in_cpu_blas;
 
 static int is_ours(void *f)
@@ -62,6 +64,7 @@ static void resolve(void)
         fn[i] = f;
         where[i] = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
     }
+    atomic_store_explicit(&resolved, 1, memory_order_release);
 }
 
 const char *tb_cpu_blas_name(tb_iface iface)
@@ -107,7 +110,8 @@ static void reissue(const tb_gemm *g, void *f)
 void tb_cpu_sgemm(const tb_gemm *g)
 {
     static _Atomic int warned_missing;
-    pthread_once(&resolve_once, resolve);
+    if (!atomic_load_explicit(&resolved, memory_order_acquire)) /* pthread_once costs a few ns a tiny call */
+        pthread_once(&resolve_once, resolve);
     void *f = fn[g->iface];
     if (!f) {
         tb_warn_once(&warned_missing, "no CPU BLAS with %s found (set TILEBLAS_CPU_BLAS); using a slow built-in loop",

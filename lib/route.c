@@ -11,11 +11,6 @@ static __thread int forced_kernel = -1;
 void tb_route_force_path(tb_path path) { forced_path = path; }
 void tb_route_force_kernel(int kernel) { forced_kernel = kernel; }
 
-double tb_gemm_flops(const tb_gemm *g)
-{
-    return 2.0 * (double)g->p.m * (double)g->p.n * (double)g->p.k;
-}
-
 /* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t.  A call that the
  * CPU finishes within the GPU's fixed cost stays there without the rest of the model, and with no division (a
  * few nanoseconds of a tiny call's tens): *t is then zero, unless the log shows the predictions. */
@@ -49,7 +44,7 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
             tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
         path = TB_PATH_CPU;
     }
-    *kernel = tb_route_kernel();
+    *kernel = path == TB_PATH_GPU ? tb_route_kernel() : -1;
     return path;
 }
 

@@ -8,8 +8,11 @@
 /* Values match tileblas_path. */
 typedef enum tb_path { TB_PATH_NONE = 0, TB_PATH_CPU = 1, TB_PATH_GPU = 2 } tb_path;
 
-/* Flops of the call (2*M*N*K). */
-TB_HIDDEN double tb_gemm_flops(const tb_gemm *g);
+/* Flops of the call (2*M*N*K); inline, since every call, however tiny, asks. */
+static inline double tb_gemm_flops(const tb_gemm *g)
+{
+    return 2.0 * (double)g->p.m * (double)g->p.n * (double)g->p.k;
+}
 
 /* Auto mode's choice alone (no device check): 1 when the cost model predicts the GPU faster; *t: its predictions. */
 TB_HIDDEN int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t);

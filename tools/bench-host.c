@@ -8,9 +8,9 @@
  *   - NVBLAS (libnvblas.so, when it can be loaded): its sgemm_, configured by a file written here (OpenBLAS as its
  *     CPU BLAS, device 0, NVBLAS_AUTOPIN_MEM_ENABLED), unless NVBLAS_CONFIG_FILE names one.
  * Each: one warm-up call (CUDA start-up, staging buffers), then the median of R calls (3 for calls over 0.1
- * TFLOP, 1 over 2 TFLOP; calls under 20 us in batches), then a quarter of a second idle (bench_settle).  C is refilled before each call: NaN
- * when beta = 0 (so that a result not written shows), the same random C otherwise.  Every result is compared with
- * OpenBLAS's.
+ * TFLOP, 1 over 2 TFLOP; calls under 20 us in batches, alike for all), then a quarter of a second idle
+ * (bench_settle).  C is refilled before each call: NaN when beta = 0 (so that a result not written shows), the
+ * same random C otherwise.  Every result is compared with OpenBLAS's.
  */
 #include <config.h>
 #include <dlfcn.h>
@@ -67,10 +67,12 @@ static const char *run(const himpl *im, const call *x)
 }
 
 /* Median milliseconds of one implementation's calls; C is left with one call's result.  *name: what the calls
- * said.  Calls shorter than 20 us are timed in batches of back-to-back calls, about 0.2 ms a batch: one is too
- * short for the clock, and a program that makes such calls makes many of them. */
+ * said.  Calls are timed in batches of *batch back-to-back calls; when *batch is 0 it is chosen here (and kept
+ * for the other implementations of the shape, so that all are timed alike): about 0.2 ms a batch for calls that
+ * take under 20 us (the fastest of five), since one is too short for the clock, and a program that makes such
+ * calls makes many of them; else 1. */
 static double time_calls(const himpl *im, const call *x, const float *c0, size_t celems, int repeats,
-                         const char **name)
+                         const char **name, int *batch)
 {
     double flops = 2.0 * x->m * x->n * x->k;
     int runs = flops > 2e12 ? 1 : flops > 1e11 && repeats > 3 ? 3 : repeats;
@@ -79,20 +81,22 @@ static double time_calls(const himpl *im, const call *x, const float *c0, size_t
     double t0 = bench_now();
     *name = run(im, x); /* the warm-up (the first call loads, resolves and allocates what later ones reuse) */
     double one = bench_now() - t0;
-    if (one < 1e-3) { /* then a second, to see how long one takes */
+    for (int i = 0; i < 5 && !*batch && one < 1e-3; i++) {
         t0 = bench_now();
         run(im, x);
-        one = bench_now() - t0;
+        double t = bench_now() - t0;
+        one = t < one ? t : one;
     }
-    int batch = one < 20e-6 ? (int)(200e-6 / (one > 1e-7 ? one : 1e-7)) : 1;
+    if (!*batch)
+        *batch = one < 20e-6 ? (int)(200e-6 / (one > 1e-7 ? one : 1e-7)) : 1;
     for (int r = 0; r < runs; r++) {
         memcpy(x->c, c0, celems * sizeof(float));
         t0 = bench_now();
-        for (int i = 0; i < batch; i++)
+        for (int i = 0; i < *batch; i++)
             run(im, x);
-        ms[r] = 1e3 * (bench_now() - t0) / batch;
+        ms[r] = 1e3 * (bench_now() - t0) / *batch;
     }
-    if (batch > 1 && x->beta != 0.0f) { /* C has had many calls: one, for the comparison */
+    if (*batch > 1 && x->beta != 0.0f) { /* C has had many calls: one, for the comparison */
         memcpy(x->c, c0, celems * sizeof(float));
         run(im, x);
     }
@@ -170,9 +174,10 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
             else
                 bench_fill(c0, celems);
             double ref_ms = 0;
+            int batch = 0; /* chosen with the first (OpenBLAS), the same for the others */
             for (int i = 0; i < nimpls; i++) {
                 const char *name = impls[i].name;
-                double ms = time_calls(&impls[i], &x, c0, celems, repeats, &name);
+                double ms = time_calls(&impls[i], &x, c0, celems, repeats, &name, &batch);
                 if (i == 0) {
                     ref_ms = ms;
                     memcpy(ref, x.c, celems * sizeof(float));
