@@ -9,9 +9,9 @@
  * each the median of several calls after a warm-up, with the library's own entry point on malloc'd memory:
  *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then 64^3 and 1024^3 (2048^3 without
  *     --quick), from which the rate on large products and the size that halves it (cpu_rate, cpu_half);
- *   - the GPU path forced: a tiny call (gpu_call); the kernel alone, device-resident, at 1024^3 and 4096^3
- *     (gpu_rate, gpu_half; smaller products measure the launch, not the kernel); and three calls whose time is
- *     mostly one operand's trip: op(A) of 8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b),
+ *   - the GPU path forced: the kernel alone, device-resident, at 1024^3 and 4096^3 (gpu_rate, gpu_half; smaller
+ *     products measure the launch, not the kernel); a tiny call, and 256^3 less its trips and kernel as the model
+ *     has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of 8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b),
  *     and C of 8192 x 8192 back with K = 256 (d2h) (4096 with --quick), each less the model's time for the rest
  *     of the call.  (With N, M or K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
  * Without a usable GPU the GPU parameters keep the built-in values.  Exit status 0, 1 on a failure to write.
@@ -180,6 +180,13 @@ int main(int argc, char **argv)
             c.h2d_b = bytes / tb;
         if (tc > 0)
             c.d2h = bytes / tc;
+        /* The fixed cost as calls near the crossover see it: 256^3 less its trips and kernel as the model has them
+         * (small copies have latencies that the rates do not carry; 256^3 cost 100-130 us on the H200 host, a 2^3
+         * call 31-35), when that is more than the tiny call's. */
+        g.p.m = g.p.n = g.p.k = 256, only = c, only.gpu_call = 0;
+        double mid = time_call(TILEBLAS_PATH_GPU, 256, 256, 256, runs) - tb_cost_predict(&only, &g).gpu;
+        if (mid > c.gpu_call)
+            c.gpu_call = mid;
         fprintf(log, "GPU: %.1f us a call; kernel %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate %.3g, gpu_half "
                      "%.3g; op(A) in %.1f GB/s, op(B) in %.1f GB/s, C out %.1f GB/s\n",
                 1e6 * c.gpu_call, k1 > 0 ? 2e-12 * 1024 * 1024 * 1024 / k1 : 0.0,
