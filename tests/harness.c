@@ -1,3 +1,4 @@
+#include <config.h>
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
@@ -5,7 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "harness.h"
@@ -255,4 +258,75 @@ int tt_run_grid(int combo, tt_match match, char *msg, size_t len)
                     snprintf(msg, len, "%s", one);
             }
     return failures;
+}
+
+/* count floats of address space, reserved but not committed: only the pages written cost memory */
+static float *reserve(size_t count)
+{
+    float *x = mmap(NULL, count * sizeof(float), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                    -1, 0);
+    return x == MAP_FAILED ? NULL : x;
+}
+
+static int run_far(int which, tt_match match, char *msg, size_t len)
+{
+    const int m = 100, n = which ? 3 : 30, k = which ? 30 : 3, pad = 16;
+    const int lda = which ? m : INT_MAX, ldb = k, ldc = which ? INT_MAX : m + pad;
+    const float alpha = 0.75f, beta = 0.5f;
+    const size_t na = (size_t)lda * k, nc = (size_t)ldc * n;
+    float *a = reserve(na), *b = malloc((size_t)ldb * n * sizeof *b);
+    float *c0 = reserve(nc), *got = reserve(nc), *want = reserve(nc);
+    int ok = -1;
+    if (a && b && c0 && got && want) {
+        for (int l = 0; l < k; l++)
+            for (int i = 0; i < m; i++)
+                a[i + (size_t)l * lda] = uniform();
+        for (int i = 0; i < ldb * n; i++)
+            b[i] = uniform();
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m + pad; i++) /* the matrix, and padding poisoned */
+                c0[i + (size_t)j * ldc] = got[i + (size_t)j * ldc] = want[i + (size_t)j * ldc] = i < m ? uniform()
+                                                                                                        : -777.0f;
+        load_reference();
+        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc);
+        ref_cblas(102, 111, 111, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc);
+        ok = 1;
+        tt_case c = { .api = TT_CBLAS_COL, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta };
+        for (int j = 0; ok == 1 && j < n; j++)
+            for (int i = 0; ok == 1 && i < m + pad; i++) {
+                size_t at = i + (size_t)j * ldc;
+                if (i >= m) {
+                    if (got[at] != -777.0f)
+                        ok = fail(msg, len, &c, "padding overwritten: %g (was %g)", got[at], -777.0, at);
+                    continue;
+                }
+                double mag = fabs(beta * c0[at]);
+                for (int l = 0; l < k; l++)
+                    mag += fabs(alpha * a[i + (size_t)l * lda] * b[l + (size_t)j * ldb]);
+                double bound = match == TT_BITWISE ? 0.0 : 2.0 * (k + 2) * ldexp(1.0, -24) * mag;
+                if (isnan(got[at]) || !(fabs((double)got[at] - (double)want[at]) <= bound))
+                    ok = fail(msg, len, &c, "got %.9g, OpenBLAS %.9g", got[at], want[at], at);
+            }
+        if (ok == 0) { /* say which operand was far */
+            size_t used = strlen(msg);
+            snprintf(msg + used, len - used, " (%s's leading dimension %d)", which ? "C" : "A", INT_MAX);
+        }
+    }
+    if (a)
+        munmap(a, na * sizeof(float));
+    float *cs[3] = { c0, got, want };
+    for (int i = 0; i < 3; i++)
+        if (cs[i])
+            munmap(cs[i], nc * sizeof(float));
+    free(b);
+    return ok;
+}
+
+int tt_run_far(tt_match match, char *msg, size_t len)
+{
+    int r = 1;
+    for (int which = 0; which < 2 && r == 1; which++)
+        if ((r = run_far(which, match, msg, len)) < 0)
+            printf("offsets past 2^31: not run (the system refuses to reserve the address space)\n");
+    return r;
 }

@@ -28,6 +28,12 @@ unsigned long long tt_seed(void);
  * Returns 1 when they match; else 0 with why in msg.  Padding of C is poisoned and must come back untouched. */
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len);
 
+/* Two column-major NN calls (alpha 0.75, beta 0.5) whose A, then C (100 x 3), has a leading dimension of INT_MAX,
+ * so that its elements lie past 2^31 floats from its start, in address space reserved but not committed; each
+ * through tileblas (the thread's forced path) and OpenBLAS.  1 when they match, 0 with why in msg, -1 (said on
+ * stdout) when the system refuses to reserve the address space (26 GB a matrix). */
+int tt_run_far(tt_match match, char *msg, size_t len);
+
 /* A human-readable description of c, for failure messages. */
 void tt_describe(const tt_case *c, char *buf, size_t len);
 

@@ -28,6 +28,15 @@ START_TEST(large)
 }
 END_TEST
 
+/* Element offsets past 2^31 (issue 5): A, then C, with a leading dimension of INT_MAX, bit for bit. */
+START_TEST(far)
+{
+    char msg[1024] = "";
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    ck_assert_msg(tt_run_far(TT_BITWISE, msg, sizeof msg) != 0, "%s", msg);
+}
+END_TEST
+
 /* Quick returns touch nothing and are counted as such; real calls are counted on the CPU with their flops. */
 START_TEST(stats)
 {
@@ -59,6 +68,7 @@ int main(void)
     tcase_add_loop_test(tc, grid, 0, TT_COMBOS);
     tcase_add_loop_test(tc, large, 0, TT_COMBOS);
     tcase_add_test(tc, stats);
+    tcase_add_test(tc, far);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);
 }

@@ -52,6 +52,23 @@ START_TEST(large)
 }
 END_TEST
 
+/* Element offsets past 2^31 (issue 5): A, then C, with a leading dimension of INT_MAX, through the pipeline;
+ * both calls on the GPU. */
+START_TEST(far)
+{
+    char msg[1024] = "";
+    tileblas_stats before, after;
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    tileblas_set_kernel(NULL);
+    tileblas_get_stats(&before);
+    int r = tt_run_far(TT_TOLERANCE, msg, sizeof msg);
+    ck_assert_msg(r != 0, "%s", msg);
+    tileblas_get_stats(&after);
+    if (r > 0)
+        ck_assert(after.gpu_calls == before.gpu_calls + 2 && after.gpu_failures == before.gpu_failures);
+}
+END_TEST
+
 /* No call of the whole suite fell back to the CPU. */
 START_TEST(no_failures)
 {
@@ -76,6 +93,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, grid, 0, kernels * TT_COMBOS);
     tcase_add_loop_test(tc, large, 0, kernels * TT_COMBOS);
+    tcase_add_test(tc, far);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
