@@ -50,14 +50,6 @@ double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g)
     return c->cpu_call + compute_time((double)g->p.m, (double)g->p.n, (double)g->p.k, c->cpu_rate, c->cpu_half);
 }
 
-int tb_cost_cpu_within(const tb_cost_params *c, const tb_gemm *g, double seconds)
-{
-    /* tb_cost_predict_cpu(c, g) <= seconds, multiplied out */
-    const double h = c->cpu_half;
-    return 2.0 * ((double)g->p.m + h) * ((double)g->p.n + h) * ((double)g->p.k + h) <=
-           (seconds - c->cpu_call) * c->cpu_rate;
-}
-
 static const struct {
     const char *name;
     size_t offset;

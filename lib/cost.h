@@ -38,8 +38,13 @@ TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
  */
 TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g);
 TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g); /* its cpu alone */
-/* 1 when tb_cost_predict_cpu(c, g) <= seconds, worked out without a division (for tiny calls) */
-TB_HIDDEN int tb_cost_cpu_within(const tb_cost_params *c, const tb_gemm *g, double seconds);
+/* 1 when tb_cost_predict_cpu(c, g) <= seconds, worked out without a division, inline (for tiny calls) */
+static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_gemm *g, double seconds)
+{
+    const double h = c->cpu_half;
+    return 2.0 * ((double)g->p.m + h) * ((double)g->p.n + h) * ((double)g->p.k + h) <=
+           (seconds - c->cpu_call) * c->cpu_rate;
+}
 
 /*
  * A calibration file: lines "name value" (names as the fields above; seconds, bytes/s, flops/s), '#' comments

@@ -107,6 +107,17 @@ static void reissue(const tb_gemm *g, void *f)
     }
 }
 
+int tb_cpu_sgemm_found(const tb_gemm *g)
+{
+    void *f = atomic_load_explicit(&resolved, memory_order_acquire) ? fn[g->iface] : NULL;
+    if (!f)
+        return 0;
+    tb_in_cpu_blas++;
+    reissue(g, f);
+    tb_in_cpu_blas--;
+    return 1;
+}
+
 void tb_cpu_sgemm(const tb_gemm *g)
 {
     static _Atomic int warned_missing;

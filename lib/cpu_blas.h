@@ -7,6 +7,10 @@
 /* Run g on the CPU BLAS.  Results are that BLAS's own, bit for bit. */
 TB_HIDDEN void tb_cpu_sgemm(const tb_gemm *g);
 
+/* The same, for the tiny-call path: 1 when done; 0 (nothing done) until the CPU BLAS has been found by a first
+ * tb_cpu_sgemm, or when there is none. */
+TB_HIDDEN int tb_cpu_sgemm_found(const tb_gemm *g);
+
 /* The file the CPU BLAS of an interface was found in (after the first CPU call), else NULL. */
 TB_HIDDEN const char *tb_cpu_blas_name(tb_iface iface);
 

@@ -5,10 +5,10 @@
 #include "kernels.h"
 #include "util.h"
 
-static __thread tb_path forced_path = TB_PATH_NONE;
+__thread tb_path tb_forced_path = TB_PATH_NONE;
 static __thread int forced_kernel = -1;
 
-void tb_route_force_path(tb_path path) { forced_path = path; }
+void tb_route_force_path(tb_path path) { tb_forced_path = path; }
 void tb_route_force_kernel(int kernel) { forced_kernel = kernel; }
 
 /* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t.  A call that the
@@ -27,7 +27,7 @@ int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
 tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
 {
     const tb_config *cfg = tb_config_get();
-    tb_path path = forced_path;
+    tb_path path = tb_forced_path;
     predicted->gpu = predicted->cpu = 0.0;
     if (path == TB_PATH_NONE) {
         if (cfg->mode == TB_MODE_CPU)
@@ -40,7 +40,7 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
     const char *why;
     if (path == TB_PATH_GPU && !tb_gpu_usable(&why)) {
         /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
-        if (cfg->mode == TB_MODE_GPU && forced_path == TB_PATH_NONE)
+        if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
             tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
         path = TB_PATH_CPU;
     }

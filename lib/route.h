@@ -26,6 +26,7 @@ TB_HIDDEN int tb_route_kernel(void);
 
 /* Per-thread overrides (tileblas_set_path / tileblas_set_kernel). */
 TB_HIDDEN void tb_route_force_path(tb_path path); /* TB_PATH_NONE: no override */
+TB_HIDDEN extern __thread tb_path tb_forced_path;  /* the thread's forced path, read by the tiny-call test */
 TB_HIDDEN void tb_route_force_kernel(int kernel); /* -1: no override */
 
 #endif

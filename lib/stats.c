@@ -55,16 +55,24 @@ void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
         log_call(g, r, flops);
 }
 
-static _Atomic int stats_asked_for;
+void tb_stats_record_cpu(tb_iface iface, double flops)
+{
+    tb_counts_add(iface, TB_PATH_CPU, flops, 0.0, 0);
+    last.path = TILEBLAS_PATH_CPU;
+    last.kernel = NULL;
+    last.gpu_failed = 0;
+}
+
+_Atomic int tb_stats_asked_for;
 
 int tb_stats_timing_wanted(void)
 {
-    return stats_asked_for || tb_config_get()->verbose >= 1;
+    return tb_stats_asked_for || tb_config_get()->verbose >= 1;
 }
 
 void tb_stats_get(tileblas_stats *out)
 {
-    stats_asked_for = 1;
+    tb_stats_asked_for = 1;
     memset(out, 0, sizeof *out);
     tb_counts all;
     tb_counts_sum(&all);
@@ -83,7 +91,7 @@ void tb_stats_get(tileblas_stats *out)
 
 void tb_stats_reset(void)
 {
-    stats_asked_for = 1;
+    tb_stats_asked_for = 1;
     tb_counts_reset();
 }
 

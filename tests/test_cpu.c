@@ -37,6 +37,29 @@ START_TEST(far)
 }
 END_TEST
 
+/* Tiny calls in auto mode with nothing watching take a shorter path (lib/sgemm.c): still OpenBLAS's bits, still
+ * counted, still the thread's last call. */
+START_TEST(tiny_unwatched)
+{
+    char msg[1024] = "";
+    tt_case c;
+    tileblas_set_path(TILEBLAS_PATH_AUTO);
+    int calls = 0;
+    for (int combo = 0; combo < TT_COMBOS; combo++, calls++) {
+        tt_combo(combo, &c);
+        c.m = 8, c.n = 7, c.k = 9, c.pad = 1, c.alpha = 1.5f, c.beta = combo % 2 ? 0.5f : 0.0f, c.nan_c = !(combo % 2);
+        ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+        tileblas_call_info info;
+        tileblas_last_call(&info);
+        ck_assert_int_eq(info.path, TILEBLAS_PATH_CPU);
+    }
+    tileblas_stats s; /* the first look at the statistics: every call above is in them */
+    tileblas_get_stats(&s);
+    ck_assert_uint_eq(s.cpu_calls, (unsigned long long)calls);
+    ck_assert(s.cpu_flops == calls * 2.0 * 8 * 7 * 9);
+}
+END_TEST
+
 /* Quick returns touch nothing and are counted as such; real calls are counted on the CPU with their flops. */
 START_TEST(stats)
 {
@@ -69,6 +92,7 @@ int main(void)
     tcase_add_loop_test(tc, large, 0, TT_COMBOS);
     tcase_add_test(tc, stats);
     tcase_add_test(tc, far);
+    tcase_add_test(tc, tiny_unwatched);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);
 }
