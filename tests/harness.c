@@ -136,6 +136,10 @@ void tt_describe(const tt_case *c, char *buf, size_t len)
              c->nan_c ? " C=NaN" : "", c->nan_ab ? " A,B=NaN" : "", tt_seed());
     if (c->specials)
         strncat(buf, " with Inf/NaN elements", len - strlen(buf) - 1);
+    if (c->misalign)
+        strncat(buf, " misaligned", len - strlen(buf) - 1);
+    if (c->alias)
+        strncat(buf, " B=A", len - strlen(buf) - 1);
 }
 
 static int fail(char *msg, size_t len, const tt_case *c, const char *fmt, double x, double y, size_t at)
@@ -147,14 +151,29 @@ static int fail(char *msg, size_t len, const tt_case *c, const char *fmt, double
     return 0;
 }
 
+/* x (count floats from alloc_matrix) moved to start `off` floats past a malloc'd block's (aligned) start */
+static float *shifted(float *x, size_t count, int off)
+{
+    if (!off)
+        return x;
+    float *y = malloc((count + (size_t)off) * sizeof *y);
+    memcpy(y + off, x, count * sizeof *y);
+    free(x);
+    return y + off;
+}
+
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
 {
-    int rm = c->api == TT_CBLAS_ROW;
+    int rm = c->api == TT_CBLAS_ROW, off = c->misalign ? 1 : 0;
     stored sa = layout(rm, c->ta, c->m, c->k, c->pad), sb = layout(rm, c->tb, c->k, c->n, 2 * c->pad);
     stored sc = layout(rm, 0, c->m, c->n, 3 * c->pad);
-    float *a = alloc_matrix(&sa, c->nan_ab, c->specials), *b = alloc_matrix(&sb, c->nan_ab, c->specials);
-    float *c0 = alloc_matrix(&sc, c->nan_c, c->specials && c->beta != 0.0f);
-    float *got = malloc(sc.count * sizeof *got), *want = malloc(sc.count * sizeof *want);
+    if (c->alias) /* B's storage is A's: the same shape when m = n = k and both transposed alike or square */
+        sb = sa;
+    float *a = shifted(alloc_matrix(&sa, c->nan_ab, c->specials), sa.count, off);
+    float *b = c->alias ? a : shifted(alloc_matrix(&sb, c->nan_ab, c->specials), sb.count, off);
+    float *c0 = shifted(alloc_matrix(&sc, c->nan_c, c->specials && c->beta != 0.0f), sc.count, off);
+    float *got = (float *)malloc((sc.count + (size_t)off) * sizeof *got) + off;
+    float *want = (float *)malloc((sc.count + (size_t)off) * sizeof *want) + off;
     memcpy(got, c0, sc.count * sizeof *got);
     memcpy(want, c0, sc.count * sizeof *want);
 
@@ -183,7 +202,7 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
         int reads_ab = c->alpha != 0.0f && c->k > 0;
         if (reads_ab) {
             for (size_t i = 0; i < sa.count; i++) a[i] = fabsf(a[i]);
-            for (size_t i = 0; i < sb.count; i++) b[i] = fabsf(b[i]);
+            for (size_t i = 0; i < sb.count && !c->alias; i++) b[i] = fabsf(b[i]);
             call_sgemm(1, c, a, sa.ld, b, sb.ld, absab, sc.ld, 1.0f, 0.0f);
         }
         for (size_t i = 0; ok && i < sc.count; i++) {
@@ -206,7 +225,9 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
                 ok = fail(msg, len, c, "got %.9g, OpenBLAS %.9g", got[i], want[i], i);
         }
     }
-    free(a), free(b), free(c0), free(got), free(want), free(absab);
+    free(a - off), free(c0 - off), free(got - off), free(want - off), free(absab);
+    if (!c->alias)
+        free(b - off);
     return ok;
 }
 
@@ -329,4 +350,20 @@ int tt_run_far(tt_match match, char *msg, size_t len)
         if ((r = run_far(which, match, msg, len)) < 0)
             printf("offsets past 2^31: not run (the system refuses to reserve the address space)\n");
     return r;
+}
+
+int tt_run_odd_pointers(int combo, int n, tt_match match, char *msg, size_t len)
+{
+    int failures = 0;
+    for (int v = 0; v < 4; v++) {
+        tt_case c;
+        tt_combo(combo, &c);
+        c.m = c.n = c.k = n, c.pad = 1, c.alpha = 0.75f;
+        c.beta = v & 1 ? 0.5f : 0.0f, c.nan_c = !(v & 1);
+        c.misalign = 1, c.alias = v >> 1;
+        char one[512];
+        if (!tt_run(&c, match, one, sizeof one) && failures++ == 0)
+            snprintf(msg, len, "%s", one);
+    }
+    return failures;
 }

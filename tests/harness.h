@@ -16,6 +16,8 @@ typedef struct tt_case {
     int nan_c;          /* C starts as NaN (only meaningful with beta = 0) */
     int nan_ab;         /* A and B are NaN (only meaningful with alpha = 0 or k = 0) */
     int specials;       /* some elements of A and B (and of C when beta != 0) are +Inf, -Inf or NaN */
+    int misalign;       /* A, B and C start one float past an aligned address */
+    int alias;          /* B is A (same pointer and leading dimension; needs m = n = k and the same layout) */
 } tt_case;
 
 /* How the result must match OpenBLAS: bit for bit (the CPU path) or within DESIGN.md's bound (the GPU). */
@@ -49,6 +51,11 @@ extern const size_t tt_shape_count;
 typedef struct tt_scalars { float alpha, beta; int nan_c, nan_ab, specials; } tt_scalars;
 extern const tt_scalars tt_scalar_sets[];
 extern const size_t tt_scalar_set_count;
+
+/* Pointers that BLAS permits but a fast path may trip on, for one combination: A, B and C one float off
+ * alignment, and B the same matrix as A, on a square product of side n (beta 0 and 0.5).  Returns the number of
+ * failures and puts the first one's description in msg. */
+int tt_run_odd_pointers(int combo, int n, tt_match match, char *msg, size_t len);
 
 /* Run every shape x scalar set x pad {0, 3} for one combination; returns the number of failures and puts
  * the first failure's description in msg. */

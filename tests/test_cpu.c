@@ -37,6 +37,18 @@ START_TEST(far)
 }
 END_TEST
 
+/* Misaligned operands, and B the same matrix as A, bit for bit (sizes on both sides of the tiny-call path). */
+START_TEST(odd_pointers)
+{
+    char msg[1024] = "";
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    for (int n = 9; n <= 300; n += 291)
+        ck_assert_msg(tt_run_odd_pointers(_i, n, TT_BITWISE, msg, sizeof msg) == 0, "%s", msg);
+    tileblas_set_path(TILEBLAS_PATH_AUTO);
+    ck_assert_msg(tt_run_odd_pointers(_i, 9, TT_BITWISE, msg, sizeof msg) == 0, "%s", msg);
+}
+END_TEST
+
 /* Tiny calls in auto mode with nothing watching take a shorter path (lib/sgemm.c): still OpenBLAS's bits, still
  * counted, still the thread's last call. */
 START_TEST(tiny_unwatched)
@@ -93,6 +105,7 @@ int main(void)
     tcase_add_test(tc, stats);
     tcase_add_test(tc, far);
     tcase_add_test(tc, tiny_unwatched);
+    tcase_add_loop_test(tc, odd_pointers, 0, TT_COMBOS);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);
 }

@@ -52,6 +52,18 @@ START_TEST(large)
 }
 END_TEST
 
+/* Misaligned operands, and B the same matrix as A (issue 5): through the pipeline with copies shared among the
+ * threads (300^3: 352 KiB an operand) and the default kernel. */
+START_TEST(odd_pointers)
+{
+    char msg[1024] = "";
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    tileblas_set_kernel(NULL);
+    ck_assert_msg(tt_run_odd_pointers(_i, 300, TT_TOLERANCE, msg, sizeof msg) == 0, "%s", msg);
+    assert_ran_on_gpu(tileblas_kernel_name(tileblas_kernel_count() - 1));
+}
+END_TEST
+
 /* Element offsets past 2^31 (issue 5): A, then C, with a leading dimension of INT_MAX, through the pipeline;
  * both calls on the GPU. */
 START_TEST(far)
@@ -93,6 +105,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, grid, 0, kernels * TT_COMBOS);
     tcase_add_loop_test(tc, large, 0, kernels * TT_COMBOS);
+    tcase_add_loop_test(tc, odd_pointers, 0, TT_COMBOS);
     tcase_add_test(tc, far);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
