@@ -85,15 +85,13 @@ static inline int tiny_on_cpu(const tb_gemm *g)
         return 0;
     if (tb_gemm_flops(g) >= TB_DEVPTR_MIN_FLOPS || tb_gemm_flops(g) >= TB_STATS_TIMED_FLOPS)
         return 0;
-    return cfg->mode == TB_MODE_CPU || (cfg->mode == TB_MODE_AUTO && tb_cost_cpu_within(&cfg->cost, g, cfg->cost.gpu_call));
+    return cfg->mode == TB_MODE_CPU ||
+           (cfg->mode == TB_MODE_AUTO && tb_cost_cpu_within(&cfg->cost, g, cfg->cost.gpu_call));
 }
 
-void tb_sgemm(const tb_gemm *g)
+/* Every call but the tiny ones: kept out of line, so that their path does not pay for this one's stack frame. */
+static __attribute__((noinline)) void general(const tb_gemm *g)
 {
-    if (tiny_on_cpu(g) && tb_cpu_sgemm_found(g)) {
-        tb_stats_record_cpu(g->iface, tb_gemm_flops(g));
-        return;
-    }
     if (tb_in_cpu_blas) {
         /* the CPU BLAS called one of our symbols from inside itself: let it do its own work */
         tb_cpu_sgemm(g);
@@ -128,4 +126,13 @@ void tb_sgemm(const tb_gemm *g)
     }
     r.seconds = timed ? tb_now() - t0 : 0.0;
     tb_stats_record(g, &r);
+}
+
+void tb_sgemm(const tb_gemm *g)
+{
+    if (tiny_on_cpu(g) && tb_cpu_sgemm_found(g)) {
+        tb_stats_record_cpu(g->iface, tb_gemm_flops(g));
+        return;
+    }
+    general(g);
 }

@@ -162,8 +162,8 @@ START_TEST(row_major)
             double sum = 0, mag = 0;
             for (int l = 0; l < k; l++)
                 sum += (double)ha[i * k + l] * hb[l * n + j], mag += fabs((double)ha[i * k + l] * hb[l * n + j]);
-            ck_assert_msg(fabs(out[i * n + j] - sum) <= 2.0 * (k + 2) * ldexp(1.0, -24) * mag, "C(%d,%d) = %.9g, want %.9g",
-                          i, j, out[i * n + j], sum);
+            ck_assert_msg(fabs(out[i * n + j] - sum) <= 2.0 * (k + 2) * ldexp(1.0, -24) * mag,
+                          "C(%d,%d) = %.9g, want %.9g", i, j, out[i * n + j], sum);
         }
     cudaFree(a), cudaFree(c), free(b), free(ha), free(hb), free(out);
 }
@@ -177,7 +177,8 @@ START_TEST(offsets_past_2_to_the_31)
     const int m = 69632, n = 40, k = 32832;
     size_t free_bytes = 0, total = 0;
     double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes < ((size_t)12 << 30) || host < 24.0 * (1 << 30)) {
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes < ((size_t)12 << 30) ||
+        host < 24.0 * (1 << 30)) {
         printf("offsets past 2^31: not run (%.0f GiB of host memory, %.0f GiB of device memory free; needs 24 and "
                "12)\n", host / (1 << 30), (double)free_bytes / (1 << 30));
         return;

@@ -273,7 +273,8 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
 
     tb_plan plan;
     ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sh->budget, &plan), 0);
-    tb_pipe_staging st = { .slot_floats = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k) : tb_pipeline_slot_floats(&plan) };
+    tb_pipe_staging st = { .slot_floats = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k)
+                                                   : tb_pipeline_slot_floats(&plan) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
         st.in[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
         st.out[i] = malloc(sizeof(float) * (size_t)st.slot_floats);

@@ -11,9 +11,9 @@
  *     --quick), from which the rate on large products and the size that halves it (cpu_rate, cpu_half);
  *   - the GPU path forced: the kernel alone, device-resident, at 1024^3 and 4096^3 (gpu_rate, gpu_half; smaller
  *     products measure the launch, not the kernel); a tiny call, and 256^3 less its trips and kernel as the model
- *     has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of 8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b),
- *     and C of 8192 x 8192 back with K = 256 (d2h) (4096 with --quick), each less the model's time for the rest
- *     of the call.  (With N, M or K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
+ *     has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of
+ *     8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b), and C of 8192 x 8192 back with
+ *     K = 256 (d2h) (4096 with --quick), each less the model's time for the rest of the call.  (With N, M or K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
  * Without a usable GPU the GPU parameters keep the built-in values.  Exit status 0, 1 on a failure to write.
  */
 #include <config.h>
