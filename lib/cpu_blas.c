@@ -123,14 +123,9 @@ void tb_cpu_sgemm(const tb_gemm *g)
     static _Atomic int warned_missing;
     if (!atomic_load_explicit(&resolved, memory_order_acquire)) /* pthread_once costs a few ns a tiny call */
         pthread_once(&resolve_once, resolve);
-    void *f = fn[g->iface];
-    if (!f) {
-        tb_warn_once(&warned_missing, "no CPU BLAS with %s found (set TILEBLAS_CPU_BLAS); using a slow built-in loop",
-                     symbol[g->iface]);
-        builtin_sgemm(g);
+    if (tb_cpu_sgemm_found(g))
         return;
-    }
-    tb_in_cpu_blas++;
-    reissue(g, f);
-    tb_in_cpu_blas--;
+    tb_warn_once(&warned_missing, "no CPU BLAS with %s found (set TILEBLAS_CPU_BLAS); using a slow built-in loop",
+                 symbol[g->iface]);
+    builtin_sgemm(g);
 }

@@ -76,14 +76,14 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
  * cost), too small for its operands to be looked at or its time taken, and not a quick return.  Such a call
  * costs OpenBLAS 40-300 ns; the general path below adds about 27 ns to it, this one about 15 (8^3: 62 ns against
  * OpenBLAS's 40; 16^3: 118 against 106; a bare forwarding wrapper adds 5). */
-static inline int tiny_on_cpu(const tb_gemm *g)
+static inline int tiny_on_cpu(const tb_gemm *g, double flops)
 {
     const tb_config *cfg = tb_config_get();
     if (cfg->verbose || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE || tb_in_cpu_blas)
         return 0;
     if (g->p.m == 0 || g->p.n == 0 || g->p.k == 0 || g->p.alpha == 0.0f)
         return 0;
-    if (tb_gemm_flops(g) >= TB_DEVPTR_MIN_FLOPS || tb_gemm_flops(g) >= TB_STATS_TIMED_FLOPS)
+    if (flops >= TB_DEVPTR_MIN_FLOPS || flops >= TB_STATS_TIMED_FLOPS)
         return 0;
     return cfg->mode == TB_MODE_CPU ||
            (cfg->mode == TB_MODE_AUTO && tb_cost_cpu_within(&cfg->cost, g, cfg->cost.gpu_call));
@@ -130,8 +130,9 @@ static __attribute__((noinline)) void general(const tb_gemm *g)
 
 void tb_sgemm(const tb_gemm *g)
 {
-    if (tiny_on_cpu(g) && tb_cpu_sgemm_found(g)) {
-        tb_stats_record_cpu(g->iface, tb_gemm_flops(g));
+    const double flops = tb_gemm_flops(g);
+    if (tiny_on_cpu(g, flops) && tb_cpu_sgemm_found(g)) {
+        tb_stats_record_cpu(g->iface, flops);
         return;
     }
     general(g);

@@ -43,24 +43,27 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
            (long long)(row ? g->p.m : g->p.n), (long long)g->p.k, where, why);
 }
 
+/* the counters and the thread's last call */
+static void count(tb_iface iface, tb_path path, const char *kernel, double flops, double seconds, int gpu_failed)
+{
+    tb_counts_add(iface, path, flops, seconds, gpu_failed);
+    last.path = (tileblas_path)path;
+    last.kernel = kernel;
+    last.gpu_failed = gpu_failed;
+}
+
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
 {
     double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
-    tb_counts_add(g->iface, r->path, flops, r->seconds, r->gpu_failed);
-
-    last.path = (tileblas_path)r->path;
-    last.kernel = r->path == TB_PATH_GPU ? tb_kernel_table[r->kernel].name : NULL;
-    last.gpu_failed = r->gpu_failed;
+    count(g->iface, r->path, r->path == TB_PATH_GPU ? tb_kernel_table[r->kernel].name : NULL, flops, r->seconds,
+          r->gpu_failed);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);
 }
 
 void tb_stats_record_cpu(tb_iface iface, double flops)
 {
-    tb_counts_add(iface, TB_PATH_CPU, flops, 0.0, 0);
-    last.path = TILEBLAS_PATH_CPU;
-    last.kernel = NULL;
-    last.gpu_failed = 0;
+    count(iface, TB_PATH_CPU, NULL, flops, 0.0, 0);
 }
 
 _Atomic int tb_stats_asked_for;

@@ -13,7 +13,8 @@
  *     products measure the launch, not the kernel); a tiny call, and 256^3 less its trips and kernel as the model
  *     has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of
  *     8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b), and C of 8192 x 8192 back with
- *     K = 256 (d2h) (4096 with --quick), each less the model's time for the rest of the call.  (With N, M or K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
+ *     K = 256 (d2h) (4096 with --quick), each less the model's time for the rest of the call.  (With N, M or
+ *     K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
  * Without a usable GPU the GPU parameters keep the built-in values.  Exit status 0, 1 on a failure to write.
  */
 #include <config.h>
