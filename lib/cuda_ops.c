@@ -4,6 +4,8 @@
 #ifdef HAVE_CUDA
 
 #include <cuda_runtime_api.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include "env.h"
 #include "kernels.h"
 
@@ -20,15 +22,16 @@ static struct {
         int used;
     } cache[CACHE];
     tb_pipe_staging st;
-    cudaError_t last;
-    int kernel;
 } cu;
+
+/* the first failure of this thread's call (calls on device operands run beside the pipeline's, lib/gpu.c) */
+static __thread cudaError_t last;
 
 /* Note a failed CUDA call; 0 when e is cudaSuccess. */
 static int check(cudaError_t e)
 {
-    if (e != cudaSuccess && cu.last == cudaSuccess)
-        cu.last = e;
+    if (e != cudaSuccess && last == cudaSuccess)
+        last = e;
     return e != cudaSuccess;
 }
 
@@ -45,17 +48,19 @@ int tb_cuda_ops_init(void)
     return (int)e;
 }
 
-/* the simulated fault of this call (lib/gpu.c holds its lock around every call) */
-static struct {
+/* the simulated fault of this thread's call; the calls of the process are counted for TILEBLAS_FAULT=lost:N */
+static __thread struct {
     tb_fault kind;
     long n, ops, calls;
     int fired;
 } fault;
+static _Atomic long fault_calls;
 
 void tb_cuda_fault_call(void)
 {
     const tb_config *cfg = tb_config_get();
-    fault.kind = cfg->fault, fault.n = cfg->fault_n, fault.ops = 0, fault.calls++, fault.fired = 0;
+    fault.kind = cfg->fault, fault.n = cfg->fault_n, fault.ops = 0, fault.fired = 0;
+    fault.calls = fault.kind == TB_FAULT_LOST ? atomic_fetch_add(&fault_calls, 1) + 1 : 0;
 }
 
 static cudaError_t fault_of(int op)
@@ -95,8 +100,8 @@ static int injected(int op)
 
 int tb_cuda_last_error(void)
 {
-    cudaError_t e = cu.last;
-    cu.last = cudaSuccess;
+    cudaError_t e = last;
+    last = cudaSuccess;
     return (int)e;
 }
 
@@ -194,10 +199,9 @@ static int c_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, i
 
 static int c_gemm(void *ctx, int q, const tb_kproblem *p)
 {
-    (void)ctx;
     if (injected(TB_OP_LAUNCH))
         return 1;
-    return check((cudaError_t)tb_kernel_table[cu.kernel].launch(p, cu.q[q]));
+    return check((cudaError_t)tb_kernel_table[(intptr_t)ctx].launch(p, cu.q[q]));
 }
 
 static int c_record(void *ctx, int q, int ev)
@@ -226,8 +230,9 @@ static int c_host_wait(void *ctx, int ev)
 
 void tb_cuda_ops(int kernel, tb_devops *ops)
 {
-    cu.kernel = kernel;
-    *ops = (tb_devops){ NULL, c_alloc, c_release, c_h2d, c_d2h, c_gemm, c_record, c_queue_wait, c_host_wait };
+    /* the kernel travels in the context: nothing shared is written */
+    *ops = (tb_devops){ (void *)(intptr_t)kernel, c_alloc, c_release, c_h2d, c_d2h, c_gemm, c_record,
+                        c_queue_wait, c_host_wait };
 }
 
 const tb_pipe_staging *tb_cuda_staging(int64_t floats)

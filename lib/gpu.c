@@ -44,7 +44,9 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
 #include "env.h"
 #include "kernels.h"
 
-/* One device (the first); GPU calls are serialised by `lock` (the pipeline keeps the device busy by itself). */
+/* One device (the first).  Calls that move host memory take the device one at a time, by `lock`: the pipeline
+ * keeps the device and the PCIe link busy by itself, and they share its buffers and staging memory.  Calls whose
+ * operands are all in device memory share none of that and run beside them, on the default stream. */
 static struct {
     pthread_once_t once;
     pthread_mutex_t lock;
@@ -54,8 +56,12 @@ static struct {
     char name[320];
 } gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* The GPU off for good; the first reason is the one kept (calls on device operands may fail beside another). */
 static void disable(const char *what, cudaError_t e)
 {
+    static _Atomic int said;
+    if (atomic_exchange(&said, 1))
+        return; /* the first turns it off, once its reason is written */
     snprintf(gpu.why_not, sizeof gpu.why_not, "%s: %s", what, cudaGetErrorString(e));
     atomic_store(&gpu.usable, 0);
 }
@@ -138,7 +144,8 @@ static size_t budget(void)
 }
 
 /* A GPU call failed at `what` with CUDA error e (cudaSuccess for a failure of ours): *err says so.  Running out of
- * memory (or not fitting) leaves the device on for later calls; any other error turns it off.  Lock held. */
+ * memory (or not fitting) leaves the device on for later calls; any other error turns it off.  Lock held (the
+ * buffer cache may be trimmed). */
 static void call_failed(const char *what, cudaError_t e, const char **err)
 {
     static __thread char msg[320];
@@ -231,7 +238,10 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
 {
     if (!tb_gpu_usable(err))
         return -1;
-    pthread_mutex_lock(&gpu.lock);
+    /* host operands are copied through the shared buffer cache; device ones need nothing shared */
+    const int shared = w[0] == TB_ON_HOST || w[1] == TB_ON_HOST || w[2] == TB_ON_HOST;
+    if (shared)
+        pthread_mutex_lock(&gpu.lock);
     tb_cuda_fault_call();
     tb_devops ops;
     tb_cuda_ops(kernel, &ops);
@@ -243,9 +253,12 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
             ops.release(ops.ctx, tmp[i]);
     if (e != cudaSuccess) {
         cudaGetLastError();
+        if (!shared)
+            pthread_mutex_lock(&gpu.lock);
         call_failed(what, e, err);
     }
-    pthread_mutex_unlock(&gpu.lock);
+    if (shared || e != cudaSuccess)
+        pthread_mutex_unlock(&gpu.lock);
     return e != cudaSuccess ? -1 : 0;
 }
 

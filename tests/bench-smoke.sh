@@ -1,6 +1,6 @@
 #!/bin/sh
-# tileblas-bench runs, checks its results against each other, and writes its CSV.  SKIP (77) without a GPU or in
-# a build without CUDA.
+# tileblas-bench runs (kernels, and --contend beside a busy GPU), checks its results against each other, and writes
+# its CSV.  SKIP (77) without a GPU or in a build without CUDA.
 set -u
 bench=${top_builddir:-.}/tools/tileblas-bench
 [ -x "$bench" ] || { echo "SKIP: tileblas-bench is not built (no CUDA)"; exit 77; }
@@ -18,3 +18,12 @@ if awk -F, 'NR > 1 && !($5 > 0 && $7 <= 1e-3) { bad = 1 } END { exit !bad }' "$w
   echo "FAIL: a row without a rate or with a large difference"; cat "$work/out.csv"; exit 1
 fi
 echo "PASS: $rows rows, all results agree"
+# --contend: a second thread's calls beside a busy GPU, every result compared with OpenBLAS's
+"$bench" --contend --big 1024 --shape 300x200x180 --shape 96 --repeats 3 >"$work/contend.txt" 2>&1
+status=$?
+cat "$work/contend.txt"
+[ $status = 0 ] || { echo "FAIL: tileblas-bench --contend exited $status"; exit 1; }
+# both shapes: OpenBLAS, tb-auto and tb-gpu, and tb-dev for the one large enough to be looked for on the device
+rows=$(grep -c '^[0-9]*x[0-9]*x[0-9]* *\(OpenBLAS\|tb-auto\|tb-gpu\|tb-dev\) ' "$work/contend.txt")
+[ "$rows" = 7 ] || { echo "FAIL: $rows rows from --contend, want 7"; exit 1; }
+echo "PASS: --contend, $rows rows, all results agree"

@@ -3,17 +3,20 @@
  * such a program does; tileblas has its own inside) passes cudaMalloc'd and managed pointers to cblas_sgemm, in
  * every mix with host memory.  The call must run on the GPU with those operands in place, give the product within
  * DESIGN.md's bound of a double-precision reference, leave C's padding untouched and leave host operands as they
- * were.  Skips (77) without a usable device.
+ * were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
+ * usable device.
  */
 #include <config.h>
 #include <check.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "harness.h"
 #include "suite.h"
 #include "tileblas.h"
 
@@ -192,6 +195,96 @@ START_TEST(offsets_past_2_to_the_31)
 }
 END_TEST
 
+/* Issue 5: calls on device operands run beside the pipeline's (they share none of its buffers).  Three threads
+ * make 20 calls each on their own cudaMalloc'd A, B, C (C poisoned with NaN before each call) while a fourth makes
+ * host-memory calls forced through the pipeline; every C must be right and every device call on the GPU. */
+enum { DEV_THREADS = 3, DEV_CALLS = 20, DM = 256, DN = 320, DK = 288 };
+
+typedef struct dev_job {
+    int index;
+    int failures, off_gpu;
+    char first[600];
+} dev_job;
+
+static void *device_caller(void *arg)
+{
+    dev_job *j = arg;
+    uint64_t r = 0x9e3779b97f4a7c15ull * (uint64_t)(j->index + 1) ^ state;
+    float *ha = malloc(sizeof(float) * DM * DK), *hb = malloc(sizeof(float) * DK * DN);
+    float *out = malloc(sizeof(float) * DM * DN);
+    double *want = malloc(sizeof(double) * DM * DN), *bound = malloc(sizeof(double) * DM * DN);
+    for (int i = 0; i < DM * DK + DK * DN; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        *(i < DM * DK ? &ha[i] : &hb[i - DM * DK]) = (float)((double)(r >> 40) / 16777216.0 * 2.0 - 1.0);
+    }
+    for (int i = 0; i < DM; i++)
+        for (int jj = 0; jj < DN; jj++) {
+            double sum = 0, mag = 0;
+            for (int l = 0; l < DK; l++)
+                sum += (double)ha[i + l * DM] * hb[l + jj * DK],
+                    mag += fabs((double)ha[i + l * DM] * hb[l + jj * DK]);
+            want[i + jj * DM] = sum, bound[i + jj * DM] = 2.0 * (DK + 2) * ldexp(1.0, -24) * mag;
+        }
+    float *a = NULL, *b = NULL, *c = NULL;
+    if (cudaMalloc((void **)&a, sizeof(float) * DM * DK) || cudaMalloc((void **)&b, sizeof(float) * DK * DN) ||
+        cudaMalloc((void **)&c, sizeof(float) * DM * DN) ||
+        cudaMemcpy(a, ha, sizeof(float) * DM * DK, cudaMemcpyHostToDevice) ||
+        cudaMemcpy(b, hb, sizeof(float) * DK * DN, cudaMemcpyHostToDevice)) {
+        j->failures = 1;
+        snprintf(j->first, sizeof j->first, "thread %d: cannot set up device memory", j->index);
+    }
+    for (int call = 0; call < DEV_CALLS && !j->failures; call++) {
+        cudaMemset(c, 0xff, sizeof(float) * DM * DN);
+        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, DM, DN, DK, 1.0f, a, DM, b, DK, 0.0f, c, DM);
+        tileblas_call_info info;
+        tileblas_last_call(&info);
+        j->off_gpu += info.path != TILEBLAS_PATH_GPU || info.gpu_failed;
+        cudaMemcpy(out, c, sizeof(float) * DM * DN, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < DM * DN; i++)
+            if (!(fabs(out[i] - want[i]) <= bound[i]) && j->failures++ == 0)
+                snprintf(j->first, sizeof j->first, "thread %d call %d: C(%d,%d) = %.9g, want %.9g", j->index, call,
+                         i % DM, i / DM, out[i], want[i]);
+    }
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    free(ha), free(hb), free(out), free(want), free(bound);
+    return NULL;
+}
+
+static void *pipeline_caller(void *arg)
+{
+    dev_job *j = arg;
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    for (int call = 0; call < 6; call++) {
+        tt_case c = { .api = TT_CBLAS_COL, .ta = call % 2, .m = 1000 + call, .n = 900, .k = 700, .pad = 3,
+                      .alpha = 0.75f, .beta = call % 3 ? 0.5f : 0.0f, .nan_c = call % 3 == 0 };
+        char msg[512];
+        if (!tt_run(&c, TT_TOLERANCE, msg, sizeof msg) && j->failures++ == 0)
+            snprintf(j->first, sizeof j->first, "pipeline: %s", msg);
+    }
+    return NULL;
+}
+
+START_TEST(beside_the_pipeline)
+{
+    pthread_t t[DEV_THREADS + 1];
+    dev_job jobs[DEV_THREADS + 1];
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i <= DEV_THREADS; i++) {
+        jobs[i].index = i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, i < DEV_THREADS ? device_caller : pipeline_caller, &jobs[i]),
+                         0);
+    }
+    for (int i = 0; i <= DEV_THREADS; i++)
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+    for (int i = 0; i <= DEV_THREADS; i++) {
+        ck_assert_msg(!jobs[i].failures, "%s", jobs[i].first);
+        ck_assert_msg(!jobs[i].off_gpu, "thread %d: %d device-operand calls not on the GPU", i, jobs[i].off_gpu);
+    }
+    printf("beside the pipeline: %d threads x %d calls on device operands and 6 pipeline calls, right\n",
+           DEV_THREADS, DEV_CALLS);
+}
+END_TEST
+
 int main(void)
 {
     int count = 0;
@@ -205,6 +298,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, every_mix, 0, 27);
     tcase_add_test(tc, row_major);
+    tcase_add_test(tc, beside_the_pipeline);
     suite_add_tcase(s, tc);
     TCase *huge = tcase_create("huge");
     tcase_set_timeout(huge, 600);

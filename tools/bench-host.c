@@ -8,9 +8,10 @@
  *   - NVBLAS (libnvblas.so, when it can be loaded): its sgemm_, configured by a file written here (OpenBLAS as its
  *     CPU BLAS, device 0, NVBLAS_AUTOPIN_MEM_ENABLED), unless NVBLAS_CONFIG_FILE names one.
  * Each: one warm-up call (CUDA start-up, staging buffers), then the median of R calls (3 for calls over 0.1
- * TFLOP, 1 over 2 TFLOP; calls under 20 us in batches, alike for all), then a quarter of a second idle
- * (bench_settle).  C is refilled before each call: NaN when beta = 0 (so that a result not written shows), the
- * same random C otherwise.  Every result is compared with OpenBLAS's.
+ * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  Calls under 20 us are timed in
+ * batches of back-to-back calls instead, all implementations' batches in turn, 41 rounds.  C is refilled before
+ * each call or batch: NaN when beta = 0 (so that a result not written shows), the same random C otherwise.
+ * Every result (of one call on that C) is compared with OpenBLAS's.
  */
 #include <config.h>
 #include <dlfcn.h>
@@ -43,22 +44,29 @@ typedef struct himpl {
     tileblas_path path;   /* for tileblas's own: the path to force (AUTO: the environment's) */
 } himpl;
 
-static const char *run(const himpl *im, const call *x)
+/* one call and nothing else (for tileblas's own, the thread's forced path is the caller's to set) */
+static void call_once(const himpl *im, const call *x)
 {
     if (im->fortran) {
         char ta = x->ta ? 'T' : 'N', tb = x->tb ? 'T' : 'N';
         im->fortran(&ta, &tb, &x->m, &x->n, &x->k, &x->alpha, x->a, &x->lda, x->b, &x->ldb, &x->beta, x->c, &x->ldc);
-        return im->name;
-    }
-    if (im->cblas) {
+    } else if (im->cblas) {
         im->cblas(102, x->ta ? 112 : 111, x->tb ? 112 : 111, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb,
                   x->beta, x->c, x->ldc);
-        return im->name;
+    } else {
+        cblas_sgemm(CblasColMajor, x->ta ? CblasTrans : CblasNoTrans, x->tb ? CblasTrans : CblasNoTrans, x->m, x->n,
+                    x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c, x->ldc);
     }
+}
+
+/* one call with im's path forced; returns the row's name, for tileblas's own with where the call went */
+static const char *run(const himpl *im, const call *x)
+{
     tileblas_set_path(im->path);
-    cblas_sgemm(CblasColMajor, x->ta ? CblasTrans : CblasNoTrans, x->tb ? CblasTrans : CblasNoTrans, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb,
-                x->beta, x->c, x->ldc);
+    call_once(im, x);
     tileblas_set_path(TILEBLAS_PATH_AUTO);
+    if (im->fortran || im->cblas)
+        return im->name;
     tileblas_call_info info;
     tileblas_last_call(&info);
     if (im->path == TILEBLAS_PATH_AUTO)
@@ -66,44 +74,73 @@ static const char *run(const himpl *im, const call *x)
     return info.path == TILEBLAS_PATH_GPU ? "tb-gpu" : "tb-gpu/cpu"; /* forced, yet on the CPU: the GPU failed */
 }
 
-/* Median milliseconds of one implementation's calls; C is left with one call's result.  *name: what the calls
- * said.  Calls are timed in batches of *batch back-to-back calls; when *batch is 0 it is chosen here (and kept
- * for the other implementations of the shape, so that all are timed alike): about 0.2 ms a batch for calls that
- * take under 20 us (the fastest of five), since one is too short for the clock, and a program that makes such
- * calls makes many of them; else 1. */
+/* How many back-to-back calls one timing takes: about 0.2 ms worth for calls that take under 20 us (the fastest
+ * of five of im's, after a warm-up), since one is too short for the clock, and a program that makes such calls
+ * makes many of them; else 1.  Chosen with the first implementation (OpenBLAS), the same for the others. */
+static int choose_batch(const himpl *im, const call *x, const float *c0, size_t celems)
+{
+    memcpy(x->c, c0, celems * sizeof(float));
+    double one = 1.0;
+    for (int i = 0; i < 6; i++) {
+        double t0 = bench_now();
+        run(im, x);
+        double t = bench_now() - t0;
+        one = i && t < one ? t : one; /* the first is the warm-up */
+        if (t >= (i ? 1e-3 : 0.1))
+            break; /* a long call: no need of more */
+    }
+    return one < 20e-6 ? (int)(200e-6 / (one > 1e-7 ? one : 1e-7)) : 1;
+}
+
+/* Median milliseconds of one implementation's calls, one at a time; C is left with one call's result.  *name:
+ * what the calls said. */
 static double time_calls(const himpl *im, const call *x, const float *c0, size_t celems, int repeats,
-                         const char **name, int *batch)
+                         const char **name)
 {
     double flops = 2.0 * x->m * x->n * x->k;
     int runs = flops > 2e12 ? 1 : flops > 1e11 && repeats > 3 ? 3 : repeats;
     double *ms = bench_alloc((size_t)runs * sizeof *ms);
     memcpy(x->c, c0, celems * sizeof(float));
-    double t0 = bench_now();
     *name = run(im, x); /* the warm-up (the first call loads, resolves and allocates what later ones reuse) */
-    double one = bench_now() - t0;
-    for (int i = 0; i < 5 && !*batch && one < 1e-3; i++) {
-        t0 = bench_now();
-        run(im, x);
-        double t = bench_now() - t0;
-        one = t < one ? t : one;
-    }
-    if (!*batch)
-        *batch = one < 20e-6 ? (int)(200e-6 / (one > 1e-7 ? one : 1e-7)) : 1;
     for (int r = 0; r < runs; r++) {
         memcpy(x->c, c0, celems * sizeof(float));
-        t0 = bench_now();
-        for (int i = 0; i < *batch; i++)
-            run(im, x);
-        ms[r] = 1e3 * (bench_now() - t0) / *batch;
-    }
-    if (*batch > 1 && x->beta != 0.0f) { /* C has had many calls: one, for the comparison */
-        memcpy(x->c, c0, celems * sizeof(float));
+        double t0 = bench_now();
         run(im, x);
+        ms[r] = 1e3 * (bench_now() - t0);
     }
     double med = bench_median(ms, runs);
     free(ms);
     bench_settle();
     return med;
+}
+
+/* Calls of a few microseconds: every implementation's batches taken in turn, round after round (41), so that
+ * whatever drifts on the host (clock speed, other work) falls on all alike; the median ms a call of each into
+ * ms[], and what its calls said into name[].  C is left with the last implementation's one call's result: each
+ * is compared right after its own call, by the caller, through result[]. */
+static void time_interleaved(const himpl *impls, int nimpls, const call *x, const float *c0, size_t celems, int batch,
+                             double *ms, const char **name, float **result)
+{
+    enum { ROUNDS = 41 };
+    double *t = bench_alloc((size_t)nimpls * ROUNDS * sizeof *t);
+    for (int i = 0; i < nimpls; i++) { /* warm-up, and the result of one call from C as given */
+        memcpy(x->c, c0, celems * sizeof(float));
+        name[i] = run(&impls[i], x);
+        memcpy(result[i], x->c, celems * sizeof(float));
+    }
+    for (int r = 0; r < ROUNDS; r++)
+        for (int i = 0; i < nimpls; i++) {
+            memcpy(x->c, c0, celems * sizeof(float));
+            tileblas_set_path(impls[i].path); /* once a batch, as a program would */
+            double t0 = bench_now();
+            for (int b = 0; b < batch; b++)
+                call_once(&impls[i], x);
+            t[i * ROUNDS + r] = 1e3 * (bench_now() - t0) / batch;
+            tileblas_set_path(TILEBLAS_PATH_AUTO);
+        }
+    for (int i = 0; i < nimpls; i++)
+        ms[i] = bench_median(&t[i * ROUNDS], ROUNDS);
+    free(t);
 }
 
 /* NVBLAS's sgemm_, or NULL; *conf: the configuration file written for it ("" if none) */
@@ -173,20 +210,31 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                 memset(c0, 0xff, celems * sizeof(float));
             else
                 bench_fill(c0, celems);
-            double ref_ms = 0;
-            int batch = 0; /* chosen with the first (OpenBLAS), the same for the others */
-            for (int i = 0; i < nimpls; i++) {
-                const char *name = impls[i].name;
-                double ms = time_calls(&impls[i], &x, c0, celems, repeats, &name, &batch);
-                if (i == 0) {
-                    ref_ms = ms;
-                    memcpy(ref, x.c, celems * sizeof(float));
+            /* the batch from OpenBLAS's calls; with more than one call a batch, every implementation in turn */
+            int batch = choose_batch(&impls[0], &x, c0, celems);
+            double ms[4];
+            const char *name[4];
+            float *result[4];
+            for (int i = 0; i < nimpls; i++)
+                result[i] = bench_alloc(celems * sizeof(float));
+            if (batch > 1) {
+                time_interleaved(impls, nimpls, &x, c0, celems, batch, ms, name, result);
+            } else {
+                for (int i = 0; i < nimpls; i++) {
+                    ms[i] = time_calls(&impls[i], &x, c0, celems, repeats, &name[i]);
+                    memcpy(result[i], x.c, celems * sizeof(float));
                 }
-                double diff = bench_max_diff(x.c, ref, x.m, x.n, x.ldc);
-                bench_print_row(&rows[nrows++], x.m, x.n, x.k, trans[t], name, ms, ref_ms, diff);
+            }
+            memcpy(ref, result[0], celems * sizeof(float));
+            for (int i = 0; i < nimpls; i++) {
+                double diff = bench_max_diff(result[i], ref, x.m, x.n, x.ldc);
+                bench_print_row(&rows[nrows++], x.m, x.n, x.k, trans[t], name[i], ms[i], ms[0], diff);
                 if (diff > 1e-3 || isnan(diff))
                     status = 1;
+                free(result[i]);
             }
+            if (batch > 1)
+                bench_settle();
             free(a), free(b), free(c0), free(ref), free(x.c);
         }
     if (csv)

@@ -35,4 +35,7 @@ void bench_write_csv(const char *path, const char *ratio_name, const row *rows, 
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
                float beta, const char *csv);
 
+/* --contend: a second thread's calls beside a busy GPU (tools/bench-contend.c); returns the exit status */
+int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int big);
+
 #endif

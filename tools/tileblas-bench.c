@@ -19,6 +19,8 @@
  *
  * --host: whole calls from the program's side instead (tools/bench-host.c): tileblas's cblas_sgemm on host memory,
  * as a program would call it, against OpenBLAS and NVBLAS.
+ * --contend [--big N]: a second thread's calls while a background thread keeps the GPU busy with N x N x N calls
+ * from host memory (default 8192; tools/bench-contend.c).
  * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (relative to |C| + 1); 2 for bad
  * arguments; 3 when --plot could not draw; 77 without a usable GPU.
  */
@@ -265,6 +267,7 @@ static void usage(void)
                     "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
                     "       tileblas-bench --host [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
                     "                      [--csv FILE]\n"
+                    "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
                     "       tileblas-bench --plot-csv FILE.csv FILE.png\n");
     exit(2);
 }
@@ -314,7 +317,7 @@ static int plot_csv(const char *csv, const char *png)
 int main(int argc, char **argv)
 {
     long long shapes[MAX_SHAPES][3];
-    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0;
+    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0, contend = 0, big = 8192;
     float beta = 0.0f;
     char trans[4][3];
     const char *kernels = "naive,tiled32,blocked", *csv = NULL, *png = NULL;
@@ -345,6 +348,12 @@ int main(int argc, char **argv)
             want_cpu = 0;
         } else if (!strcmp(arg, "--host")) {
             host = 1;
+        } else if (!strcmp(arg, "--contend")) {
+            contend = 1;
+        } else if (!strcmp(arg, "--big") && val) {
+            big = atoi(val), i++;
+            if (big < 1 || big > 46340) /* N * N fits an int */
+                usage();
         } else if (!strcmp(arg, "--beta") && val) {
             char *end;
             beta = strtof(val, &end), i++;
@@ -355,6 +364,14 @@ int main(int argc, char **argv)
         }
     }
     static const long long defaults[] = { 1024, 2048, 4096 };
+    if (contend) {
+        static const long long second[][3] = { { 512, 512, 512 }, { 1024, 1024, 1024 }, { 2048, 2048, 2048 },
+                                               { 64, 16384, 64 } };
+        if (nshapes == 0)
+            for (; nshapes < 4; nshapes++)
+                memcpy(shapes[nshapes], second[nshapes], sizeof second[0]);
+        return bench_contend((const long long(*)[3])shapes, nshapes, repeats, big);
+    }
     if (nshapes == 0)
         for (int i = 0; i < 3; i++, nshapes++)
             shapes[i][0] = shapes[i][1] = shapes[i][2] = defaults[i];
