@@ -13,7 +13,7 @@
 
 typedef struct live_counter {
     _Atomic unsigned long long calls, gpu_failures;
-    _Atomic double flops, seconds;
+    _Atomic double flops, seconds, bytes;
 } live_counter;
 
 typedef struct block {
@@ -38,7 +38,7 @@ static void add_block(tb_counts *to, const block *b)
             tb_counter *t = &to->c[i][p];
             const live_counter *c = &b->c[i][p];
             t->calls += LOAD(c->calls), t->gpu_failures += LOAD(c->gpu_failures);
-            t->flops += LOAD(c->flops), t->seconds += LOAD(c->seconds);
+            t->flops += LOAD(c->flops), t->seconds += LOAD(c->seconds), t->bytes += LOAD(c->bytes);
         }
 }
 
@@ -93,13 +93,14 @@ static block *my_block(void)
     return mine = b;
 }
 
-void tb_counts_add(tb_iface iface, int path, double flops, double seconds, int gpu_failed)
+void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed)
 {
     block *b = my_block();
     if (!b) { /* no memory for a block: count straight into retired, under the lock */
         pthread_mutex_lock(&lock);
         tb_counter *t = &retired.c[iface][path];
         t->calls++, t->gpu_failures += (unsigned)gpu_failed, t->flops += flops, t->seconds += seconds;
+        t->bytes += bytes;
         pthread_mutex_unlock(&lock);
         return;
     }
@@ -109,6 +110,8 @@ void tb_counts_add(tb_iface iface, int path, double flops, double seconds, int g
         BUMP(c->gpu_failures, 1);
     BUMP(c->flops, flops);
     BUMP(c->seconds, seconds);
+    if (bytes != 0.0) /* only GPU calls move any */
+        BUMP(c->bytes, bytes);
 }
 
 /* the sum since start; the caller holds the lock */
@@ -129,7 +132,7 @@ void tb_counts_sum(tb_counts *out)
             tb_counter *t = &out->c[i][p];
             const tb_counter *z = &base.c[i][p];
             t->calls -= z->calls, t->gpu_failures -= z->gpu_failures;
-            t->flops -= z->flops, t->seconds -= z->seconds;
+            t->flops -= z->flops, t->seconds -= z->seconds, t->bytes -= z->bytes;
         }
     pthread_mutex_unlock(&lock);
 }

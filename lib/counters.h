@@ -8,6 +8,7 @@
 typedef struct tb_counter {
     unsigned long long calls, gpu_failures;
     double flops, seconds;
+    double bytes; /* moved between host and device memory */
 } tb_counter;
 
 /* [entry point][path]; path 0 (TB_PATH_NONE) counts quick returns */
@@ -16,7 +17,7 @@ typedef struct tb_counts {
 } tb_counts;
 
 /* One call into this thread's counters. */
-TB_HIDDEN void tb_counts_add(tb_iface iface, int path, double flops, double seconds, int gpu_failed);
+TB_HIDDEN void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed);
 
 /* All threads' counts (those of threads that have exited included) since start or the last reset. */
 TB_HIDDEN void tb_counts_sum(tb_counts *out);

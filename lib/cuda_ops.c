@@ -27,6 +27,21 @@ static struct {
 /* the first failure of this thread's call (calls on device operands run beside the pipeline's, lib/gpu.c) */
 static __thread cudaError_t last;
 
+/* bytes this thread's copies moved between host and device since last taken */
+static __thread double moved;
+
+void tb_cuda_count_bytes(int64_t rows, int64_t cols)
+{
+    moved += (double)rows * (double)cols * sizeof(float);
+}
+
+double tb_cuda_take_bytes(void)
+{
+    double b = moved;
+    moved = 0.0;
+    return b;
+}
+
 /* Note a failed CUDA call; 0 when e is cudaSuccess. */
 static int check(cudaError_t e)
 {
@@ -179,6 +194,7 @@ static int copy2d(int q, void *dst, int64_t dld, const void *src, int64_t sld, i
 {
     if (injected(TB_OP_OTHER))
         return 1;
+    tb_cuda_count_bytes(rows, cols);
     return check(cudaMemcpy2DAsync(dst, (size_t)dld * sizeof(float), src, (size_t)sld * sizeof(float),
                                    (size_t)rows * sizeof(float), (size_t)cols, kind, cu.q[q]));
 }

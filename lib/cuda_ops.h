@@ -35,4 +35,9 @@ TB_HIDDEN int tb_cuda_fault_fired(void);
 /* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
 TB_HIDDEN int tb_cuda_last_error(void);
 
+/* Host<->device traffic of the thread's calls: a copy of rows x cols floats counted, and the count since last
+ * taken (then zero). */
+TB_HIDDEN void tb_cuda_count_bytes(int64_t rows, int64_t cols);
+TB_HIDDEN double tb_cuda_take_bytes(void);
+
 #endif

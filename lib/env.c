@@ -113,6 +113,13 @@ void tb_config_parse(tb_config *cfg)
         if (!strcmp(s, "0") || !strcmp(s, "1") || !strcmp(s, "2")) cfg->verbose = s[0] - '0';
         else bad_value("TILEBLAS_VERBOSE", s, "0, 1 or 2", "0");
     }
+    s = getenv("TILEBLAS_SUMMARY");
+    if (s && *s) {
+        if (!strcmp(s, "0") || !strcmp(s, "1")) cfg->summary = s[0] - '0';
+        else bad_value("TILEBLAS_SUMMARY", s, "0 or 1", "0");
+    }
+    cfg->summary |= cfg->verbose >= 2;
+    cfg->watched = cfg->verbose || cfg->summary;
 
     s = getenv("TILEBLAS_COPY_THREADS");
     if (s && *s) {

@@ -25,6 +25,8 @@ typedef struct tb_config {
     int kernel;               /* TILEBLAS_KERNEL: index in the kernel table; -1 = default */
     const char *cpu_blas;     /* TILEBLAS_CPU_BLAS: path of the CPU BLAS library, or NULL */
     int verbose;              /* TILEBLAS_VERBOSE=0|1|2 */
+    int summary;              /* TILEBLAS_SUMMARY=1, or TILEBLAS_VERBOSE=2: the summary at exit */
+    int watched;              /* verbose or summary: every call is timed (and none takes the tiny-call path) */
     tb_cost_params cost;      /* auto mode's cost model: the calibration file's, else the built-in defaults */
     char cost_source[512];    /* that file's path, or "" for the built-in defaults */
     int copy_threads;         /* TILEBLAS_COPY_THREADS: host threads for staging copies; 0 = the online CPUs */

@@ -37,6 +37,11 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
     return -1;
 }
 
+double tb_gpu_take_bytes(void)
+{
+    return 0.0;
+}
+
 #else /* HAVE_CUDA */
 
 #include <cuda_runtime_api.h>
@@ -209,9 +214,10 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
         *what = "copying an operand to the device";
         if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
             return e;
-        /* C is not read when beta = 0 */
-        if ((i < 2 || p.beta != 0.0f) &&
-            (e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
+        if (i == 2 && p.beta == 0.0f)
+            continue; /* C is not read when beta = 0 */
+        tb_cuda_count_bytes(rows[i], cols[i]);
+        if ((e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
                               (size_t)rows[i] * sizeof(float), (size_t)cols[i], cudaMemcpyHostToDevice)) != cudaSuccess)
             return e;
     }
@@ -229,6 +235,8 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
     *what = "the product";
     if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
         return e;
+    if (tmp[2])
+        tb_cuda_count_bytes(rows[2], cols[2]);
     return tmp[2] ? cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2], (size_t)rows[2] * sizeof(float),
                                  (size_t)rows[2] * sizeof(float), (size_t)cols[2], cudaMemcpyDeviceToHost)
                   : cudaStreamSynchronize(NULL);
@@ -260,6 +268,11 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
     if (shared || e != cudaSuccess)
         pthread_mutex_unlock(&gpu.lock);
     return e != cudaSuccess ? -1 : 0;
+}
+
+double tb_gpu_take_bytes(void)
+{
+    return tb_cuda_take_bytes();
 }
 
 #endif /* HAVE_CUDA */

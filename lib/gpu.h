@@ -29,4 +29,7 @@ TB_HIDDEN int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t 
  * what the program queued there, and C is complete on return.  0, or -1 with *err set and C untouched. */
 TB_HIDDEN int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err);
 
+/* Bytes this thread's GPU calls moved between host and device memory since last asked (then zero). */
+TB_HIDDEN double tb_gpu_take_bytes(void);
+
 #endif

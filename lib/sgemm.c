@@ -79,7 +79,7 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
 static inline int tiny_on_cpu(const tb_gemm *g, double flops)
 {
     const tb_config *cfg = tb_config_get();
-    if (cfg->verbose || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE || tb_in_cpu_blas)
+    if (cfg->watched || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE || tb_in_cpu_blas)
         return 0;
     if (g->p.m == 0 || g->p.n == 0 || g->p.k == 0 || g->p.alpha == 0.0f)
         return 0;
@@ -125,6 +125,7 @@ static __attribute__((noinline)) void general(const tb_gemm *g)
             tb_cpu_sgemm(g);
     }
     r.seconds = timed ? tb_now() - t0 : 0.0;
+    r.bytes = r.path == TB_PATH_GPU || r.gpu_failed ? tb_gpu_take_bytes() : 0.0;
     tb_stats_record(g, &r);
 }
 

@@ -44,9 +44,10 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 }
 
 /* the counters and the thread's last call */
-static void count(tb_iface iface, tb_path path, const char *kernel, double flops, double seconds, int gpu_failed)
+static void count(tb_iface iface, tb_path path, const char *kernel, double flops, double seconds, double bytes,
+                  int gpu_failed)
 {
-    tb_counts_add(iface, path, flops, seconds, gpu_failed);
+    tb_counts_add(iface, path, flops, seconds, bytes, gpu_failed);
     last.path = (tileblas_path)path;
     last.kernel = kernel;
     last.gpu_failed = gpu_failed;
@@ -56,21 +57,21 @@ void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
 {
     double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
     count(g->iface, r->path, r->path == TB_PATH_GPU ? tb_kernel_table[r->kernel].name : NULL, flops, r->seconds,
-          r->gpu_failed);
+          r->bytes, r->gpu_failed);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);
 }
 
 void tb_stats_record_cpu(tb_iface iface, double flops)
 {
-    count(iface, TB_PATH_CPU, NULL, flops, 0.0, 0);
+    count(iface, TB_PATH_CPU, NULL, flops, 0.0, 0.0, 0);
 }
 
 _Atomic int tb_stats_asked_for;
 
 int tb_stats_timing_wanted(void)
 {
-    return tb_stats_asked_for || tb_config_get()->verbose >= 1;
+    return tb_stats_asked_for || tb_config_get()->watched;
 }
 
 void tb_stats_get(tileblas_stats *out)
@@ -107,18 +108,22 @@ static void summary_line(const char *what, const tb_counter *c)
 {
     if (!c->calls)
         return;
-    tb_msg("  %-12s %6llu calls %10.3f GFLOP %10.3f s %8.3f TFLOP/s%s", what, c->calls, 1e-9 * c->flops, c->seconds,
-           c->seconds > 0 ? 1e-12 * c->flops / c->seconds : 0.0, c->gpu_failures ? "  (some after a GPU failure)" : "");
+    char moved[48] = "";
+    if (c->bytes > 0)
+        snprintf(moved, sizeof moved, " %10.3f GB moved", 1e-9 * c->bytes);
+    tb_msg("  %-12s %6llu calls %10.3f GFLOP %10.3f s %8.3f TFLOP/s%s%s", what, c->calls, 1e-9 * c->flops, c->seconds,
+           c->seconds > 0 ? 1e-12 * c->flops / c->seconds : 0.0, moved,
+           c->gpu_failures ? "  (some after a GPU failure)" : "");
 }
 
-/* TILEBLAS_VERBOSE=2: where the calls went, printed when the program exits. */
+/* TILEBLAS_SUMMARY=1 (or TILEBLAS_VERBOSE=2): where the calls went, printed when the program exits. */
 __attribute__((destructor)) static void summary_at_exit(void)
 {
     /* a program that never called SGEMM: no configuration read now (no files opened) unless a summary is wanted */
-    const char *v = getenv("TILEBLAS_VERBOSE");
-    if (!atomic_load(&tb_config_ready) && (!v || strcmp(v, "2")))
+    const char *v = getenv("TILEBLAS_VERBOSE"), *s = getenv("TILEBLAS_SUMMARY");
+    if (!atomic_load(&tb_config_ready) && (!v || strcmp(v, "2")) && (!s || strcmp(s, "1")))
         return;
-    if (tb_config_get()->verbose < 2)
+    if (!tb_config_get()->summary)
         return;
     tb_counter all[3] = { { 0 } };
     tb_counts sum;
@@ -130,6 +135,7 @@ __attribute__((destructor)) static void summary_at_exit(void)
             all[p].calls += count[i][p].calls;
             all[p].flops += count[i][p].flops;
             all[p].seconds += count[i][p].seconds;
+            all[p].bytes += count[i][p].bytes;
             all[p].gpu_failures += count[i][p].gpu_failures;
         }
         if (!count[i][0].calls && !count[i][1].calls && !count[i][2].calls)
@@ -142,6 +148,10 @@ __attribute__((destructor)) static void summary_at_exit(void)
     tb_msg(" total: %llu calls, %llu on the GPU, %llu on the CPU, %llu quick returns",
            all[0].calls + all[1].calls + all[2].calls, all[TB_PATH_GPU].calls, all[TB_PATH_CPU].calls,
            all[TB_PATH_NONE].calls);
+    double flops = all[TB_PATH_GPU].flops + all[TB_PATH_CPU].flops;
+    double seconds = all[TB_PATH_GPU].seconds + all[TB_PATH_CPU].seconds;
+    tb_msg(" total: %.3f GFLOP in %.3f s of calls, %.3f TFLOP/s effective; %.3f GB moved between host and device",
+           1e-9 * flops, seconds, seconds > 0 ? 1e-12 * flops / seconds : 0.0, 1e-9 * all[TB_PATH_GPU].bytes);
     const char *text = NULL;
     int gpu = tb_gpu_state(&text);
     if (gpu > 0)

@@ -14,6 +14,7 @@ typedef struct tb_call_record {
     double seconds;
     tb_cost predicted; /* auto mode's predictions; zeros when the path was forced */
     double flops;      /* 2*M*N*K, 0 for a quick return */
+    double bytes;      /* moved between host and device memory */
     int in_place;      /* some operands were in device or managed memory, used where they were */
 } tb_call_record;
 

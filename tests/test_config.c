@@ -14,7 +14,7 @@
 
 static const char *vars[] = { "TILEBLAS_MODE",        "TILEBLAS_KERNEL",       "TILEBLAS_CPU_BLAS",  "TILEBLAS_VERBOSE",
                               "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY",
-                              "TILEBLAS_FAULT" };
+                              "TILEBLAS_FAULT", "TILEBLAS_SUMMARY" };
 
 /* Parse with the given variables set (name=value pairs, NULL-terminated); returns what went to stderr. */
 static char warnings[4096];
@@ -48,6 +48,8 @@ START_TEST(defaults_are_quiet)
     ck_assert_int_eq(cfg.kernel, -1);
     ck_assert_ptr_null(cfg.cpu_blas);
     ck_assert_int_eq(cfg.verbose, 0);
+    ck_assert_int_eq(cfg.summary, 0);
+    ck_assert_int_eq(cfg.watched, 0);
     ck_assert_int_eq(cfg.copy_threads, 0);
     ck_assert(cfg.gpu_memory == 0);
     if (!cfg.cost_source[0]) /* else this machine has a system-wide calibration */
@@ -65,10 +67,17 @@ START_TEST(good_values)
     ck_assert(cfg.gpu_memory == 1.5 * 1024 * 1024 * 1024);
     ck_assert_int_eq(cfg.mode, TB_MODE_GPU);
     ck_assert_int_eq(cfg.verbose, 2);
+    ck_assert_int_eq(cfg.summary, 1); /* TILEBLAS_VERBOSE=2 implies the summary */
+    ck_assert_int_eq(cfg.watched, 1);
     ck_assert_str_eq(cfg.cpu_blas, "/x/libblas.so");
     ck_assert_str_eq(warnings, "");
     const char *cpu[] = { "TILEBLAS_MODE", "cpu", NULL };
     ck_assert_int_eq(parse_with(cpu).mode, TB_MODE_CPU);
+    /* the summary alone: calls timed, no line per call */
+    const char *summary[] = { "TILEBLAS_SUMMARY", "1", NULL };
+    cfg = parse_with(summary);
+    ck_assert(cfg.summary == 1 && cfg.verbose == 0 && cfg.watched == 1);
+    ck_assert_str_eq(warnings, "");
 }
 END_TEST
 
@@ -76,7 +85,8 @@ END_TEST
 START_TEST(bad_values)
 {
     const char *set[] = { "TILEBLAS_MODE", "fast", "TILEBLAS_VERBOSE", "yes", "TILEBLAS_KERNEL", "nope",
-                          "TILEBLAS_COPY_THREADS", "65", "TILEBLAS_GPU_MEMORY", "lots", NULL };
+                          "TILEBLAS_COPY_THREADS", "65", "TILEBLAS_GPU_MEMORY", "lots", "TILEBLAS_SUMMARY", "on",
+                          NULL };
     tb_config cfg = parse_with(set);
     ck_assert_int_eq(cfg.mode, TB_MODE_AUTO);
     ck_assert_int_eq(cfg.verbose, 0);
@@ -89,7 +99,8 @@ START_TEST(bad_values)
     int lines = 0;
     for (const char *p = warnings; *p; p++)
         lines += *p == '\n';
-    ck_assert_int_eq(lines, 5);
+    ck_assert_int_eq(lines, 6);
+    ck_assert_int_eq(cfg.summary, 0);
     ck_assert_int_eq(cfg.copy_threads, 0);
     ck_assert(cfg.gpu_memory == 0);
 }

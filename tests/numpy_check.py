@@ -1,0 +1,50 @@
+"""float32 products through numpy's BLAS (tests/numpy.sh runs it with and without tileblas preloaded).
+
+Each product is checked against a float64 product within DESIGN.md's bound, 2 (k + 2) u (|A| |B|)_ij with u = 2^-24;
+the last line gives how many products numpy handed to its BLAS and a digest of every result's bytes (equal to the
+run without tileblas on the CPU path, where the results are OpenBLAS's own).
+"""
+import hashlib
+import sys
+
+import numpy as np
+
+seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+rng = np.random.default_rng(seed)
+digest = hashlib.sha256()
+products = 0
+worst = 0.0
+
+
+def check(c, a, b):
+    """c = a @ b within the bound; remember its bytes"""
+    global products, worst
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    want = a64 @ b64
+    bound = 2.0 * (a.shape[-1] + 2) * 2.0**-24 * (np.abs(a64) @ np.abs(b64))
+    err = np.abs(c.astype(np.float64) - want)
+    if not np.all(err <= bound):
+        i = np.unravel_index(np.argmax(err - bound), err.shape)
+        sys.exit(f"FAIL: {a.shape} @ {b.shape}: C{i} = {c[i]!r}, want {want[i]!r} (bound {bound[i]:.3g})")
+    worst = max(worst, float((err / (bound + 1e-300)).max()))
+    digest.update(np.ascontiguousarray(c).tobytes())
+    products += 1
+
+
+def rand(*shape):
+    return rng.standard_normal(shape, dtype=np.float32)
+
+
+for m, n, k in [(64, 64, 64), (300, 200, 100), (257, 129, 511), (1000, 1000, 1000), (64, 2000, 64)]:
+    a, b = rand(m, k), rand(k, n)
+    check(a @ b, a, b)                       # C-ordered: one cblas_sgemm, row-major
+    check(np.dot(a, b), a, b)
+    at, bt = np.asfortranarray(a), np.asfortranarray(b)
+    check(at @ bt, a, b)                     # Fortran-ordered operands: the transposed layout
+    x = rand(k, m)
+    check(x.T @ b, x.T, b)                   # a transposed view
+stack_a, stack_b = rand(4, 96, 80), rand(4, 80, 112)
+c = np.matmul(stack_a, stack_b)              # a stack: one call per matrix
+for i in range(4):
+    check(c[i], stack_a[i], stack_b[i])
+print(f"products {products} worst {worst:.3f} of the bound digest {digest.hexdigest()[:16]}")
