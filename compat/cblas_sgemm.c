@@ -1,4 +1,5 @@
-/* cblas_sgemm: checked as the reference CBLAS checks it, then handed to the core as a column-major problem. */
+/* cblas_sgemm, and its ILP64 names (cblas_sgemm64_, scipy_cblas_sgemm64_): checked as the reference CBLAS checks
+ * it, then handed to the core as a column-major problem. */
 #include <config.h>
 #include "blas_abi.h"
 #include "gemm_check.h"
@@ -26,10 +27,12 @@ static int cblas_param(int fortran_info, int row_major)
     return p;
 }
 
-TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int K, float alpha, const float *A,
-                           int lda, const float *B, int ldb, float beta, float *C, int ldc)
+/* Every name's body, with the integers widened (inline: the LP64 name's tiny calls pay for no extra call). */
+static inline __attribute__((always_inline)) void checked(tb_iface iface, const char *rout, int order, int TransA,
+                                                          int TransB, int64_t M, int64_t N, int64_t K, float alpha,
+                                                          const float *A, int64_t lda, const float *B, int64_t ldb,
+                                                          float beta, float *C, int64_t ldc)
 {
-    static const char rout[] = "cblas_sgemm";
     int ta = cblas_trans(TransA), tb = cblas_trans(TransB);
 
     if (order != ROW_MAJOR && order != COL_MAJOR) {
@@ -45,8 +48,7 @@ TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int 
         return;
     }
 
-    tb_gemm g = { .p.alpha = alpha, .p.beta = beta, .p.c = C, .p.ldc = ldc, .p.k = K,
-                  .iface = TB_IFACE_CBLAS };
+    tb_gemm g = { .p.alpha = alpha, .p.beta = beta, .p.c = C, .p.ldc = ldc, .p.k = K, .iface = iface };
     g.orig.cblas.order = order;
     g.orig.cblas.trans_a = TransA;
     g.orig.cblas.trans_b = TransB;
@@ -64,4 +66,26 @@ TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int 
         return;
     }
     tb_sgemm(&g);
+}
+
+TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int K, float alpha, const float *A,
+                           int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    checked(TB_IFACE_CBLAS, "cblas_sgemm", order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+TB_EXPORT void cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
+                              const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
+                              int64_t ldc)
+{
+    checked(TB_IFACE_CBLAS64, "cblas_sgemm64_", order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C,
+            ldc);
+}
+
+TB_EXPORT void scipy_cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
+                                    const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
+                                    int64_t ldc)
+{
+    checked(TB_IFACE_SCIPY_CBLAS64, "scipy_cblas_sgemm64_", order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb,
+            beta, C, ldc);
 }

@@ -1,12 +1,16 @@
 /*
  * tileblas: single-precision GEMM on the GPU for unmodified BLAS programs.
  *
- * The library exports the BLAS entry points cblas_sgemm, sgemm_ and sgemm (and weak default xerbla_ /
- * cblas_xerbla handlers); programs call those as they would call any BLAS.  This header adds the tileblas_*
+ * The library exports the BLAS entry points cblas_sgemm, sgemm_ and sgemm, their ILP64 names (64-bit integers:
+ * cblas_sgemm64_ and sgemm_64_ as OpenBLAS built with SYMBOLSUFFIX=64_ names them, scipy_cblas_sgemm64_ and
+ * scipy_sgemm_64_ as the scipy-openblas64 library of numpy and scipy wheels does), and weak default xerbla_ /
+ * cblas_xerbla handlers; programs call those as they would call any BLAS.  This header adds the tileblas_*
  * functions: version, per-thread forcing of the path and kernel (for tests and benchmarks), and statistics.
  */
 #ifndef TILEBLAS_H
 #define TILEBLAS_H
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,6 +84,18 @@ void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
             const int *ldc);
+/* ILP64: the same with 64-bit integers (the CBLAS enums stay int) */
+void cblas_sgemm64_(int Order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
+                    const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
+void scipy_cblas_sgemm64_(int Order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
+                          const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
+                          int64_t ldc);
+void sgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n, const int64_t *k,
+               const float *alpha, const float *a, const int64_t *lda, const float *b, const int64_t *ldb,
+               const float *beta, float *c, const int64_t *ldc);
+void scipy_sgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n,
+                     const int64_t *k, const float *alpha, const float *a, const int64_t *lda, const float *b,
+                     const int64_t *ldb, const float *beta, float *c, const int64_t *ldc);
 #endif
 
 #ifdef __cplusplus

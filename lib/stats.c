@@ -11,14 +11,16 @@
 #include "stats.h"
 #include "util.h"
 
-static const char *const iface_name[TB_IFACE_COUNT] = { "cblas_sgemm", "sgemm_" };
+static const char *const iface_name[TB_IFACE_COUNT] = { "cblas_sgemm",          "sgemm_",
+                                                        "cblas_sgemm64_",       "sgemm_64_",
+                                                        "scipy_cblas_sgemm64_", "scipy_sgemm_64_" };
 
 static __thread tileblas_call_info last;
 
 static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 {
     char shape[160], where[160];
-    if (g->iface == TB_IFACE_CBLAS)
+    if (tb_iface_is_cblas(g->iface))
         snprintf(shape, sizeof shape, "%s %s%s", g->orig.cblas.order == 101 ? "row-major" : "col-major",
                  g->orig.cblas.trans_a == 111 ? "N" : "T", g->orig.cblas.trans_b == 111 ? "N" : "T");
     else
@@ -32,7 +34,7 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
         snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     /* the caller's M and N: a row-major call was swapped into column-major */
-    int row = g->iface == TB_IFACE_CBLAS && g->orig.cblas.order == 101;
+    int row = tb_iface_is_cblas(g->iface) && g->orig.cblas.order == 101;
     char why[96] = "";
     if (r->in_place)
         snprintf(why, sizeof why, " (operands in device memory used in place)");

@@ -3,25 +3,18 @@
 # with tileblas preloaded.  It checks its own five products (every transpose pair, 64^3 to 1000^3) against
 # double-precision sums; under tileblas the summary must count its 5 sgemm_ calls, the CPU path must print exactly
 # what the program prints alone, and with a GPU all 5 forced there must be right.  SKIP (77) without gfortran.
-set -u
-builddir=${top_builddir:-.}
-srcdir=${top_srcdir:-.}
-lib=$builddir/.libs/libtileblas.so
+. "${top_srcdir:-.}/tests/preamble.sh"
 fc=${FC:-gfortran}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $1"; shift; [ $# = 0 ] || cat "$@"; exit 1; }
 command -v "$fc" >/dev/null 2>&1 || { echo "SKIP: no Fortran compiler ($fc; apt-get install gfortran)"; exit 77; }
 "$fc" -O2 -o "$work/prog" "$srcdir/examples/sgemm-fortran.f90" ${OPENBLAS_LIBS:--lopenblas} 2>"$work/fc.log" ||
   fail "building examples/sgemm-fortran.f90" "$work/fc.log"
 unset TILEBLAS_MODE TILEBLAS_VERBOSE
 "$work/prog" >"$work/plain" 2>&1 || fail "the program alone" "$work/plain"
-summary() { sed -n 's/^tileblas:  total: \([0-9]*\) calls, \([0-9]*\) on the GPU.*/\1 \2/p' "$1"; }
 for mode in cpu auto gpu; do
   LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=$mode "$work/prog" >"$work/$mode" 2>"$work/$mode.err" ||
     fail "under tileblas, TILEBLAS_MODE=$mode" "$work/$mode" "$work/$mode.err"
   grep -q '^tileblas:  sgemm_:$' "$work/$mode.err" || fail "$mode: no sgemm_ calls in the summary" "$work/$mode.err"
-  set -- $(summary "$work/$mode.err")
+  set -- $(calls "$work/$mode.err")
   [ "${1:-}" = 5 ] || fail "$mode: tileblas saw ${1:-no} calls, not 5" "$work/$mode.err"
   case $mode in
     cpu) cmp -s "$work/plain" "$work/cpu" || fail "CPU path: output differs from the program alone" "$work/plain" "$work/cpu"

@@ -3,11 +3,9 @@
 # tools when built), the man pages; a C program built against the staged copy with pkg-config has its calls
 # handled by it; the staged tileblas-run preloads the staged library; make uninstall leaves no file behind.
 set -u
-builddir=${top_builddir:-.}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+[ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (its library needs ASan preloaded)"; exit 77; }
+. "${top_srcdir:-.}/tests/preamble.sh"
 root=$work/root
-fail() { echo "FAIL: $1"; shift; [ $# = 0 ] || cat "$@"; exit 1; }
 mk() { ${MAKE:-make} -C "$builddir" --no-print-directory "$@" DESTDIR="$root" >"$work/make.log" 2>&1; }
 var() { ${MAKE:-make} -C "$builddir" --no-print-directory -s print-install-dirs | sed -n "s/^$1=//p"; }
 

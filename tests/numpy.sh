@@ -1,48 +1,58 @@
 #!/bin/sh
 # numpy, unmodified: float32 products of tests/numpy_check.py (C- and Fortran-ordered operands, transposed views,
-# np.dot, a stack) through the system numpy's BLAS, with and without tileblas preloaded.  Every product within
-# DESIGN.md's bound of a float64 one; on the CPU path the results are byte for byte those without tileblas; the
-# summary counts exactly the products numpy handed to cblas_sgemm; with a GPU, all of them forced there.  SKIP (77)
-# without a python3 that has numpy (Debian: apt-get install python3-numpy).
+# np.dot, a stack) through numpy's BLAS, with and without tileblas preloaded, for each python3 with numpy among
+# /usr/bin/python3 (Debian's numpy: cblas_sgemm of the system BLAS), python3 on the PATH, and those named in
+# TILEBLAS_TEST_PYTHON (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ of its
+# scipy-openblas64).  Every product within DESIGN.md's bound of a float64 one; on the CPU path the results are byte
+# for byte those without tileblas; the summary counts exactly the products numpy handed to its BLAS; with a GPU,
+# all of them forced there.  SKIP (77) without any python3 that has numpy.
 set -u
-builddir=${top_builddir:-.}
-srcdir=${top_srcdir:-.}
-lib=$builddir/.libs/libtileblas.so
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $1"; shift; [ $# = 0 ] || cat "$@"; exit 1; }
-py=
-for p in /usr/bin/python3 python3; do
-  if "$p" -c 'import numpy' 2>/dev/null; then py=$p; break; fi
-done
-[ -n "$py" ] || { echo "SKIP: no python3 with numpy (apt-get install python3-numpy)"; exit 77; }
-seed=${TILEBLAS_TEST_SEED:-$(date +%s)}
-echo "seed $seed (TILEBLAS_TEST_SEED=$seed replays it); $py, numpy $("$py" -c 'import numpy; print(numpy.__version__)')"
+[ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (python under ASan)"; exit 77; }
+. "${top_srcdir:-.}/tests/preamble.sh"
 check=$srcdir/tests/numpy_check.py
+seed=${TILEBLAS_TEST_SEED:-$(date +%s)}
+echo "seed $seed (TILEBLAS_TEST_SEED=$seed replays it)"
 unset TILEBLAS_MODE TILEBLAS_VERBOSE
 
-"$py" "$check" "$seed" >"$work/plain" 2>&1 || fail "numpy alone" "$work/plain"
-products=$(sed -n 's/^products \([0-9]*\) .*/\1/p' "$work/plain")
-[ "${products:-0}" -gt 0 ] || fail "no products counted" "$work/plain"
-calls() { sed -n 's/^tileblas:  total: \([0-9]*\) calls, \([0-9]*\) on the GPU.*/\1 \2/p' "$1"; }
+# one python: $1
+with() {
+  py=$1
+  "$py" "$check" "$seed" >"$work/plain" 2>&1 || fail "$py: numpy alone" "$work/plain"
+  products=$(sed -n 's/^products \([0-9]*\) .*/\1/p' "$work/plain")
+  [ "${products:-0}" -gt 0 ] || fail "$py: no products counted" "$work/plain"
+  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu "$py" "$check" "$seed" >"$work/cpu" 2>"$work/cpu.err" ||
+    fail "$py: under tileblas, CPU path" "$work/cpu" "$work/cpu.err"
+  names=$(sed -n 's/^tileblas:  \([a-z_0-9]*\):$/\1/p' "$work/cpu.err" | tr '\n' ' ')
+  cmp -s "$work/plain" "$work/cpu" || fail "$py: CPU path: not the same results as numpy alone" "$work/plain" "$work/cpu"
+  [ "$(calls "$work/cpu.err")" = "$products 0" ] || fail "$py: CPU path: tileblas did not see the $products products" "$work/cpu.err"
+  echo "PASS: $py: CPU path: $products products through tileblas's ${names% }, byte for byte numpy's own results"
 
-LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu "$py" "$check" "$seed" >"$work/cpu" 2>"$work/cpu.err" ||
-  fail "numpy under tileblas, CPU path" "$work/cpu" "$work/cpu.err"
-cmp -s "$work/plain" "$work/cpu" || fail "CPU path: not the same results as numpy alone" "$work/plain" "$work/cpu"
-[ "$(calls "$work/cpu.err")" = "$products 0" ] || fail "CPU path: tileblas did not see the $products products" "$work/cpu.err"
-echo "PASS: CPU path: $products products through tileblas's cblas_sgemm, byte for byte numpy's own results"
+  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 "$py" "$check" "$seed" >"$work/auto" 2>"$work/auto.err" ||
+    fail "$py: under tileblas, auto mode" "$work/auto" "$work/auto.err"
+  set -- $(calls "$work/auto.err")
+  [ "${1:-}" = "$products" ] || fail "$py: auto mode: $products products, tileblas saw ${1:-none}" "$work/auto.err"
+  echo "PASS: $py: auto mode: $products products, ${2:-0} of them on the GPU, within the bound: $(cat "$work/auto")"
 
-LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 "$py" "$check" "$seed" >"$work/auto" 2>"$work/auto.err" ||
-  fail "numpy under tileblas, auto mode" "$work/auto" "$work/auto.err"
-set -- $(calls "$work/auto.err")
-[ "${1:-}" = "$products" ] || fail "auto mode: $products products, tileblas saw ${1:-none}" "$work/auto.err"
-echo "PASS: auto mode: $products products, ${2:-0} of them on the GPU, all within the bound: $(cat "$work/auto")"
+  if grep -q '^tileblas:  GPU: none usable' "$work/auto.err"; then
+    echo "SKIP: $py: GPU path (no usable GPU)"
+  else
+    LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" >"$work/gpu" 2>"$work/gpu.err" ||
+      fail "$py: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
+    [ "$(calls "$work/gpu.err")" = "$products $products" ] || fail "$py: GPU path: not all $products on the GPU" "$work/gpu.err"
+    echo "PASS: $py: GPU path: $products products on the GPU, within the bound: $(cat "$work/gpu")"
+  fi
+}
 
-if grep -q '^tileblas:  GPU: none usable' "$work/auto.err"; then
-  echo "SKIP: GPU path (no usable GPU)"
-else
-  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" >"$work/gpu" 2>"$work/gpu.err" ||
-    fail "numpy under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
-  [ "$(calls "$work/gpu.err")" = "$products $products" ] || fail "GPU path: not all $products products on the GPU" "$work/gpu.err"
-  echo "PASS: GPU path: $products products on the GPU, all within the bound: $(cat "$work/gpu")"
-fi
+tested=
+for p in /usr/bin/python3 $(command -v python3 2>/dev/null) ${TILEBLAS_TEST_PYTHON:-}; do
+  real=$(command -v "$p" 2>/dev/null || echo "$p")
+  case " $tested " in *" $real "*) continue ;; esac  # a venv's python links to the system's, with other packages
+  if "$p" -c 'import numpy' 2>/dev/null; then
+    echo "== $p: numpy $("$p" -c 'import numpy; print(numpy.__version__)')"
+    with "$p"
+    tested="$tested $real"
+  elif [ -n "${TILEBLAS_TEST_PYTHON:-}" ] && case " $TILEBLAS_TEST_PYTHON " in *" $p "*) true ;; *) false ;; esac; then
+    fail "TILEBLAS_TEST_PYTHON names $p, which has no numpy"
+  fi
+done
+[ -n "$tested" ] || { echo "SKIP: no python3 with numpy (apt-get install python3-numpy)"; exit 77; }

@@ -4,15 +4,13 @@
 # the time and the bytes moved; --mode, --verbose and --quiet do what they say; the program's exit status passes
 # through; bad options are refused with status 2.
 set -u
-builddir=${top_builddir:-.}
+[ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (ASan must come first in LD_PRELOAD)"; exit 77; }
+. "${top_srcdir:-.}/tests/preamble.sh"
 run=$builddir/tools/tileblas-run
 demo=$builddir/examples/sgemm-demo
 TILEBLAS_LIBRARY=$builddir/.libs/libtileblas.so
 export TILEBLAS_LIBRARY
 unset TILEBLAS_MODE TILEBLAS_VERBOSE TILEBLAS_SUMMARY
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $1"; shift; [ $# = 0 ] || cat "$@"; exit 1; }
 checksums() { sed -n 's/.*\(ok  checksum [0-9a-f]*\)$/\1/p' "$1"; }
 
 "$demo" 100 >"$work/plain.out" 2>&1 || fail "sgemm-demo alone" "$work/plain.out"
