@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "counters.h"
 #include "cpu_blas.h"
 #include "env.h"
@@ -131,7 +132,19 @@ __attribute__((destructor)) static void summary_at_exit(void)
     tb_counts sum;
     tb_counts_sum(&sum);
     const tb_counter(*count)[3] = sum.c;
-    tb_msg("summary of sgemm calls:");
+    /* Under tileblas-run every process the program starts inherits the request: those that made no call stay
+     * quiet, and those that did say which they are.  The program itself (same pid: it was exec'd) always reports. */
+    const char *run = getenv("TILEBLAS_RUN_PID");
+    int calls = 0;
+    for (int i = 0; i < TB_IFACE_COUNT; i++)
+        calls |= count[i][0].calls || count[i][1].calls || count[i][2].calls;
+    int the_program = !run || atoll(run) == (long long)getpid();
+    if (!calls && !the_program)
+        return;
+    if (the_program)
+        tb_msg("summary of sgemm calls:");
+    else
+        tb_msg("summary of sgemm calls (process %lld, started by the program):", (long long)getpid());
     for (int i = 0; i < TB_IFACE_COUNT; i++) {
         for (int p = 0; p < 3; p++) {
             all[p].calls += count[i][p].calls;

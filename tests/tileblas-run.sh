@@ -47,6 +47,13 @@ fi
 
 "$run" sh -c 'exit 3'
 [ $? = 3 ] || fail "the program's exit status did not pass through"
+# processes the program starts: quiet unless they call (ls), then named (sgemm-demo); the shell, the program,
+# may or may not report (dash leaves with _exit, past the library's exit handler)
+"$run" -m cpu sh -c "ls / >/dev/null; $demo 100 >/dev/null; exit 0" >/dev/null 2>"$work/kids.err"
+[ "$(grep -c '^tileblas: summary of sgemm calls (process [0-9]*, started by the program):$' "$work/kids.err")" = 1 ] &&
+  grep -q 'total: 6 calls' "$work/kids.err" ||
+  fail "one summary for the child that called, none for the one that did not" "$work/kids.err"
+echo "PASS: processes the program starts report only when they called, named"
 for bad in "--mode fast $demo" "--frobnicate $demo" "--mode" ""; do
   # shellcheck disable=SC2086
   "$run" $bad >/dev/null 2>"$work/bad.err"
