@@ -7,8 +7,7 @@
  * Never ourselves.  Each interface's is resolved once, on its first CPU call (a numpy wheel's BLAS is loaded by
  * then: numpy is what calls).
  */
-#define _GNU_SOURCE
-#include <config.h>
+#include <config.h> /* defines _GNU_SOURCE, for RTLD_NEXT and dl_iterate_phdr */
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>

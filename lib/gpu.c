@@ -235,11 +235,11 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
     *what = "the product";
     if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
         return e;
-    if (tmp[2])
-        tb_cuda_count_bytes(rows[2], cols[2]);
-    return tmp[2] ? cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2], (size_t)rows[2] * sizeof(float),
-                                 (size_t)rows[2] * sizeof(float), (size_t)cols[2], cudaMemcpyDeviceToHost)
-                  : cudaStreamSynchronize(NULL);
+    if (!tmp[2])
+        return cudaStreamSynchronize(NULL); /* C is in device memory: the call returns once it is computed */
+    tb_cuda_count_bytes(rows[2], cols[2]);
+    return cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2], (size_t)rows[2] * sizeof(float),
+                        (size_t)rows[2] * sizeof(float), (size_t)cols[2], cudaMemcpyDeviceToHost);
 }
 
 int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)

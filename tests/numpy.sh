@@ -45,12 +45,12 @@ with() {
 
 tested=
 for p in /usr/bin/python3 $(command -v python3 2>/dev/null) ${TILEBLAS_TEST_PYTHON:-}; do
-  real=$(command -v "$p" 2>/dev/null || echo "$p")
-  case " $tested " in *" $real "*) continue ;; esac  # a venv's python links to the system's, with other packages
+  path=$(command -v "$p" 2>/dev/null || echo "$p")
+  case " $tested " in *" $path "*) continue ;; esac  # by path: a venv's python links to the system's
   if "$p" -c 'import numpy' 2>/dev/null; then
     echo "== $p: numpy $("$p" -c 'import numpy; print(numpy.__version__)')"
     with "$p"
-    tested="$tested $real"
+    tested="$tested $path"
   elif [ -n "${TILEBLAS_TEST_PYTHON:-}" ] && case " $TILEBLAS_TEST_PYTHON " in *" $p "*) true ;; *) false ;; esac; then
     fail "TILEBLAS_TEST_PYTHON names $p, which has no numpy"
   fi
