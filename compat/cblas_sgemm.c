@@ -1,91 +1,129 @@
-/* cblas_sgemm, and its ILP64 names (cblas_sgemm64_, scipy_cblas_sgemm64_): checked as the reference CBLAS checks
- * it, then handed to the core as a column-major problem. */
+/* cblas_sgemm, and its ILP64 names (cblas_sgemm64_, scipy_cblas_sgemm64_): a call the reference CBLAS accepts is
+ * handed to the core as a column-major problem; any other goes to the BLAS beneath unchanged. */
 #include <config.h>
+#include <stdio.h>
 #include "blas_abi.h"
+#include "cpu_blas.h"
 #include "gemm_check.h"
+#include "util.h"
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
+
+/* the caller's arguments, integers in their slots */
+typedef struct cblas_call {
+    int order, trans_a, trans_b;
+    tb_slot m, n, k;
+    float alpha;
+    const float *a;
+    tb_slot lda;
+    const float *b;
+    tb_slot ldb;
+    float beta;
+    float *c;
+    tb_slot ldc;
+} cblas_call;
+
+typedef void (*cblas_fn)(int, int, int, tb_slot, tb_slot, tb_slot, float, const float *, tb_slot, const float *,
+                         tb_slot, float, float *, tb_slot);
+
+static void call(const tb_blas_fn *f, const cblas_call *x)
+{
+    tb_in_cpu_blas++;
+    ((cblas_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb,
+                      x->beta, x->c, x->ldc);
+    tb_in_cpu_blas--;
+}
+
+static int whole(const tb_gemm *g)
+{
+    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    if (!f->fn)
+        return -1;
+    call(f, g->raw);
+    return 0;
+}
+
+/* a column-major piece, in slots that either width reads right (its numbers fit in the caller's integers) */
+static int part(const tb_gemm *g, const tb_kproblem *p)
+{
+    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    if (!f->fn)
+        return -1;
+    cblas_call x = { COL_MAJOR, p->transa ? TRANS : NO_TRANS, p->transb ? TRANS : NO_TRANS, p->m, p->n, p->k,
+                     p->alpha, p->a, p->lda, p->b, p->ldb, p->beta, p->c, p->ldc };
+    call(f, &x);
+    return 0;
+}
+
+static void describe(const tb_gemm *g, char *buf, size_t size)
+{
+    const cblas_call *x = g->raw;
+    const int row = x->order == ROW_MAJOR;
+    snprintf(buf, size, "%s %c%c M=%lld N=%lld K=%lld", row ? "row-major" : "col-major",
+             x->trans_a == NO_TRANS ? 'N' : x->trans_a == TRANS ? 'T' : 'C',
+             x->trans_b == NO_TRANS ? 'N' : x->trans_b == TRANS ? 'T' : 'C', (long long)(row ? g->p.n : g->p.m),
+             (long long)(row ? g->p.m : g->p.n), (long long)g->p.k);
+}
+
+static const tb_reissue via = { whole, part, describe };
 
 static int cblas_trans(int t)
 {
     return t == NO_TRANS ? 0 : (t == TRANS || t == CONJ_TRANS) ? 1 : -1;
 }
 
-/* Reference CBLAS reports an error of the underlying Fortran SGEMM as its number + 1 (the order argument
- * comes first), and for a row-major call swaps back the numbers of the operands it had swapped. */
-static int cblas_param(int fortran_info, int row_major)
+/* Every name's body (inline: the LP64 name's tiny calls pay for no extra call). */
+static inline __attribute__((always_inline)) void checked(tb_iface iface, const cblas_call *x)
 {
-    int p = fortran_info + 1;
-    if (row_major) {
-        switch (p) {
-        case 4: return 5;
-        case 5: return 4;
-        case 9: return 11;
-        case 11: return 9;
-        }
-    }
-    return p;
-}
-
-/* Every name's body, with the integers widened (inline: the LP64 name's tiny calls pay for no extra call). */
-static inline __attribute__((always_inline)) void checked(tb_iface iface, const char *rout, int order, int TransA,
-                                                          int TransB, int64_t M, int64_t N, int64_t K, float alpha,
-                                                          const float *A, int64_t lda, const float *B, int64_t ldb,
-                                                          float beta, float *C, int64_t ldc)
-{
-    int ta = cblas_trans(TransA), tb = cblas_trans(TransB);
-
-    if (order != ROW_MAJOR && order != COL_MAJOR) {
-        cblas_xerbla(1, rout, "Illegal layout setting, %d\n", order);
+    const tb_blas_fn *f = tb_cpu_blas(iface);
+    if (tb_in_cpu_blas && f->fn) {
+        call(f, x);
         return;
     }
-    if (ta < 0) {
-        cblas_xerbla(2, rout, "Illegal TransA setting, %d\n", TransA);
-        return;
-    }
-    if (tb < 0) {
-        cblas_xerbla(3, rout, "Illegal TransB setting, %d\n", TransB);
-        return;
-    }
-
-    tb_gemm g = { .p.alpha = alpha, .p.beta = beta, .p.c = C, .p.ldc = ldc, .p.k = K, .iface = iface };
-    g.orig.cblas.order = order;
-    g.orig.cblas.trans_a = TransA;
-    g.orig.cblas.trans_b = TransB;
-    if (order == COL_MAJOR) {
-        g.p.transa = ta, g.p.transb = tb, g.p.m = M, g.p.n = N;
-        g.p.a = A, g.p.lda = lda, g.p.b = B, g.p.ldb = ldb;
+    const int wide = f->wide;
+#define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
+    const int ta = cblas_trans(x->trans_a), tb = cblas_trans(x->trans_b);
+    const int row = x->order == ROW_MAJOR;
+    tb_gemm g = { .p = { .alpha = x->alpha, .beta = x->beta, .c = x->c, .ldc = INT(x->ldc), .k = INT(x->k) },
+                  .iface = iface, .via = &via, .raw = x };
+    /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the operands swap */
+    g.p.transa = row ? tb : ta, g.p.transb = row ? ta : tb;
+    g.p.m = INT(row ? x->n : x->m), g.p.n = INT(row ? x->m : x->n);
+    g.p.a = row ? x->b : x->a, g.p.lda = INT(row ? x->ldb : x->lda);
+    g.p.b = row ? x->a : x->b, g.p.ldb = INT(row ? x->lda : x->ldb);
+#undef INT
+    if ((row || x->order == COL_MAJOR) && ta >= 0 && tb >= 0 && tb_gemm_valid(&g.p)) {
+        tb_sgemm(&g);
+    } else if (f->fn) {
+        call(f, x); /* the BLAS beneath reports it, or computes what it accepts */
     } else {
-        /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands */
-        g.p.transa = tb, g.p.transb = ta, g.p.m = N, g.p.n = M;
-        g.p.a = B, g.p.lda = ldb, g.p.b = A, g.p.ldb = lda;
+        static _Atomic int warned;
+        tb_warn_once(&warned, "an invalid call to %s, and no CPU BLAS to report it: nothing done",
+                     iface == TB_IFACE_CBLAS ? "cblas_sgemm" : "a cblas_sgemm ILP64 name");
     }
-    int info = tb_gemm_check_dims(&g);
-    if (info) {
-        cblas_xerbla(cblas_param(info, order == ROW_MAJOR), rout, "");
-        return;
-    }
-    tb_sgemm(&g);
 }
 
-TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, int M, int N, int K, float alpha, const float *A,
-                           int lda, const float *B, int ldb, float beta, float *C, int ldc)
+#define CBLAS_BODY(iface)                                                                                          \
+    const cblas_call x = { order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc };                  \
+    checked(iface, &x)
+
+TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, float alpha,
+                           const float *A, tb_slot lda, const float *B, tb_slot ldb, float beta, float *C,
+                           tb_slot ldc)
 {
-    checked(TB_IFACE_CBLAS, "cblas_sgemm", order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    CBLAS_BODY(TB_IFACE_CBLAS);
 }
 
 TB_EXPORT void cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
                               const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
                               int64_t ldc)
 {
-    checked(TB_IFACE_CBLAS64, "cblas_sgemm64_", order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C,
-            ldc);
+    CBLAS_BODY(TB_IFACE_CBLAS64);
 }
 
 TB_EXPORT void scipy_cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
                                     const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
                                     int64_t ldc)
 {
-    checked(TB_IFACE_SCIPY_CBLAS64, "scipy_cblas_sgemm64_", order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb,
-            beta, C, ldc);
+    CBLAS_BODY(TB_IFACE_SCIPY_CBLAS64);
 }

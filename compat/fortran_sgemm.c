@@ -1,60 +1,126 @@
 /* Fortran SGEMM (sgemm_, and sgemm for compilers without the trailing underscore), and its ILP64 names (sgemm_64_,
- * scipy_sgemm_64_), checked as reference BLAS. */
+ * scipy_sgemm_64_): a call the reference accepts is handed to the core; any other goes to the BLAS beneath
+ * unchanged. */
 #include <config.h>
-#include <stddef.h>
+#include <stdio.h>
 #include "blas_abi.h"
+#include "cpu_blas.h"
 #include "gemm_check.h"
+#include "util.h"
 
-/* Every name's body, with the integers widened (inline: the LP64 name's tiny calls pay for no extra call). */
-static inline __attribute__((always_inline)) void checked(tb_iface iface, const char *transa, const char *transb,
-                                                          int64_t m, int64_t n, int64_t k, const float *alpha,
-                                                          const float *a, int64_t lda, const float *b, int64_t ldb,
-                                                          const float *beta, float *c, int64_t ldc)
+/* the caller's arguments: every pointer as it came, and the hidden lengths */
+typedef struct f77_call {
+    const char *transa, *transb;
+    const void *m, *n, *k;
+    const float *alpha, *a;
+    const void *lda;
+    const float *b;
+    const void *ldb;
+    const float *beta;
+    float *c;
+    const void *ldc;
+    size_t len_a, len_b;
+} f77_call;
+
+typedef void (*f77_fn)(TB_F77_ARGS(void));
+
+static void call(const tb_blas_fn *f, const f77_call *x)
 {
-    int ta = tb_fortran_trans(*transa), tb = tb_fortran_trans(*transb);
-    int info = ta < 0 ? 1 : tb < 0 ? 2 : 0;
-    tb_gemm g = { .p.transa = ta, .p.transb = tb, .p.m = m, .p.n = n, .p.k = k, .p.a = a, .p.lda = lda,
-                  .p.b = b, .p.ldb = ldb, .p.c = c, .p.ldc = ldc, .iface = iface };
-    if (!info)
-        info = tb_gemm_check_dims(&g);
-    if (info) {
-        xerbla_("SGEMM ", &info, 6);
+    tb_in_cpu_blas++;
+    ((f77_fn)f->fn)(x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
+                    x->ldc, x->len_a, x->len_b);
+    tb_in_cpu_blas--;
+}
+
+static int whole(const tb_gemm *g)
+{
+    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    if (!f->fn)
+        return -1;
+    call(f, g->raw);
+    return 0;
+}
+
+/* a column-major piece, its integers at the width of the BLAS beneath */
+static int part(const tb_gemm *g, const tb_kproblem *p)
+{
+    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    if (!f->fn)
+        return -1;
+    const char ta = p->transa ? 'T' : 'N', tb = p->transb ? 'T' : 'N';
+    int64_t w[6] = { p->m, p->n, p->k, p->lda, p->ldb, p->ldc };
+    int n[6];
+    for (int i = 0; i < 6; i++)
+        n[i] = (int)w[i];
+    const void *v[6];
+    for (int i = 0; i < 6; i++)
+        v[i] = f->wide ? (const void *)&w[i] : (const void *)&n[i];
+    const f77_call x = { &ta, &tb, v[0], v[1], v[2], &p->alpha, p->a, v[3], p->b, v[4], &p->beta, p->c, v[5], 1, 1 };
+    call(f, &x);
+    return 0;
+}
+
+static void describe(const tb_gemm *g, char *buf, size_t size)
+{
+    const f77_call *x = g->raw;
+    snprintf(buf, size, "%c%c M=%lld N=%lld K=%lld", *x->transa, *x->transb, (long long)g->p.m, (long long)g->p.n,
+             (long long)g->p.k);
+}
+
+static const tb_reissue via = { whole, part, describe };
+
+static inline int64_t read_int(const void *p, int wide)
+{
+    return wide ? *(const int64_t *)p : *(const int *)p;
+}
+
+/* Every name's body (inline: the LP64 name's tiny calls pay for no extra call). */
+static inline __attribute__((always_inline)) void checked(tb_iface iface, const f77_call *x)
+{
+    const tb_blas_fn *f = tb_cpu_blas(iface);
+    if (tb_in_cpu_blas && f->fn) {
+        call(f, x);
         return;
     }
-    /* ALPHA and BETA are read only now: reference SGEMM reads them after the checks too */
-    g.p.alpha = *alpha;
-    g.p.beta = *beta;
-    g.orig.fortran.transa = *transa;
-    g.orig.fortran.transb = *transb;
-    tb_sgemm(&g);
+    const int w = f->wide;
+    tb_gemm g = { .p = { .transa = tb_fortran_trans(*x->transa), .transb = tb_fortran_trans(*x->transb),
+                         .m = read_int(x->m, w), .n = read_int(x->n, w), .k = read_int(x->k, w), .a = x->a,
+                         .lda = read_int(x->lda, w), .b = x->b, .ldb = read_int(x->ldb, w), .c = x->c,
+                         .ldc = read_int(x->ldc, w) },
+                  .iface = iface, .via = &via, .raw = x };
+    if (g.p.transa >= 0 && g.p.transb >= 0 && tb_gemm_valid(&g.p)) {
+        /* ALPHA and BETA are read only now: reference SGEMM reads them after the checks too */
+        g.p.alpha = *x->alpha;
+        g.p.beta = *x->beta;
+        tb_sgemm(&g);
+    } else if (f->fn) {
+        call(f, x); /* the BLAS beneath reports it, or computes what it accepts */
+    } else {
+        static _Atomic int warned;
+        tb_warn_once(&warned, "an invalid call to SGEMM, and no CPU BLAS to report it: nothing done");
+    }
 }
 
-/* Fortran callers also pass the hidden lengths of TRANSA and TRANSB; SGEMM reads one character of each,
- * so they are not declared (and C callers that omit them are fine). */
-TB_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-                      const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
-                      const float *beta, float *c, const int *ldc)
+#define F77_BODY(iface)                                                                                            \
+    const f77_call x = { transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b };             \
+    checked(iface, &x)
+
+TB_EXPORT void sgemm_(TB_F77_ARGS(void))
 {
-    checked(TB_IFACE_FORTRAN, transa, transb, *m, *n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc);
+    F77_BODY(TB_IFACE_FORTRAN);
 }
 
-TB_EXPORT void sgemm(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-                     const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
-                     const float *beta, float *c, const int *ldc)
+TB_EXPORT void sgemm(TB_F77_ARGS(void))
 {
-    checked(TB_IFACE_FORTRAN, transa, transb, *m, *n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc);
+    F77_BODY(TB_IFACE_FORTRAN);
 }
 
-TB_EXPORT void sgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n,
-                         const int64_t *k, const float *alpha, const float *a, const int64_t *lda, const float *b,
-                         const int64_t *ldb, const float *beta, float *c, const int64_t *ldc)
+TB_EXPORT void sgemm_64_(TB_F77_ARGS(int64_t))
 {
-    checked(TB_IFACE_FORTRAN64, transa, transb, *m, *n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc);
+    F77_BODY(TB_IFACE_FORTRAN64);
 }
 
-TB_EXPORT void scipy_sgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n,
-                               const int64_t *k, const float *alpha, const float *a, const int64_t *lda,
-                               const float *b, const int64_t *ldb, const float *beta, float *c, const int64_t *ldc)
+TB_EXPORT void scipy_sgemm_64_(TB_F77_ARGS(int64_t))
 {
-    checked(TB_IFACE_SCIPY_FORTRAN64, transa, transb, *m, *n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc);
+    F77_BODY(TB_IFACE_SCIPY_FORTRAN64);
 }

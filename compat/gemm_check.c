@@ -12,16 +12,10 @@ int tb_fortran_trans(char t)
 
 static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
 
-int tb_gemm_check_dims(const tb_gemm *g)
+int tb_gemm_valid(const tb_kproblem *p)
 {
-    int64_t nrowa = g->p.transa ? g->p.k : g->p.m;
-    int64_t nrowb = g->p.transb ? g->p.n : g->p.k;
-    /* reference order: the lowest-numbered bad parameter wins */
-    if (g->p.m < 0) return 3;
-    if (g->p.n < 0) return 4;
-    if (g->p.k < 0) return 5;
-    if (g->p.lda < max1(nrowa)) return 8;
-    if (g->p.ldb < max1(nrowb)) return 10;
-    if (g->p.ldc < max1(g->p.m)) return 13;
-    return 0;
+    int64_t nrowa = p->transa ? p->k : p->m;
+    int64_t nrowb = p->transb ? p->n : p->k;
+    return p->m >= 0 && p->n >= 0 && p->k >= 0 && p->lda >= max1(nrowa) && p->ldb >= max1(nrowb) &&
+           p->ldc >= max1(p->m);
 }

@@ -1,15 +1,14 @@
-/* Argument checks shared by every SGEMM entry point, in the reference Fortran numbering. */
+/* Which calls tileblas may run itself: those the reference BLAS accepts.  Every other call goes, unchanged, to the
+ * BLAS beneath, which reports it (or, where it is more lenient, computes it) as it always does. */
 #ifndef TB_GEMM_CHECK_H
 #define TB_GEMM_CHECK_H
 
 #include "gemm.h"
 
-/* Reference SGEMM's check of a column-major problem: 0 when valid, else the number of the first bad
- * parameter of SGEMM(TRANSA, TRANSB, M, N, K, ALPHA, A, LDA, B, LDB, BETA, C, LDC): 3, 4, 5, 8, 10 or 13.
- * The transpose arguments (1, 2) are checked by each entry point, which knows their encoding. */
-TB_HIDDEN int tb_gemm_check_dims(const tb_gemm *g);
+/* 1 when the column-major problem passes reference SGEMM's checks of M, N, K, LDA, LDB and LDC. */
+TB_HIDDEN int tb_gemm_valid(const tb_kproblem *p);
 
-/* A Fortran transpose character: 0 for N, 1 for T or C (either case), -1 otherwise. */
+/* A Fortran transpose character: 0 for N, 1 for T or C (either case), -1 for anything else. */
 TB_HIDDEN int tb_fortran_trans(char t);
 
 #endif

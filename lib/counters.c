@@ -1,7 +1,8 @@
 /*
  * Each thread counts into its own block: plain relaxed atomic loads and stores by its one writer, so that readers
  * on other threads see whole values without any lock on the call's side.  The blocks are chained for readers; a
- * thread that exits folds its block into `retired`.  A reset does not touch other threads' blocks (they have one
+ * thread that exits folds its block into `retired`; calls it makes after that (from other thread-exit destructors)
+ * count straight into `retired`.  A reset does not touch other threads' blocks (they have one
  * writer each): it records the sum at that moment as the base that later sums subtract.
  */
 #include <config.h>
@@ -25,6 +26,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the chain, retired a
 static block *chain;
 static tb_counts retired, base;
 static __thread block *mine;
+static block gone; /* `mine` of a thread whose block has been folded into retired */
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -55,6 +57,7 @@ static void thread_exit(void *p)
         b->next->prev = b->prev;
     pthread_mutex_unlock(&lock);
     free(b);
+    mine = &gone;
 }
 
 /* fork: the child must not inherit the lock held by a thread that does not exist there */
@@ -74,11 +77,11 @@ static void make_key(void)
     pthread_atfork(before_fork, after_fork, after_fork);
 }
 
-/* this thread's block, or NULL when there is no memory for one */
+/* this thread's block, or NULL when there is no memory for one or the thread is exiting */
 static block *my_block(void)
 {
     if (mine)
-        return mine;
+        return mine == &gone ? NULL : mine;
     pthread_once(&key_once, make_key);
     block *b = calloc(1, sizeof *b);
     if (!b)
@@ -96,7 +99,7 @@ static block *my_block(void)
 void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed)
 {
     block *b = my_block();
-    if (!b) { /* no memory for a block: count straight into retired, under the lock */
+    if (!b) { /* no block: count straight into retired, under the lock */
         pthread_mutex_lock(&lock);
         tb_counter *t = &retired.c[iface][path];
         t->calls++, t->gpu_failures += (unsigned)gpu_failed, t->flops += flops, t->seconds += seconds;

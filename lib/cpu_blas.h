@@ -1,21 +1,38 @@
-/* The CPU path: the real BLAS, found at run time, and the call re-issued on the interface it came in on. */
+/* The BLAS beneath: for each entry point the same symbol in the program's own BLAS, found at run time. */
 #ifndef TB_CPU_BLAS_H
 #define TB_CPU_BLAS_H
 
+#include <stdatomic.h>
 #include "gemm.h"
 
-/* Run g on the CPU BLAS.  Results are that BLAS's own, bit for bit. */
-TB_HIDDEN void tb_cpu_sgemm(const tb_gemm *g);
+/* An entry point's symbol in the BLAS beneath: its address (NULL when no BLAS has it) and whether that BLAS takes
+ * 64-bit integers (always for the 64_ and scipy_ names; for the plain names, when the library is an ILP64 build). */
+typedef struct tb_blas_fn {
+    void *fn;
+    int wide;
+} tb_blas_fn;
 
-/* The same, for the tiny-call path: 1 when done; 0 (nothing done) until the CPU BLAS has been found by a first
- * tb_cpu_sgemm, or when there is none. */
-TB_HIDDEN int tb_cpu_sgemm_found(const tb_gemm *g);
+/* Found on the entry point's first call, then one atomic load. */
+TB_HIDDEN const tb_blas_fn *tb_cpu_blas_slow(tb_iface iface);
+TB_HIDDEN extern _Atomic(const tb_blas_fn *) tb_cpu_blas_ready[TB_IFACE_COUNT];
+static inline const tb_blas_fn *tb_cpu_blas(tb_iface iface)
+{
+    const tb_blas_fn *f = atomic_load_explicit(&tb_cpu_blas_ready[iface], memory_order_acquire);
+    return f ? f : tb_cpu_blas_slow(iface);
+}
 
-/* The file the CPU BLAS of an interface was found in (after the first CPU call), else NULL. */
+/* The file the BLAS beneath an entry point was found in (after its first call), else NULL. */
 TB_HIDDEN const char *tb_cpu_blas_name(tb_iface iface);
 
-/* Set while this thread is inside the CPU BLAS: an entry point reached then is that BLAS calling back into
- * the symbols we export, and must go straight to the CPU BLAS again (tb_sgemm checks it). */
+/* Run the whole call g on the BLAS beneath, unchanged (results are that BLAS's own, bit for bit); with no BLAS
+ * beneath, on a slow built-in loop. */
+TB_HIDDEN void tb_cpu_sgemm(const tb_gemm *g);
+
+/* The same for p, a piece of g (the tiles that the GPU did not finish). */
+TB_HIDDEN void tb_cpu_sgemm_part(const tb_gemm *g, const tb_kproblem *p);
+
+/* Set while this thread is inside the BLAS beneath: an entry point reached then is that BLAS calling the symbols we
+ * export (the reference CBLAS calls sgemm_), and goes straight back to it. */
 TB_HIDDEN extern __thread int tb_in_cpu_blas;
 
 #endif

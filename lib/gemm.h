@@ -1,16 +1,17 @@
-/* One SGEMM call as lib/ sees it: a column-major problem, plus what is needed to re-issue it on the CPU. */
+/* One SGEMM call as lib/ sees it: a column-major problem, plus the way back to the BLAS beneath. */
 #ifndef TB_GEMM_H
 #define TB_GEMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "kernels.h"
 
 #define TB_HIDDEN __attribute__((visibility("hidden")))
 #define TB_EXPORT __attribute__((visibility("default")))
 
-/* The interface a call came in on: the CPU path re-issues it there, so CPU results are the CPU BLAS's own.  The
- * LP64 names; OpenBLAS's ILP64 ones (64-bit integers, suffix 64_); those of the scipy-openblas64 library that numpy
- * and scipy wheels carry (prefix scipy_, ILP64). */
+/* The entry point a call came in on (statistics and the CPU BLAS's symbol are per entry point): the plain names;
+ * OpenBLAS's ILP64 ones (suffix 64_); those of the scipy-openblas64 library in numpy and scipy wheels (prefix
+ * scipy_, ILP64).  The plain names take the integer width of the BLAS beneath (cpu_blas.h). */
 typedef enum tb_iface {
     TB_IFACE_CBLAS = 0,         /* cblas_sgemm */
     TB_IFACE_FORTRAN,           /* sgemm_ (and sgemm) */
@@ -21,33 +22,31 @@ typedef enum tb_iface {
     TB_IFACE_COUNT
 } tb_iface;
 
-static inline int tb_iface_is_cblas(tb_iface i)
-{
-    return i == TB_IFACE_CBLAS || i == TB_IFACE_CBLAS64 || i == TB_IFACE_SCIPY_CBLAS64;
-}
+typedef struct tb_gemm tb_gemm;
 
-/* 64-bit integers (ILP64) */
-static inline int tb_iface_is_64(tb_iface i)
-{
-    return i >= TB_IFACE_CBLAS64;
-}
+/* How compat/ gives a call back to the BLAS beneath.  whole: the caller's call, unchanged (same symbol, same
+ * arguments); part: a column-major problem on host memory (a piece of the call that the GPU did not finish) through
+ * the same symbol at that BLAS's integer width; describe: the call as the caller wrote it, for the log.  whole and
+ * part return 0, or -1 when there is no BLAS beneath (nothing was done). */
+typedef struct tb_reissue {
+    int (*whole)(const tb_gemm *g);
+    int (*part)(const tb_gemm *g, const tb_kproblem *p);
+    void (*describe)(const tb_gemm *g, char *buf, size_t size);
+} tb_reissue;
 
-typedef struct tb_gemm {
+struct tb_gemm {
     /* column-major: C = alpha * op(A) * op(B) + beta * C, the kernels' problem with host pointers */
     tb_kproblem p;
-
-    /* how it came in, to re-issue it unchanged */
     tb_iface iface;
-    union {
-        struct { int order, trans_a, trans_b; } cblas; /* the caller's enum values, before the row-major swap */
-        struct { char transa, transb; } fortran;       /* the caller's characters */
-    } orig;
-} tb_gemm;
+    const tb_reissue *via; /* NULL only in unit tests that never reach the CPU */
+    const void *raw;       /* the caller's arguments, which only compat/ reads */
+};
 
-/* The core: BLAS semantics, routing, statistics.  Arguments are valid (compat/ has checked them). */
+/* The core: routing, the GPU, statistics.  g is valid as the reference BLAS checks it (compat/ forwards the
+ * calls that are not). */
 TB_HIDDEN void tb_sgemm(const tb_gemm *g);
 
 /* C = beta*C (C = 0 when beta = 0, so that NaN in C does not propagate), as reference SGEMM does it. */
-TB_HIDDEN void tb_scale_c(const tb_gemm *g);
+TB_HIDDEN void tb_scale_c(const tb_kproblem *p);
 
 #endif

@@ -8,23 +8,23 @@
 #include "stats.h"
 #include "util.h"
 
-void tb_scale_c(const tb_gemm *g)
+void tb_scale_c(const tb_kproblem *p)
 {
-    for (int64_t j = 0; j < g->p.n; j++) {
-        float *c = g->p.c + j * g->p.ldc;
-        for (int64_t i = 0; i < g->p.m; i++)
-            c[i] = g->p.beta == 0.0f ? 0.0f : g->p.beta * c[i];
+    for (int64_t j = 0; j < p->n; j++) {
+        float *c = p->c + j * p->ldc;
+        for (int64_t i = 0; i < p->m; i++)
+            c[i] = p->beta == 0.0f ? 0.0f : p->beta * c[i];
     }
 }
 
-/* g restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C: the same call on a tile of C */
-static tb_gemm tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
+/* g's problem restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C */
+static tb_kproblem tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
 {
-    tb_gemm t = *g;
-    t.p.m = rows, t.p.n = cols;
-    t.p.a = g->p.a + (g->p.transa ? i0 * g->p.lda : i0);
-    t.p.b = g->p.b + (g->p.transb ? j0 : j0 * g->p.ldb);
-    t.p.c = g->p.c + i0 + j0 * g->p.ldc;
+    tb_kproblem t = g->p;
+    t.m = rows, t.n = cols;
+    t.a = g->p.a + (g->p.transa ? i0 * g->p.lda : i0);
+    t.b = g->p.b + (g->p.transb ? j0 : j0 * g->p.ldb);
+    t.c = g->p.c + i0 + j0 * g->p.ldc;
     return t;
 }
 
@@ -65,21 +65,20 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
     for (int64_t t = done; t < plan.mtiles * plan.ntiles; t++) {
         int64_t i0, rows, j0, cols;
         tb_pipeline_tile(&plan, g->p.m, g->p.n, t, &i0, &rows, &j0, &cols);
-        tb_gemm rest = tile_of(g, i0, rows, j0, cols);
-        tb_cpu_sgemm(&rest);
+        tb_kproblem rest = tile_of(g, i0, rows, j0, cols);
+        tb_cpu_sgemm_part(g, &rest);
     }
     return 0;
 }
 
-/* Tiny calls (issue 4): with nobody watching (no log, no statistics asked for, no path forced on this thread), a
- * product that goes to the CPU in any case (TILEBLAS_MODE=cpu, or auto mode's CPU finishing within the GPU's fixed
- * cost), too small for its operands to be looked at or its time taken, and not a quick return.  Such a call
- * costs OpenBLAS 40-300 ns; the general path below adds about 27 ns to it, this one about 15 (8^3: 62 ns against
- * OpenBLAS's 40; 16^3: 118 against 106; a bare forwarding wrapper adds 5). */
+/* Tiny calls: with nobody watching (no log, no statistics asked for, no path forced on this thread), a product
+ * that goes to the CPU in any case (TILEBLAS_MODE=cpu, or auto mode's CPU finishing within the GPU's fixed cost),
+ * too small for its operands to be looked at or its time taken, and not a quick return, goes straight to the BLAS
+ * beneath: such a call costs that BLAS tens of nanoseconds, and this path adds a few to it. */
 static inline int tiny_on_cpu(const tb_gemm *g, double flops)
 {
     const tb_config *cfg = tb_config_get();
-    if (cfg->watched || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE || tb_in_cpu_blas)
+    if (cfg->watched || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE)
         return 0;
     if (g->p.m == 0 || g->p.n == 0 || g->p.k == 0 || g->p.alpha == 0.0f)
         return 0;
@@ -92,17 +91,10 @@ static inline int tiny_on_cpu(const tb_gemm *g, double flops)
 /* Every call but the tiny ones: kept out of line, so that their path does not pay for this one's stack frame. */
 static __attribute__((noinline)) void general(const tb_gemm *g)
 {
-    if (tb_in_cpu_blas) {
-        /* the CPU BLAS called one of our symbols from inside itself: let it do its own work */
-        tb_cpu_sgemm(g);
-        return;
-    }
     tb_call_record r = { .iface = g->iface, .path = TB_PATH_NONE, .kernel = -1 };
-    /* Nothing to multiply: reference SGEMM returns at once, or sets C = beta*C, never reading A or B.  Done here
-     * for every path, since OpenBLAS's small-matrix kernels (0.3.21, 0.3.26) read A and B when alpha = 0. */
+    /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
     if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0f || g->p.k == 0) {
-        if (g->p.m > 0 && g->p.n > 0 && g->p.beta != 1.0f)
-            tb_scale_c(g);
+        tb_cpu_sgemm(g);
         tb_stats_record(g, &r);
         return;
     }
@@ -132,7 +124,7 @@ static __attribute__((noinline)) void general(const tb_gemm *g)
 void tb_sgemm(const tb_gemm *g)
 {
     const double flops = tb_gemm_flops(g);
-    if (tiny_on_cpu(g, flops) && tb_cpu_sgemm_found(g)) {
+    if (tiny_on_cpu(g, flops) && g->via->whole(g) == 0) {
         tb_stats_record_cpu(g->iface, flops);
         return;
     }

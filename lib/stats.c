@@ -20,12 +20,8 @@ static __thread tileblas_call_info last;
 
 static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 {
-    char shape[160], where[160];
-    if (tb_iface_is_cblas(g->iface))
-        snprintf(shape, sizeof shape, "%s %s%s", g->orig.cblas.order == 101 ? "row-major" : "col-major",
-                 g->orig.cblas.trans_a == 111 ? "N" : "T", g->orig.cblas.trans_b == 111 ? "N" : "T");
-    else
-        snprintf(shape, sizeof shape, "%c%c", g->orig.fortran.transa, g->orig.fortran.transb);
+    char call[160], where[160];
+    g->via->describe(g, call, sizeof call);
     if (r->path == TB_PATH_NONE)
         snprintf(where, sizeof where, "quick return");
     else if (r->path == TB_PATH_GPU)
@@ -34,16 +30,13 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
     else
         snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
-    /* the caller's M and N: a row-major call was swapped into column-major */
-    int row = tb_iface_is_cblas(g->iface) && g->orig.cblas.order == 101;
     char why[96] = "";
     if (r->in_place)
         snprintf(why, sizeof why, " (operands in device memory used in place)");
     else if (r->predicted.gpu > 0)
         snprintf(why, sizeof why, " (predicted gpu %.3f ms, cpu %.3f ms)", 1e3 * r->predicted.gpu,
                  1e3 * r->predicted.cpu);
-    tb_msg("%s %s M=%lld N=%lld K=%lld -> %s%s", iface_name[g->iface], shape, (long long)(row ? g->p.n : g->p.m),
-           (long long)(row ? g->p.m : g->p.n), (long long)g->p.k, where, why);
+    tb_msg("%s %s -> %s%s", iface_name[g->iface], call, where, why);
 }
 
 /* the counters and the thread's last call */

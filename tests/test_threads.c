@@ -77,9 +77,52 @@ START_TEST(sixteen_threads)
 }
 END_TEST
 
+/* A program's thread-exit destructor that calls SGEMM after tileblas's own destructor has retired the thread's
+ * counters (a key made after the thread's first call runs after tileblas's): the call is right and counted, and
+ * nothing touches freed memory (the sanitizer build and valgrind see that). */
+static pthread_key_t late_key;
+static float late_c[4];
+
+static void small_product(float *c)
+{
+    const float a[4] = { 1, 2, 3, 4 }, b[4] = { 5, 6, 7, 8 };
+    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+}
+
+static void late_destructor(void *p)
+{
+    (void)p;
+    small_product(late_c);
+}
+
+static void *exiting_thread(void *arg)
+{
+    float c[4];
+    (void)arg;
+    small_product(c); /* tileblas's per-thread counters, and their key, exist from here */
+    pthread_key_create(&late_key, late_destructor);
+    pthread_setspecific(late_key, &late_key);
+    return NULL;
+}
+
+START_TEST(call_from_thread_exit_destructor)
+{
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    tileblas_reset_stats();
+    memset(late_c, 0, sizeof late_c);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, exiting_thread, NULL), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert(late_c[0] == 23.0f && late_c[1] == 34.0f && late_c[2] == 31.0f && late_c[3] == 46.0f);
+    tileblas_stats st;
+    tileblas_get_stats(&st);
+    ck_assert_uint_eq(st.cpu_calls + st.gpu_calls, 2);
+}
+END_TEST
+
 int main(void)
 {
     tt_seed(); /* prints it */
-    const TTest *const tests[] = { sixteen_threads, NULL };
+    const TTest *const tests[] = { call_from_thread_exit_destructor, sixteen_threads, NULL };
     return tt_run_tests("threads", "concurrent calls", tests, 600, CK_NOFORK);
 }

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The reference BLAS testers (Debian's libblas-test) under tileblas: xblat3s (the Fortran level-3 tester, error
+# exits included) against the reference BLAS and against OpenBLAS, and xscblat3 (the CBLAS level-3 tester, which
+# needs the reference CBLAS), each with tileblas preloaded in every mode of TILEBLAS_TEST_MODES (default: cpu auto;
+# a GPU host adds gpu).  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
+# directory holding the testers, their input files and the reference libblas.so.3, for hosts without the package.
+# SKIP (77) without the testers.
+. "${top_srcdir:-.}/tests/preamble.sh"
+multiarch=$(${CC:-cc} -print-multiarch 2>/dev/null)
+sys=/usr/lib/${multiarch:-x86_64-linux-gnu}
+dir=${TILEBLAS_BLAS_TESTERS:-$sys/blas}
+if [ ! -x "$dir/xblat3s" ] || [ ! -x "$dir/xscblat3" ]; then
+  echo "SKIP: no BLAS testers in $dir (Debian: apt-get install libblas-test)"
+  exit 77
+fi
+unset TILEBLAS_MODE TILEBLAS_VERBOSE TILEBLAS_SUMMARY TILEBLAS_CPU_BLAS
+export OPENBLAS_NUM_THREADS=1
+openblas=
+for d in "$sys/openblas-pthread" "$sys/openblas-openmp" "$sys/openblas-serial"; do
+  [ -e "$d/libblas.so.3" ] && { openblas=$d; break; }
+done
+
+# tester NAME INPUT BLASDIR MODE: run it in a scratch directory (it writes its summary file there); "" = alone
+tester() {
+  t=$1 input=$2 blasdir=$3 mode=$4
+  rm -rf "$work/run" && mkdir "$work/run"
+  if [ -n "$mode" ]; then
+    (cd "$work/run" && LD_LIBRARY_PATH=$blasdir LD_PRELOAD=$lib TILEBLAS_MODE=$mode "$dir/$t" <"$dir/$input" \
+      >stdout 2>stderr)
+  else
+    (cd "$work/run" && LD_LIBRARY_PATH=$blasdir "$dir/$t" <"$dir/$input" >stdout 2>stderr)
+  fi
+  status=$?
+  cat "$work/run"/* >"$work/report"
+  label="$t on $(basename "$blasdir")${mode:+, under tileblas in $mode mode}"
+  [ $status = 0 ] || fail "$label: exit status $status" "$work/report"
+  if grep -q -i -E 'FAIL|\*\*\*\*|ILLEGAL VALUE|NOT DETECTED' "$work/report"; then fail "$label" "$work/report"; fi
+  grep -q -i 'GEMM .*PASSED THE TESTS OF ERROR-EXITS' "$work/report" || fail "$label: no error-exit pass" "$work/report"
+  grep -q -i 'GEMM .*PASSED THE .*COMPUTATIONAL TESTS' "$work/report" || fail "$label: no GEMM pass" "$work/report"
+  echo "PASS: $label"
+}
+
+for mode in "" ${TILEBLAS_TEST_MODES:-cpu auto}; do
+  tester xblat3s sblat3.in "$dir" "$mode"
+  [ -z "$openblas" ] || tester xblat3s sblat3.in "$openblas" "$mode"
+  tester xscblat3 sin3 "$dir" "$mode"
+done

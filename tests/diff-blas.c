@@ -1,0 +1,186 @@
+/*
+ * One program for the differential tests (tests/differential.sh): SGEMM calls, invalid ones and edge cases among
+ * them, through cblas_sgemm and sgemm_, printing everything a program can observe of each: the error handler's
+ * calls (with -DOWN_HANDLERS the program defines xerbla_ and cblas_xerbla, as numpy and R do), every element of C
+ * in hexadecimal, and how the program ends.  Built against an LP64 BLAS (TB_INT int) or an ILP64 one (int64_t,
+ * -DILP64), through the plain names or (-DSUFFIX64) through cblas_sgemm64_ and sgemm_64_.
+ *   diff-blas list             the number of cases
+ *   diff-blas all              every case in turn
+ *   diff-blas N                case N alone (without own handlers an invalid call may end the program)
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TB_INT
+#define TB_INT int
+#endif
+typedef TB_INT blasint;
+
+#ifdef SUFFIX64
+#define cblas_sgemm cblas_sgemm64_
+#define sgemm_ sgemm_64_
+#endif
+void cblas_sgemm(int order, int ta, int tb, blasint m, blasint n, blasint k, float alpha, const float *a, blasint lda,
+                 const float *b, blasint ldb, float beta, float *c, blasint ldc);
+void sgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, const blasint *k, const float *alpha,
+            const float *a, const blasint *lda, const float *b, const blasint *ldb, const float *beta, float *c,
+            const blasint *ldc, size_t la, size_t lb);
+
+#ifdef OWN_HANDLERS
+void xerbla_(const char *name, const blasint *info, size_t len);
+void xerbla_(const char *name, const blasint *info, size_t len)
+{
+    printf("  xerbla_('%.*s', %lld, len %zu)\n", (int)len, name, (long long)*info, len);
+}
+void cblas_xerbla(blasint p, const char *rout, const char *form, ...);
+void cblas_xerbla(blasint p, const char *rout, const char *form, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, form);
+    vsnprintf(msg, sizeof msg, form, ap);
+    va_end(ap);
+    printf("  cblas_xerbla(%lld, '%s', '%s')\n", (long long)p, rout, msg);
+}
+#endif
+
+#ifdef SUFFIX64
+#define SUFFIX "64_"
+#else
+#define SUFFIX ""
+#endif
+
+enum { ROW = 101, COL = 102, N = 111, T = 112, C = 113, CN = 114 };
+#define BIG ((int64_t)1 << 32) /* past what 32 bits hold: ILP64 builds only */
+
+typedef struct cblas_case {
+    int order, ta, tb;
+    int64_t m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+} cblas_case;
+
+/* valid: M=4 N=5 K=6 with tight leading dimensions (A 4x6, B 6x5, C 4x5 column-major); each row changes it */
+static const cblas_case cblas_cases[] = {
+    { COL, N, N, 4, 5, 6, 4, 6, 4, 1.5f, 0.5f },   { ROW, N, N, 4, 5, 6, 6, 5, 5, 1.5f, 0.5f },
+    { COL, T, C, 4, 5, 6, 6, 5, 4, 1.5f, 0.0f },   { ROW, C, T, 4, 5, 6, 4, 6, 5, -1.0f, 2.0f },
+    { 0, N, N, 4, 5, 6, 4, 6, 4, 1, 0 },           { 103, N, N, 4, 5, 6, 4, 6, 4, 1, 0 },
+    { COL, 0, N, 4, 5, 6, 4, 6, 4, 1, 0 },         { COL, N, 0, 4, 5, 6, 4, 6, 4, 1, 0 },
+    { COL, CN, N, 4, 5, 6, 4, 6, 4, 1, 0 },        { COL, N, CN, 4, 5, 6, 4, 6, 4, 1, 0 },
+    { ROW, CN, CN, 4, 5, 6, 6, 5, 5, 1, 0 },       { COL, 0, 0, 4, 5, 6, 4, 6, 4, 1, 0 },
+    { COL, N, N, -1, 5, 6, 4, 6, 4, 1, 0 },        { COL, N, N, 4, -1, 6, 4, 6, 4, 1, 0 },
+    { COL, N, N, 4, 5, -1, 4, 6, 4, 1, 0 },        { COL, N, N, -1, -1, 6, 4, 6, 4, 1, 0 },
+    { COL, N, N, 4, 5, 6, 3, 6, 4, 1, 0 },         { COL, T, N, 4, 5, 6, 5, 6, 4, 1, 0 },
+    { COL, N, N, 0, 5, 6, 0, 6, 1, 1, 0 },         { COL, N, N, 4, 5, 6, 4, 5, 4, 1, 0 },
+    { COL, N, C, 4, 5, 6, 4, 4, 4, 1, 0 },         { COL, N, N, 4, 5, 6, 4, 6, 3, 1, 0 },
+    { COL, N, N, 4, 5, 6, 3, 5, 3, 1, 0 },         { ROW, 0, N, 4, 5, 6, 6, 5, 5, 1, 0 },
+    { ROW, N, 0, 4, 5, 6, 6, 5, 5, 1, 0 },         { ROW, N, N, -1, 5, 6, 6, 5, 5, 1, 0 },
+    { ROW, N, N, 4, -1, 6, 6, 5, 5, 1, 0 },        { ROW, N, N, 4, 5, -1, 6, 5, 5, 1, 0 },
+    { ROW, N, N, -1, -1, 6, 6, 5, 5, 1, 0 },       { ROW, N, N, 4, 5, 6, 5, 5, 5, 1, 0 },
+    { ROW, T, N, 4, 5, 6, 3, 5, 5, 1, 0 },         { ROW, N, N, 4, 5, 6, 6, 4, 5, 1, 0 },
+    { ROW, N, T, 4, 5, 6, 6, 5, 5, 1, 0 },         { ROW, N, N, 4, 5, 6, 5, 4, 5, 1, 0 },
+    { ROW, N, N, 4, 5, 6, 6, 5, 4, 1, 0 },         { ROW, N, N, 4, 0, 6, 6, 1, 0, 1, 0 },
+    /* nothing to multiply, and the leading dimensions that then matter to one BLAS and not another */
+    { COL, N, N, 4, 5, 0, 4, 0, 4, 1.5f, 0.5f },   { COL, N, N, 0, 5, 6, 0, 6, 1, 1.5f, 0.5f },
+    { ROW, N, N, 4, 5, 0, 0, 5, 5, 1.5f, 0.5f },   { COL, N, N, 4, 5, 6, 4, 6, 4, 0.0f, 0.5f },
+    { COL, N, N, 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },   { COL, N, N, 4, 5, 0, 4, 1, 4, 1.0f, 1.0f },
+    { COL, N, N, 0, 0, 0, 1, 1, 1, 1.0f, 0.0f },   { ROW, T, T, 4, 5, 6, 4, 6, 5, 1.0f, 0.0f },
+#if defined(ILP64)
+    { COL, N, N, BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 }, { COL, N, N, 4, 5, 6, BIG + 4, 6, BIG + 4, 1, 0.5f },
+    { ROW, N, N, 0, BIG, 3, 3, BIG, BIG - 1, 1, 1 },         { COL, N, N, BIG, 5, 6, 4, 6, 4, 1, 0 },
+#endif
+};
+
+typedef struct f77_case {
+    char ta, tb;
+    int64_t m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+} f77_case;
+
+static const f77_case f77_cases[] = {
+    { 'N', 'N', 4, 5, 6, 4, 6, 4, 1.5f, 0.5f },  { 't', 'c', 4, 5, 6, 6, 5, 4, 1.5f, 0.0f },
+    { 'X', 'N', 4, 5, 6, 4, 6, 4, 1, 0 },        { 'N', 'x', 4, 5, 6, 4, 6, 4, 1, 0 },
+    { 'X', 'X', 4, 5, 6, 4, 6, 4, 1, 0 },        { 'R', 'N', 4, 5, 6, 4, 6, 4, 1, 0 },
+    { 'N', 'r', 4, 5, 6, 4, 6, 4, 1, 0 },        { 'N', 'N', -1, 5, 6, 4, 6, 4, 1, 0 },
+    { 'n', 'N', 4, -1, 6, 4, 6, 4, 1, 0 },       { 'N', 't', 4, 5, -1, 4, 6, 4, 1, 0 },
+    { 'N', 'N', 4, 5, 6, 3, 6, 4, 1, 0 },        { 't', 'N', 4, 5, 6, 5, 6, 4, 1, 0 },
+    { 'N', 'N', 4, 5, 6, 4, 5, 4, 1, 0 },        { 'N', 'c', 4, 5, 6, 4, 4, 4, 1, 0 },
+    { 'N', 'N', 4, 5, 6, 4, 6, 3, 1, 0 },        { 'N', 'N', 0, 5, 6, 0, 6, 1, 1, 0 },
+    { 'N', 'N', 4, 5, 6, 3, 5, 3, 1, 0 },        { 'N', 'N', 4, 5, 0, 4, 0, 4, 1.5f, 0.5f },
+    { 'N', 'N', 0, 5, 6, 0, 6, 1, 1.5f, 0.5f },  { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.5f },
+    { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },  { 'T', 'T', 4, 5, 6, 6, 5, 4, 1.0f, 0.0f },
+#if defined(ILP64)
+    { 'N', 'N', BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 }, { 'N', 'N', 4, 5, 6, BIG + 4, 6, BIG + 4, 1, 0.5f },
+    { 'N', 'N', BIG, 5, 6, 4, 6, 4, 1, 0 },
+#endif
+};
+
+#define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
+#define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
+
+static float a[64], b[64], c[64];
+
+/* fresh operands; C holds a NaN, which a beta = 0 call must not let through */
+static void fill(void)
+{
+    for (int i = 0; i < 64; i++) {
+        a[i] = (float)((i * 7) % 13) - 6.0f;
+        b[i] = (float)((i * 5) % 11) * 0.25f - 1.0f;
+        c[i] = (float)i + 0.5f;
+    }
+    c[1] = NAN;
+}
+
+static void show_c(void)
+{
+    for (int i = 0; i < 64; i++)
+        printf("%a%c", c[i], i % 8 == 7 ? '\n' : ' ');
+    fflush(stdout);
+}
+
+static void run(int i)
+{
+    fill();
+    if (i < NCBLAS) {
+        const cblas_case *x = &cblas_cases[i];
+        printf("case %d: cblas_sgemm%s(%d, %d, %d, %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->order,
+               x->ta, x->tb, (long long)x->m, (long long)x->n, (long long)x->k, x->alpha, (long long)x->lda,
+               (long long)x->ldb, x->beta, (long long)x->ldc);
+        fflush(stdout);
+        cblas_sgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, x->alpha, a,
+                    (blasint)x->lda, b, (blasint)x->ldb, x->beta, c, (blasint)x->ldc);
+    } else {
+        const f77_case *x = &f77_cases[i - NCBLAS];
+        const blasint m = (blasint)x->m, n = (blasint)x->n, k = (blasint)x->k;
+        const blasint lda = (blasint)x->lda, ldb = (blasint)x->ldb, ldc = (blasint)x->ldc;
+        printf("case %d: sgemm_%s('%c', '%c', %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->ta, x->tb,
+               (long long)m, (long long)n, (long long)k, x->alpha, (long long)lda, (long long)ldb, x->beta,
+               (long long)ldc);
+        fflush(stdout);
+        sgemm_(&x->ta, &x->tb, &m, &n, &k, &x->alpha, a, &lda, b, &ldb, &x->beta, c, &ldc, 1, 1);
+    }
+    show_c();
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    if (!strcmp(what, "list")) {
+        printf("%d\n", NCBLAS + NF77);
+        return 0;
+    }
+    if (!strcmp(what, "all")) {
+        for (int i = 0; i < NCBLAS + NF77; i++)
+            run(i);
+    } else {
+        const int i = atoi(what);
+        if (i < 0 || i >= NCBLAS + NF77)
+            return 2;
+        run(i);
+    }
+    printf("end\n");
+    return 0;
+}
