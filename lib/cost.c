@@ -1,10 +1,13 @@
 /* The cost model of auto mode (cost.h says what it computes and why). */
 #include <config.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cost.h"
 
 /*
@@ -98,19 +101,25 @@ int tb_cost_parse(tb_cost_params *c, const char *text)
 
 int tb_cost_load(tb_cost_params *c, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    /* non-blocking, and only a regular file: a FIFO or a device there must not stop the program */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return -1;
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return -1;
+    }
     char text[4096];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    int err = ferror(f) || !feof(f); /* unreadable, or longer than any calibration file */
-    fclose(f);
-    if (err) {
-        errno = EINVAL;
+    ssize_t len = read(fd, text, sizeof text);
+    close(fd);
+    if (len < 0 || len == (ssize_t)sizeof text) { /* unreadable, or longer than any calibration file */
+        errno = len < 0 ? errno : EFBIG;
         return -1;
     }
     text[len] = 0;
-    if (strlen(text) != len) /* a NUL inside: not a text file */
+    if (strlen(text) != (size_t)len) /* a NUL inside: not a text file */
         return 1;
     return tb_cost_parse(c, text);
 }
@@ -126,15 +135,21 @@ int tb_cost_write(const tb_cost_params *c, FILE *f)
 const char *tb_cost_path(int n, char *buf, size_t size)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    int len = -1;
-    if (xdg && *xdg) {
-        if (n-- == 0)
+    int len;
+    if (n == 0) {
+        /* the XDG base directory rules: a relative XDG_CONFIG_HOME is ignored, as is a relative HOME */
+        if (xdg && xdg[0] == '/')
             len = snprintf(buf, size, "%s/tileblas/calibration", xdg);
-    } else if (home && *home) {
-        if (n-- == 0)
+        else if (home && home[0] == '/')
             len = snprintf(buf, size, "%s/.config/tileblas/calibration", home);
-    }
-    if (len < 0 && n == 0)
+        else
+            len = -1;
+    } else if (n == 1) {
         len = snprintf(buf, size, "%s/tileblas/calibration", SYSCONFDIR);
-    return len >= 0 && (size_t)len < size ? buf : NULL;
+    } else {
+        return NULL;
+    }
+    if (len < 0 || (size_t)len >= size)
+        buf[0] = 0; /* no such place, or a path too long to open: skipped */
+    return buf;
 }

@@ -53,7 +53,8 @@ static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_gemm *g, 
  */
 TB_HIDDEN int tb_cost_parse(tb_cost_params *c, const char *text);
 
-/* Reads and parses path: 0, -1 when it cannot be read (errno set), or tb_cost_parse's line number. */
+/* Reads and parses path, if it is a regular file (opened without blocking): 0, -1 when it cannot be read or is not
+ * a regular file (errno set), or tb_cost_parse's line number. */
 TB_HIDDEN int tb_cost_load(tb_cost_params *c, const char *path);
 
 /* Writes c in the format tb_cost_parse reads; 0, or -1 on a write error. */
@@ -61,8 +62,9 @@ TB_HIDDEN int tb_cost_write(const tb_cost_params *c, FILE *f);
 
 /*
  * Where a calibration is looked for when TILEBLAS_CALIBRATION does not name one, first found first:
- * $XDG_CONFIG_HOME/tileblas/calibration (~/.config/tileblas/calibration when XDG_CONFIG_HOME is unset), then
- * SYSCONFDIR/tileblas/calibration.  The n-th (0-based) into buf, or NULL past the last (or when it does not fit).
+ * $XDG_CONFIG_HOME/tileblas/calibration (~/.config/tileblas/calibration when XDG_CONFIG_HOME is unset or not an
+ * absolute path), then SYSCONFDIR/tileblas/calibration.  The n-th (0-based) into buf, which is left empty when
+ * that place does not apply (no absolute HOME, or a path longer than size); NULL past the last.
  */
 TB_HIDDEN const char *tb_cost_path(int n, char *buf, size_t size);
 

@@ -69,19 +69,25 @@ int tb_parse_fault(const char *s, tb_fault *fault, long *n)
 
 double tb_parse_size(const char *s)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || !isfinite(v) || v < 0)
+    /* digits, a fraction only before a unit, at most one unit letter: nothing else (no sign, space, exponent or
+     * hexadecimal), and a whole number of bytes */
+    size_t len = strspn(s, "0123456789");
+    if (len == 0 || len > 19)
         return -1;
-    static const char units[] = "KMGT";
-    const char *u = *end ? strchr(units, *end) : NULL;
-    if (u) {
-        for (const char *x = units; x <= u; x++)
-            v *= 1024;
-        end++;
+    if (s[len] == '.') {
+        size_t frac = strspn(s + len + 1, "0123456789");
+        if (frac == 0 || frac > 9)
+            return -1;
+        len += 1 + frac;
     }
-    return *end ? -1 : v;
+    static const char units[] = "KMGT";
+    const char *u = s[len] ? strchr(units, s[len]) : NULL;
+    if (s[len] && (!u || s[len + 1]))
+        return -1;
+    double v = strtod(s, NULL);
+    for (const char *x = units; u && x <= u; x++)
+        v *= 1024;
+    return v == floor(v) && v < 0x1p62 ? v : -1; /* 0.5 bytes, or past any memory there is: a mistake */
 }
 
 void tb_config_parse(tb_config *cfg)
@@ -151,7 +157,7 @@ void tb_config_parse(tb_config *cfg)
     } else {
         char path[512];
         for (int n = 0; tb_cost_path(n, path, sizeof path); n++)
-            if (load_calibration(cfg, path, 0) == 0)
+            if (path[0] && load_calibration(cfg, path, 0) == 0)
                 break;
     }
 }

@@ -50,7 +50,8 @@ static inline const tb_config *tb_config_get(void)
 /* "oom", "error:3", ...: *fault and *n; -1 when not such a value. */
 TB_HIDDEN int tb_parse_fault(const char *s, tb_fault *fault, long *n);
 
-/* "512M", "2G", "1048576": bytes, with an optional binary K, M, G or T; -1 when not such a size. */
+/* "512M", "1.5G", "1048576": a whole number of bytes, with an optional binary K, M, G or T; -1 when not such a
+ * size (signs, spaces, exponents, hexadecimal, a fraction of a byte, or more than 2^62 bytes). */
 TB_HIDDEN double tb_parse_size(const char *s);
 
 /* Parse the environment into *cfg (tb_config_get() does this once; tests may call it directly). */

@@ -144,6 +144,15 @@ START_TEST(sizes)
     ck_assert(tb_parse_size("-1M") < 0);
     ck_assert(tb_parse_size("3MB") < 0);
     ck_assert(tb_parse_size("2X") < 0);
+    ck_assert(tb_parse_size("1e308T") < 0);
+    ck_assert(tb_parse_size("0.5") < 0);
+    ck_assert(tb_parse_size("1.5G") == 1.5 * 1024 * 1024 * 1024);
+    ck_assert(tb_parse_size("1.G") < 0);
+    ck_assert(tb_parse_size("0x10") < 0);
+    ck_assert(tb_parse_size(" 5G") < 0);
+    ck_assert(tb_parse_size("5G ") < 0);
+    ck_assert(tb_parse_size("+5") < 0);
+    ck_assert(tb_parse_size("99999999999T") < 0);
 }
 END_TEST
 
@@ -222,6 +231,58 @@ START_TEST(calibration_file)
 }
 END_TEST
 
+/* A calibration that is not a regular file (a FIFO nobody writes, a directory): one warning, the built-in model,
+ * and no wait; a relative XDG_CONFIG_HOME is ignored (the XDG rules), and a HOME too long for a path skips only
+ * the user's place. */
+START_TEST(calibration_not_a_file)
+{
+    char dir[] = "/tmp/tileblas-test-fifo.XXXXXX", fifo[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/calibration", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const char *set_fifo[] = { "TILEBLAS_CALIBRATION", fifo, NULL };
+    tb_config cfg = parse_with(set_fifo); /* before the fix: blocked here for ever (check's timeout fails it) */
+    ck_assert_msg(strstr(warnings, "cannot read the calibration file") && strstr(warnings, fifo), "%s", warnings);
+    ck_assert(!memcmp(&cfg.cost, &tb_cost_defaults, sizeof cfg.cost));
+    const char *set_dir[] = { "TILEBLAS_CALIBRATION", dir, NULL };
+    cfg = parse_with(set_dir);
+    ck_assert_msg(strstr(warnings, "cannot read the calibration file"), "%s", warnings);
+    unlink(fifo);
+
+    /* XDG_CONFIG_HOME=tileblas-rel: never ./tileblas-rel/tileblas/calibration */
+    char cwd[512];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(dir), 0);
+    ck_assert_int_eq(mkdir("rel", 0700), 0);
+    ck_assert_int_eq(mkdir("rel/tileblas", 0700), 0);
+    FILE *f = fopen("rel/tileblas/calibration", "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("d2h 1e9\n", f);
+    fclose(f);
+    char path[600];
+    unsetenv("TILEBLAS_CALIBRATION");
+    setenv("XDG_CONFIG_HOME", "rel", 1);
+    setenv("HOME", "/nonexistent/tileblas-home", 1);
+    ck_assert_str_eq(tb_cost_path(0, path, sizeof path), "/nonexistent/tileblas-home/.config/tileblas/calibration");
+    tb_config_parse(&cfg);
+    ck_assert(cfg.cost.d2h != 1e9);
+    unlink("rel/tileblas/calibration"), rmdir("rel/tileblas"), rmdir("rel");
+    ck_assert_int_eq(chdir(cwd), 0);
+    rmdir(dir);
+
+    /* a HOME longer than a path: the user's place is skipped, the system-wide one still looked at */
+    static char long_home[700];
+    memset(long_home, 'h', sizeof long_home - 1);
+    long_home[0] = '/';
+    unsetenv("XDG_CONFIG_HOME");
+    setenv("HOME", long_home, 1);
+    ck_assert_str_eq(tb_cost_path(0, path, sizeof path), "");
+    ck_assert_ptr_nonnull(tb_cost_path(1, path, sizeof path));
+    ck_assert_msg(strstr(path, "/tileblas/calibration") != NULL, "%s", path);
+    ck_assert_ptr_null(tb_cost_path(2, path, sizeof path));
+}
+END_TEST
+
 static tb_gemm shape(int64_t m, int64_t n, int64_t k, float alpha, float beta)
 {
     tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = alpha, .p.beta = beta };
@@ -281,7 +342,7 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = { defaults_are_quiet, good_values,      bad_values,     sizes,
-                                   kernel_table,       calibration_file, auto_decisions, faults, NULL };
+    const TTest *const tests[] = { defaults_are_quiet,     good_values,    bad_values, sizes, kernel_table,
+                                   calibration_file,       calibration_not_a_file, auto_decisions, faults, NULL };
     return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);
 }

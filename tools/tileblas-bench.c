@@ -28,10 +28,12 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "bench.h"
 #include "devptr.h"
@@ -249,26 +251,45 @@ static int plot(const char *png, const row *rows, int nrows, const impl *impls, 
     }
     fprintf(f, "\n");
     fclose(f);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "gnuplot -e \"set terminal pngcairo size 1200,600; set output '%s'; set datafile missing '-';"
-             " set style data histograms; set style fill solid border -1; set key top left;"
-             " set ylabel 'TFLOP/s'; set xtics rotate by -30 noenhanced; set title 'tileblas-bench';"
-             " plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\"",
-             png, nimpls + 1, data);
-    int status = system(cmd);
+    /* the script in a file and gnuplot run on it without a shell: the PNG's name is data, never a command */
+    char script[] = "/tmp/tileblas-bench-XXXXXX";
+    int sfd = mkstemp(script);
+    FILE *sf = sfd >= 0 ? fdopen(sfd, "w") : NULL;
+    int status = -1;
+    if (sf) {
+        fprintf(sf, "set terminal pngcairo size 1200,600\nset output '");
+        for (const char *c = png; *c; c++) /* in a single-quoted gnuplot string, '' is one quote */
+            fputs(*c == '\'' ? "''" : (char[]){ *c, 0 }, sf);
+        fprintf(sf, "'\nset datafile missing '-'\nset style data histograms\nset style fill solid border -1\n"
+                    "set key top left\nset ylabel 'TFLOP/s'\nset xtics rotate by -30 noenhanced\n"
+                    "set title 'tileblas-bench'\nplot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n",
+                nimpls + 1, data);
+        if (fclose(sf) == 0) {
+            pid_t pid;
+            char *const args[] = { "gnuplot", script, NULL };
+            if (posix_spawnp(&pid, "gnuplot", NULL, NULL, args, environ) == 0 && waitpid(pid, &status, 0) == pid &&
+                WIFEXITED(status))
+                status = WEXITSTATUS(status);
+            else
+                status = -1;
+        }
+        unlink(script);
+    }
     unlink(data);
     return status == 0 ? 0 : -1;
 }
 
+static const char usage_text[] =
+    "usage: tileblas-bench [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
+    "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
+    "       tileblas-bench --host [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
+    "                      [--csv FILE]\n"
+    "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
+    "       tileblas-bench --plot-csv FILE.csv FILE.png\n";
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: tileblas-bench [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
-                    "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
-                    "       tileblas-bench --host [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
-                    "                      [--csv FILE]\n"
-                    "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
-                    "       tileblas-bench --plot-csv FILE.csv FILE.png\n");
+    fputs(usage_text, stderr);
     exit(2);
 }
 
@@ -323,6 +344,15 @@ int main(int argc, char **argv)
     const char *kernels = "naive,tiled32,blocked", *csv = NULL, *png = NULL;
     if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
         return plot_csv(argv[2], argv[3]);
+    if (argc == 2 && !strcmp(argv[1], "--help")) {
+        fputs(usage_text, stdout);
+        puts("Times tileblas's kernels and whole calls against cuBLAS, OpenBLAS and NVBLAS (tileblas-bench(1)).");
+        return 0;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--version")) {
+        printf("tileblas-bench %s\n", PACKAGE_VERSION);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(arg, "--shape") && val && nshapes < MAX_SHAPES) {

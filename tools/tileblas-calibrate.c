@@ -131,14 +131,21 @@ int main(int argc, char **argv)
             to_stdout = 1;
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
-        else {
+        else if (!strcmp(argv[i], "--help")) {
+            printf("usage: tileblas-calibrate [-o FILE | --stdout] [--quick]\n"
+                   "Measures this host's CPU BLAS and GPU and writes auto mode's cost model (tileblas-calibrate(1)).\n");
+            return 0;
+        } else if (!strcmp(argv[i], "--version")) {
+            printf("tileblas-calibrate %s\n", PACKAGE_VERSION);
+            return 0;
+        } else {
             fprintf(stderr, "usage: tileblas-calibrate [-o FILE | --stdout] [--quick]\n");
             return 2;
         }
     }
     char path[512];
-    if (!out && !to_stdout && !(out = tb_cost_path(0, path, sizeof path))) {
-        fprintf(stderr, "tileblas-calibrate: no HOME or XDG_CONFIG_HOME to write to; use -o FILE\n");
+    if (!out && !to_stdout && !*(out = tb_cost_path(0, path, sizeof path))) {
+        fprintf(stderr, "tileblas-calibrate: no absolute HOME or XDG_CONFIG_HOME to write to; use -o FILE\n");
         return 2;
     }
     tb_cost_params c = tb_cost_defaults;
