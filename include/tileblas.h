@@ -3,8 +3,8 @@
  *
  * The library exports the BLAS entry points cblas_sgemm, sgemm_ and sgemm, their ILP64 names (64-bit integers:
  * cblas_sgemm64_ and sgemm_64_ as OpenBLAS built with SYMBOLSUFFIX=64_ names them, scipy_cblas_sgemm64_ and
- * scipy_sgemm_64_ as the scipy-openblas64 library of numpy and scipy wheels does), and weak default xerbla_ /
- * cblas_xerbla handlers; programs call those as they would call any BLAS.  This header adds the tileblas_*
+ * scipy_sgemm_64_ as the scipy-openblas64 library of numpy and scipy wheels does); programs call those as they
+ * would call any BLAS.  It has no error handler of its own: invalid calls go to the BLAS beneath unchanged.  This header adds the tileblas_*
  * functions: version, per-thread forcing of the path and kernel (for tests and benchmarks), and statistics.
  */
 #ifndef TILEBLAS_H
@@ -50,7 +50,7 @@ int tileblas_gpu_available(const char **why_not);
 /* What this thread's last sgemm call did. */
 typedef struct tileblas_call_info {
     tileblas_path path;  /* TILEBLAS_PATH_CPU or TILEBLAS_PATH_GPU; AUTO for a call with nothing to multiply
-                            (M or N = 0, alpha = 0 or K = 0), which tileblas answers itself */
+                            (M or N = 0, alpha = 0 or K = 0), which the BLAS beneath answers */
     const char *kernel;  /* GPU kernel name, or NULL on the CPU */
     int gpu_failed;      /* 1 when the call was meant for the GPU, failed there, and ran on the CPU */
 } tileblas_call_info;
@@ -59,7 +59,7 @@ void tileblas_last_call(tileblas_call_info *info);
 /* Process-wide counters since start (or the last reset), summed over all entry points and threads. */
 typedef struct tileblas_stats {
     unsigned long long gpu_calls, cpu_calls, gpu_failures;
-    unsigned long long quick_returns; /* calls with nothing to multiply, answered by tileblas itself */
+    unsigned long long quick_returns; /* calls with nothing to multiply (the BLAS beneath answers them) */
     double gpu_flops, cpu_flops;     /* 2*M*N*K per call */
     double gpu_seconds, cpu_seconds; /* wall time spent inside the calls; calls under 16.7 MFLOP are timed only
                                         after the first tileblas_get_stats or tileblas_reset_stats (or with

@@ -351,18 +351,31 @@ int launch_one(const tb_kproblem *p, const split_t *sp, unsigned slices, void *s
                      : launch_vec<C, false, false>(p, sp, slices, stream);
 }
 
-// The default memory pool gives its memory back at every synchronisation (release threshold 0), so that each
-// workspace would be mapped afresh, which costs more than a small product.  Keep up to 1 GiB of it cached.
-void keep_pool_memory(void)
+// The split-k workspaces come from a memory pool of the library's own on device 0, which keeps up to 1 GiB
+// mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace afresh,
+// which costs more than a small product).  The process's default pool is left as the program set it.
+static cudaMemPool_t own_pool(void)
 {
-    static bool done; // a race repeats the same harmless setting
-    cudaMemPool_t pool;
-    if (!done && cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) {
-        uint64_t keep = (uint64_t)1 << 30;
-        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-        done = true;
+    static cudaMemPool_t pool; // made once; a thread that loses the race destroys its own
+    cudaMemPool_t p = __atomic_load_n(&pool, __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    if (cudaMemPoolCreate(&p, &props) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
     }
-    cudaGetLastError();
+    uint64_t keep = (uint64_t)1 << 30;
+    cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
+    cudaMemPool_t none = NULL;
+    if (!__atomic_compare_exchange_n(&pool, &none, p, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        cudaMemPoolDestroy(p);
+        p = none;
+    }
+    return p;
 }
 
 // One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to a
@@ -378,8 +391,9 @@ int launch_config(const tb_kproblem *p, int64_t slices, void *stream)
     const int64_t ldw = (p->m + 3) & ~(int64_t)3;
     float *ws = NULL;
     cudaStream_t st = (cudaStream_t)stream;
-    keep_pool_memory();
-    if (cudaMallocAsync((void **)&ws, (size_t)(ldw * p->n * slices) * sizeof(float), st) != cudaSuccess) {
+    cudaMemPool_t pool = own_pool();
+    if (!pool ||
+        cudaMallocFromPoolAsync((void **)&ws, (size_t)(ldw * p->n * slices) * sizeof(float), pool, st) != cudaSuccess) {
         cudaGetLastError();
         return launch_one<C>(p, &none, 1, stream);
     }

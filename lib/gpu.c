@@ -71,6 +71,26 @@ static void disable(const char *what, cudaError_t e)
     atomic_store(&gpu.usable, 0);
 }
 
+/* The library works on device 0 and leaves the calling thread's current device as it found it: a program that
+ * manages its own devices sees no change.  enter returns the caller's device, leave restores it. */
+static int enter(void)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        dev = 0;
+    }
+    if (dev != 0)
+        cudaSetDevice(0);
+    return dev;
+}
+
+static void leave(int dev)
+{
+    if (dev != 0)
+        cudaSetDevice(dev);
+}
+
 /* CUDA cannot be used in a child forked after it was initialised: the child's calls go to the CPU. */
 static void after_fork_in_child(void)
 {
@@ -103,16 +123,16 @@ static void gpu_init(void)
         return;
     }
     struct cudaDeviceProp prop;
-    if ((e = cudaSetDevice(0)) != cudaSuccess || (e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
+    const int caller = enter();
+    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
         disable("cannot open CUDA device 0", e);
-        return;
-    }
-    snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
-    if ((e = (cudaError_t)tb_cuda_ops_init()) != cudaSuccess) {
+    } else if ((e = (cudaError_t)tb_cuda_ops_init()) != cudaSuccess) {
         disable("cannot create CUDA streams and events", e);
-        return;
+    } else {
+        snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
+        atomic_store(&gpu.usable, 1);
     }
-    atomic_store(&gpu.usable, 1);
+    leave(caller);
 }
 
 int tb_gpu_usable(const char **why_not)
@@ -172,6 +192,7 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     if (!tb_gpu_usable(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
+    const int caller = enter();
     tb_cuda_fault_call();
     const tb_pipe_staging *st = NULL;
     const char *what = NULL;
@@ -188,6 +209,7 @@ int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     }
     if (rc)
         call_failed(what, (cudaError_t)tb_cuda_last_error(), err);
+    leave(caller);
     pthread_mutex_unlock(&gpu.lock);
     return rc;
 }
@@ -250,6 +272,7 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
     const int shared = w[0] == TB_ON_HOST || w[1] == TB_ON_HOST || w[2] == TB_ON_HOST;
     if (shared)
         pthread_mutex_lock(&gpu.lock);
+    const int caller = enter();
     tb_cuda_fault_call();
     tb_devops ops;
     tb_cuda_ops(kernel, &ops);
@@ -265,6 +288,7 @@ int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
             pthread_mutex_lock(&gpu.lock);
         call_failed(what, e, err);
     }
+    leave(caller);
     if (shared || e != cudaSuccess)
         pthread_mutex_unlock(&gpu.lock);
     return e != cudaSuccess ? -1 : 0;

@@ -1,6 +1,6 @@
 /*
  * Copies between the caller's (pageable) matrices and pinned staging buffers, spread over several host threads:
- * one thread copies pageable memory at about 10 GB/s, sixteen at about 42 (the H200 host, DESIGN.md), against 55
+ * one thread copies pageable memory at about 10 GB/s, sixteen at about 42 (the H200 host, bench/RESULTS.md), against 55
  * GB/s for the DMA from pinned memory.  The threads are started on first use and kept; the calling thread works
  * too.  Plain memory copies: no CUDA here.
  */

@@ -211,7 +211,7 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
                     ok = fail(msg, len, c, "padding overwritten: %g (was %g)", got[i], c0[i], i);
                 continue;
             }
-            /* DESIGN.md: |C - C_ref| <= c * K * 2^-24 * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with c = 2 and
+            /* doc/TESTING.md: |C - C_ref| <= c * K * 2^-24 * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with c = 2 and
              * K + 2 for K (the alpha scaling and the beta update round once each); NaN never passes */
             if (!isfinite(want[i])) { /* Inf and NaN: the same class as OpenBLAS's (no order of sums changes it) */
                 if (isnan(want[i]) ? !isnan(got[i]) : got[i] != want[i])

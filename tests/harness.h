@@ -20,7 +20,7 @@ typedef struct tt_case {
     int alias;          /* B is A (same pointer and leading dimension; needs m = n = k and the same layout) */
 } tt_case;
 
-/* How the result must match OpenBLAS: bit for bit (the CPU path) or within DESIGN.md's bound (the GPU). */
+/* How the result must match OpenBLAS: bit for bit (the CPU path) or within the bound of doc/TESTING.md (the GPU). */
 typedef enum tt_match { TT_BITWISE, TT_TOLERANCE } tt_match;
 
 /* The seed of this process's random data: TILEBLAS_TEST_SEED if set, else from the clock; printed once. */

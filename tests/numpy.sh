@@ -3,7 +3,7 @@
 # np.dot, a stack) through numpy's BLAS, with and without tileblas preloaded, for each python3 with numpy among
 # /usr/bin/python3 (Debian's numpy: cblas_sgemm of the system BLAS), python3 on the PATH, and those named in
 # TILEBLAS_TEST_PYTHON (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ of its
-# scipy-openblas64).  Every product within DESIGN.md's bound of a float64 one; on the CPU path the results are byte
+# scipy-openblas64).  Every product within the bound of doc/TESTING.md of a float64 one; on the CPU path the results are byte
 # for byte those without tileblas; the summary counts exactly the products numpy handed to its BLAS; with a GPU,
 # all of them forced there.  SKIP (77) without any python3 that has numpy.
 set -u

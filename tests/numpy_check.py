@@ -1,6 +1,6 @@
 """float32 products through numpy's BLAS (tests/numpy.sh runs it with and without tileblas preloaded).
 
-Each product is checked against a float64 product within DESIGN.md's bound, 2 (k + 2) u (|A| |B|)_ij with u = 2^-24;
+Each product is checked against a float64 product within the bound of doc/TESTING.md, 2 (k + 2) u (|A| |B|)_ij with u = 2^-24;
 the last line gives how many products numpy handed to its BLAS and a digest of every result's bytes (equal to the
 run without tileblas on the CPU path, where the results are OpenBLAS's own).
 """

@@ -2,13 +2,14 @@
  * Operands in device memory (issue 4): a program that allocates with its own CUDA runtime (this test links one, as
  * such a program does; tileblas has its own inside) passes cudaMalloc'd and managed pointers to cblas_sgemm, in
  * every mix with host memory.  The call must run on the GPU with those operands in place, give the product within
- * DESIGN.md's bound of a double-precision reference, leave C's padding untouched and leave host operands as they
+ * the bound of doc/TESTING.md of a double-precision reference, leave C's padding untouched and leave host operands as they
  * were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
  * usable device.
  */
 #include <config.h>
 #include <check.h>
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -285,6 +286,43 @@ START_TEST(beside_the_pipeline)
 }
 END_TEST
 
+/* A program that manages its own devices: its current device (the last one there is) and its device 0's default
+ * memory pool threshold are as it set them after every kind of call (host operands, device operands on device 0,
+ * a product whose k is split into a workspace).  The current device is read through the driver (the library has a
+ * CUDA runtime of its own, which the driver's per-thread context reflects). */
+typedef int (*ctx_get_device_fn)(int *);
+
+START_TEST(caller_device_and_pool_unchanged)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    ctx_get_device_fn ctx_get_device = cuda ? (ctx_get_device_fn)dlsym(cuda, "cuCtxGetDevice") : NULL;
+    ck_assert_ptr_nonnull(ctx_get_device);
+    int count = 0;
+    ck_assert_int_eq(cudaGetDeviceCount(&count), cudaSuccess);
+    cudaMemPool_t pool;
+    ck_assert_int_eq(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+    uint64_t mine = 12345 * 4096ull, now = 0;
+    ck_assert_int_eq(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &mine), cudaSuccess);
+    const int dev = count - 1;
+    static const int shapes[][3] = { { 300, 200, 180 }, { 64, 64, 8192 }, { 1000, 1000, 64 } };
+    for (int where = 0; where < 2; where++)
+        for (int i = 0; i < 3; i++) {
+            ck_assert_int_eq(cudaSetDevice(dev), cudaSuccess);
+            if (where == 0)
+                run_rows(HOST, HOST, HOST, 0, 0, shapes[i][0], shapes[i][1], shapes[i][2], 0.5f, 1, 1);
+            else if (dev == 0) /* device operands: the library uses device 0's */
+                run_rows(DEVICE, DEVICE, DEVICE, 0, 0, shapes[i][0], shapes[i][1], shapes[i][2], 0.5f, 1, 1);
+            int cur = -1;
+            ck_assert_int_eq(ctx_get_device(&cur), 0);
+            ck_assert_msg(cur == dev, "current device %d after the call, %d before", cur, dev);
+            ck_assert_int_eq(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &now), cudaSuccess);
+            ck_assert_msg(now == mine, "device 0's default pool threshold %llu, set to %llu",
+                          (unsigned long long)now, (unsigned long long)mine);
+        }
+    printf("current device %d and device 0's pool threshold unchanged after every call (%d devices)\n", dev, count);
+}
+END_TEST
+
 int main(void)
 {
     int count = 0;
@@ -299,6 +337,7 @@ int main(void)
     tcase_add_loop_test(tc, every_mix, 0, 27);
     tcase_add_test(tc, row_major);
     tcase_add_test(tc, beside_the_pipeline);
+    tcase_add_test(tc, caller_device_and_pool_unchanged);
     suite_add_tcase(s, tc);
     TCase *huge = tcase_create("huge");
     tcase_set_timeout(huge, 600);

@@ -1,5 +1,5 @@
-/* The GPU path: every kernel of the table x entry point x transpose x shape x scalar set, within DESIGN.md's
- * bound of OpenBLAS, and really on the GPU.  Skips (77) when no device is usable. */
+/* The GPU path: every kernel of the table x entry point x transpose x shape x scalar set, within the bound of
+ * doc/TESTING.md against OpenBLAS, and really on the GPU.  Skips (77) when no device is usable. */
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * library), with leading dimensions a multiple of 4 as the library's device copies have them, and with what
  * those copies never have: odd leading dimensions, and operands that start off a 16-byte boundary.  Shapes
  * straddle the tiles' edges (16, 32, 64, 128, 256 and the k depths), fill whole large tiles and make the
- * blocked kernel split k.  Results are checked against a double-precision product with DESIGN.md's bound;
+ * blocked kernel split k.  Results are checked against a double-precision product with the bound of doc/TESTING.md;
  * C's padding rows and guard bands before and after C are poisoned and must come back untouched.  Skips (77)
  * without a usable device.
  */
