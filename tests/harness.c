@@ -178,16 +178,11 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
     memcpy(want, c0, sc.count * sizeof *want);
 
     call_sgemm(0, c, a, sa.ld, b, sb.ld, got, sc.ld, c->alpha, c->beta);
-    if (c->alpha == 0.0f || c->k == 0) {
-        /* Nothing to multiply: reference SGEMM sets C = beta*C (0 when beta = 0) without reading A or B.
-         * OpenBLAS's small-matrix kernels (0.3.21, 0.3.26) read them (NaN there reaches C), so the reference
-         * semantics, which tileblas follows, are the expectation here. */
-        for (size_t i = 0; i < sc.count; i++)
-            if (in_matrix(&sc, i) && c->beta != 1.0f)
-                want[i] = c->beta == 0.0f ? 0.0f : c->beta * c0[i];
-    } else {
-        call_sgemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, c->alpha, c->beta);
-    }
+    call_sgemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, c->alpha, c->beta);
+    /* Nothing to multiply: the BLAS beneath answers the call on every path, so its answer is the expectation, bit
+     * for bit (OpenBLAS's small-matrix kernels of 0.3.26 read A and B when alpha = 0: NaN there reaches C) */
+    if (c->alpha == 0.0f || c->k == 0 || c->m == 0 || c->n == 0)
+        match = TT_BITWISE;
 
     int ok = 1;
     float *absab = NULL;
