@@ -89,7 +89,7 @@ static const cblas_case cblas_cases[] = {
     { COL, N, N, 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },   { COL, N, N, 4, 5, 0, 4, 1, 4, 1.0f, 1.0f },
     { COL, N, N, 0, 0, 0, 1, 1, 1, 1.0f, 0.0f },   { ROW, T, T, 4, 5, 6, 4, 6, 5, 1.0f, 0.0f },
 #if defined(ILP64)
-    { COL, N, N, BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 }, { COL, N, N, 4, 5, 6, BIG + 4, 6, BIG + 4, 1, 0.5f },
+    { COL, N, N, BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 },
     { ROW, N, N, 0, BIG, 3, 3, BIG, BIG - 1, 1, 1 },         { COL, N, N, BIG, 5, 6, 4, 6, 4, 1, 0 },
 #endif
 };
@@ -113,7 +113,7 @@ static const f77_case f77_cases[] = {
     { 'N', 'N', 0, 5, 6, 0, 6, 1, 1.5f, 0.5f },  { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.5f },
     { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },  { 'T', 'T', 4, 5, 6, 6, 5, 4, 1.0f, 0.0f },
 #if defined(ILP64)
-    { 'N', 'N', BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 }, { 'N', 'N', 4, 5, 6, BIG + 4, 6, BIG + 4, 1, 0.5f },
+    { 'N', 'N', BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 },
     { 'N', 'N', BIG, 5, 6, 4, 6, 4, 1, 0 },
 #endif
 };
