@@ -1,5 +1,5 @@
 /*
- * The GPU kernels: one .cu per kernel, each behind the same launch signature, listed in one table (table.c).
+ * The GPU kernels: one .cu per kernel, each behind the same launch signature, listed once (list.h).
  * Kernels know nothing of BLAS entry points: they get device pointers and a column-major problem.
  */
 #ifndef TB_KERNELS_H
@@ -34,13 +34,11 @@ typedef struct tb_kproblem {
 /* Queue the kernel on stream (a cudaStream_t); returns the launch's cudaError_t (0 = success). */
 typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *stream);
 
-typedef struct tb_kernel {
-    const char *name;        /* what TILEBLAS_KERNEL and tileblas_set_kernel() take */
-    tb_kernel_launch launch;
-} tb_kernel;
-
-TB_KERNEL_HIDDEN extern const tb_kernel tb_kernel_table[];
+/* The kernels, numbered in one order (kernels/list.h): their names, known to the library proper, and their
+ * launchers, which only the GPU side has (it is built with CUDA).  With no CUDA there are none (count 0). */
+TB_KERNEL_HIDDEN extern const char *const tb_kernel_names[];
 TB_KERNEL_HIDDEN extern const int tb_kernel_count;
+TB_KERNEL_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
 TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
 TB_KERNEL_HIDDEN int tb_kernel_default(void);          /* index of the best kernel, or -1 if none */
 

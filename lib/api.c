@@ -37,7 +37,7 @@ TB_EXPORT int tileblas_kernel_count(void)
 
 TB_EXPORT const char *tileblas_kernel_name(int i)
 {
-    return i >= 0 && i < tb_kernel_count ? tb_kernel_table[i].name : NULL;
+    return i >= 0 && i < tb_kernel_count ? tb_kernel_names[i] : NULL;
 }
 
 TB_EXPORT int tileblas_gpu_available(const char **why_not)

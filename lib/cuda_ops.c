@@ -217,7 +217,7 @@ static int c_gemm(void *ctx, int q, const tb_kproblem *p)
 {
     if (injected(TB_OP_LAUNCH))
         return 1;
-    return check((cudaError_t)tb_kernel_table[(intptr_t)ctx].launch(p, cu.q[q]));
+    return check((cudaError_t)tb_kernel_launches[(intptr_t)ctx](p, cu.q[q]));
 }
 
 static int c_record(void *ctx, int q, int ev)

@@ -1,302 +1,130 @@
+/* The GPU as the library sees it (gpu.h): the GPU module (gpu_module.h), linked in or loaded on first use. */
+#define _GNU_SOURCE
 #include <config.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include "gpu.h"
+#include "gpu_module.h"
 
 _Atomic int tb_gpu_warned;
 
-#ifndef HAVE_CUDA
+#define MODULE "tileblas-gpu.so"
 
-int tb_gpu_usable(const char **why_not)
-{
-    if (why_not)
-        *why_not = "this tileblas was built without CUDA";
-    return 0;
-}
-
-int tb_gpu_state(const char **text)
-{
-    *text = "this tileblas was built without CUDA";
-    return -1;
-}
-
-int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
-{
-    (void)g, (void)kernel, (void)plan;
-    *done = 0;
-    *err = "this tileblas was built without CUDA";
-    return -1;
-}
-
-int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
-{
-    (void)g, (void)kernel, (void)w;
-    *err = "this tileblas was built without CUDA";
-    return -1;
-}
-
-double tb_gpu_take_bytes(void)
-{
-    return 0.0;
-}
-
-#else /* HAVE_CUDA */
-
-#include <cuda_runtime_api.h>
-#include "cuda_ops.h"
-#include "env.h"
-#include "kernels.h"
-
-/* One device (the first).  Calls that move host memory take the device one at a time, by `lock`: the pipeline
- * keeps the device and the PCIe link busy by itself, and they share its buffers and staging memory.  Calls whose
- * operands are all in device memory share none of that and run beside them, on the default stream. */
 static struct {
     pthread_once_t once;
-    pthread_mutex_t lock;
-    _Atomic int usable;
-    int initialised;
-    char why_not[256];
-    char name[320];
-} gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
+    _Atomic(const tb_gpu_module *) m; /* set by load() if the module is there */
+    _Atomic int tried;                /* load() is done; when m is NULL, why_not says why */
+    const tb_gpu_module *linked;      /* tb_gpu_link's */
+    char why_not[512];
+} gpu = { .once = PTHREAD_ONCE_INIT,
+#ifndef HAVE_CUDA
+          .tried = 1, .why_not = "this tileblas was built without CUDA"
+#endif
+};
 
-/* The GPU off for good; the first reason is the one kept (calls on device operands may fail beside another). */
-static void disable(const char *what, cudaError_t e)
+#ifdef HAVE_CUDA
+/* The module's place: installed, $(pkglibdir) beside the library's directory (found from where this library was
+ * loaded, so that an installation can move); in the build tree, the library's own directory; for a static
+ * library, the configured $(pkglibdir). */
+static void *open_module(void)
 {
-    static _Atomic int said;
-    if (atomic_exchange(&said, 1))
-        return; /* the first turns it off, once its reason is written */
-    snprintf(gpu.why_not, sizeof gpu.why_not, "%s: %s", what, cudaGetErrorString(e));
-    atomic_store(&gpu.usable, 0);
+    Dl_info self;
+    char path[4096], first_error[400] = "";
+    const char *dirs[3] = { NULL, NULL, TB_PKGLIBDIR };
+    char here[4096] = "";
+    if (dladdr((void *)open_module, &self) && self.dli_fname && strrchr(self.dli_fname, '/')) {
+        snprintf(here, sizeof here, "%.*s", (int)(strrchr(self.dli_fname, '/') - self.dli_fname), self.dli_fname);
+        dirs[0] = here;
+        dirs[1] = here;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!dirs[i])
+            continue;
+        if (snprintf(path, sizeof path, "%s%s/" MODULE, dirs[i], i == 0 ? "/" PACKAGE : "") >= (int)sizeof path)
+            continue;
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h)
+            return h;
+        if (!first_error[0])
+            snprintf(first_error, sizeof first_error, "%s", dlerror());
+        else
+            dlerror();
+    }
+    snprintf(gpu.why_not, sizeof gpu.why_not, "the GPU module cannot be loaded (%s)", first_error);
+    return NULL;
+}
+#endif
+
+void tb_gpu_link(const tb_gpu_module *m)
+{
+    gpu.linked = m;
 }
 
-/* The library works on device 0 and leaves the calling thread's current device as it found it: a program that
- * manages its own devices sees no change.  enter returns the caller's device, leave restores it. */
-static int enter(void)
+static const tb_gpu_module *find(void)
 {
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();
-        dev = 0;
-    }
-    if (dev != 0)
-        cudaSetDevice(0);
-    return dev;
+    if (gpu.linked)
+        return gpu.linked;
+#ifdef HAVE_CUDA
+    void *h = open_module(); /* kept open for the life of the process */
+    if (!h)
+        return NULL;
+    tb_gpu_module_entry entry = (tb_gpu_module_entry)dlsym(h, TB_GPU_MODULE_ENTRY);
+    const tb_gpu_module *m = entry ? entry(tb_config_get()) : NULL;
+    if (m && !strcmp(m->version, PACKAGE_VERSION))
+        return m;
+    snprintf(gpu.why_not, sizeof gpu.why_not, "the GPU module is not tileblas " PACKAGE_VERSION "'s");
+#endif
+    return NULL;
 }
 
-static void leave(int dev)
+static void load(void)
 {
-    if (dev != 0)
-        cudaSetDevice(dev);
+    atomic_store(&gpu.m, find());
+    atomic_store(&gpu.tried, 1);
 }
 
-/* CUDA cannot be used in a child forked after it was initialised: the child's calls go to the CPU. */
-static void after_fork_in_child(void)
+static const tb_gpu_module *module(const char **why_not)
 {
-    if (gpu.initialised) {
-        snprintf(gpu.why_not, sizeof gpu.why_not, "process forked after CUDA was initialised in its parent");
-        atomic_store(&gpu.usable, 0);
-    }
-    pthread_mutex_init(&gpu.lock, NULL);
-}
-
-static void gpu_init(void)
-{
-    int count = 0;
-    tb_fault fault = tb_config_get()->fault;
-    if (fault == TB_FAULT_NODRIVER || fault == TB_FAULT_NODEVICE) { /* simulated: CUDA is not touched */
-        disable(fault == TB_FAULT_NODRIVER ? "no usable CUDA device (simulated: TILEBLAS_FAULT=nodriver)"
-                                           : "no usable CUDA device (simulated: TILEBLAS_FAULT=nodevice)",
-                fault == TB_FAULT_NODRIVER ? cudaErrorInsufficientDriver : cudaErrorNoDevice);
-        return;
-    }
-    cudaError_t e = cudaGetDeviceCount(&count);
-    pthread_atfork(NULL, NULL, after_fork_in_child);
-    gpu.initialised = 1;
-    if (e != cudaSuccess) {
-        disable("no usable CUDA device", e);
-        return;
-    }
-    if (count < 1) {
-        snprintf(gpu.why_not, sizeof gpu.why_not, "no CUDA device");
-        return;
-    }
-    struct cudaDeviceProp prop;
-    const int caller = enter();
-    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
-        disable("cannot open CUDA device 0", e);
-    } else if ((e = (cudaError_t)tb_cuda_ops_init()) != cudaSuccess) {
-        disable("cannot create CUDA streams and events", e);
-    } else {
-        snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
-        atomic_store(&gpu.usable, 1);
-    }
-    leave(caller);
+    pthread_once(&gpu.once, load);
+    const tb_gpu_module *m = atomic_load(&gpu.m);
+    if (!m && why_not)
+        *why_not = gpu.why_not;
+    return m;
 }
 
 int tb_gpu_usable(const char **why_not)
 {
-    pthread_once(&gpu.once, gpu_init);
-    int ok = atomic_load(&gpu.usable);
-    if (!ok && why_not)
-        *why_not = gpu.why_not;
-    return ok;
+    const tb_gpu_module *m = module(why_not);
+    return m ? m->usable(why_not) : 0;
 }
 
 int tb_gpu_state(const char **text)
 {
-    if (!gpu.initialised)
-        return 0;
-    int ok = atomic_load(&gpu.usable);
-    *text = ok ? gpu.name : gpu.why_not;
-    return ok ? 1 : -1;
-}
-
-/* The device memory a call may use: what is free (plus what our cache holds) less a margin for the kernels'
- * own needs (split-K workspaces) and for other users, and no more than TILEBLAS_GPU_MEMORY. */
-static size_t budget(void)
-{
-    size_t free_bytes = 0, total = 0;
-    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    size_t have = free_bytes + tb_cuda_cached_bytes(), margin = total / 16 + ((size_t)256 << 20);
-    size_t b = have > margin ? have - margin : 0;
-    double cap = tb_config_get()->gpu_memory;
-    return cap > 0 && cap < (double)b ? (size_t)cap : b;
-}
-
-/* A GPU call failed at `what` with CUDA error e (cudaSuccess for a failure of ours): *err says so.  Running out of
- * memory (or not fitting) leaves the device on for later calls; any other error turns it off.  Lock held (the
- * buffer cache may be trimmed). */
-static void call_failed(const char *what, cudaError_t e, const char **err)
-{
-    static __thread char msg[320];
-    snprintf(msg, sizeof msg, "%s%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "",
-             tb_cuda_fault_fired() ? " (simulated: TILEBLAS_FAULT)" : "");
-    *err = msg;
-    if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
-        /* the device is fine, this problem does not fit now: let later calls retry */
-        tb_cuda_trim();
-        cudaGetLastError();
-    } else {
-        disable(what, e);
-    }
+    const tb_gpu_module *m = atomic_load(&gpu.m);
+    if (m)
+        return m->state(text);
+    *text = gpu.why_not;
+    return atomic_load(&gpu.tried) ? -1 : 0;
 }
 
 int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
 {
+    const tb_gpu_module *m = module(err);
     *done = 0;
-    if (!tb_gpu_usable(err))
-        return -1;
-    pthread_mutex_lock(&gpu.lock);
-    const int caller = enter();
-    tb_cuda_fault_call();
-    const tb_pipe_staging *st = NULL;
-    const char *what = NULL;
-    int rc = -1;
-    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, budget(), plan)) {
-        what = "device memory (the problem's smallest tiles do not fit)";
-    } else if (!(st = tb_cuda_staging(tb_pipeline_slot_wanted(plan, g->p.k)))) {
-        what = "pinned host memory";
-    } else {
-        tb_devops ops;
-        tb_cuda_ops(kernel, &ops);
-        *done = tb_pipeline_run(g, plan, &ops, st, &what);
-        rc = what ? -1 : 0;
-    }
-    if (rc)
-        call_failed(what, (cudaError_t)tb_cuda_last_error(), err);
-    leave(caller);
-    pthread_mutex_unlock(&gpu.lock);
-    return rc;
-}
-
-/* The device-side problem of tb_gpu_sgemm_resident: host operands copied into buffers from the cache.  Returns
- * the error (simulated ones included, TILEBLAS_FAULT) with *what naming the step, or cudaSuccess. */
-static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, float *tmp[3],
-                            const char **what)
-{
-    tb_kproblem p = g->p;
-    const float *host[3] = { p.a, p.b, p.c };
-    const int64_t ld[3] = { p.lda, p.ldb, p.ldc };
-    const int64_t rows[3] = { p.transa ? p.k : p.m, p.transb ? p.n : p.k, p.m };
-    const int64_t cols[3] = { p.transa ? p.m : p.k, p.transb ? p.k : p.n, p.n };
-    cudaError_t e;
-    for (int i = 0; i < 3; i++) {
-        if (w[i] != TB_ON_HOST)
-            continue;
-        *what = "device memory for the operands in host memory";
-        if (ops->alloc(ops->ctx, (size_t)(rows[i] * cols[i]) * sizeof(float), &tmp[i])) {
-            e = (cudaError_t)tb_cuda_last_error();
-            return e != cudaSuccess ? e : cudaErrorMemoryAllocation;
-        }
-        *what = "copying an operand to the device";
-        if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
-            return e;
-        if (i == 2 && p.beta == 0.0f)
-            continue; /* C is not read when beta = 0 */
-        tb_cuda_count_bytes(rows[i], cols[i]);
-        if ((e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
-                              (size_t)rows[i] * sizeof(float), (size_t)cols[i], cudaMemcpyHostToDevice)) != cudaSuccess)
-            return e;
-    }
-    if (tmp[0])
-        p.a = tmp[0], p.lda = rows[0];
-    if (tmp[1])
-        p.b = tmp[1], p.ldb = rows[1];
-    if (tmp[2])
-        p.c = tmp[2], p.ldc = rows[2];
-    /* the default stream: after whatever the program queued there */
-    *what = "the kernel launch";
-    if ((e = (cudaError_t)tb_cuda_fault(TB_OP_LAUNCH)) != cudaSuccess ||
-        (e = (cudaError_t)tb_kernel_table[kernel].launch(&p, NULL)) != cudaSuccess)
-        return e;
-    *what = "the product";
-    if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
-        return e;
-    if (!tmp[2])
-        return cudaStreamSynchronize(NULL); /* C is in device memory: the call returns once it is computed */
-    tb_cuda_count_bytes(rows[2], cols[2]);
-    return cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2], (size_t)rows[2] * sizeof(float),
-                        (size_t)rows[2] * sizeof(float), (size_t)cols[2], cudaMemcpyDeviceToHost);
+    return m ? m->sgemm(g, kernel, plan, done, err) : -1;
 }
 
 int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
 {
-    if (!tb_gpu_usable(err))
-        return -1;
-    /* host operands are copied through the shared buffer cache; device ones need nothing shared */
-    const int shared = w[0] == TB_ON_HOST || w[1] == TB_ON_HOST || w[2] == TB_ON_HOST;
-    if (shared)
-        pthread_mutex_lock(&gpu.lock);
-    const int caller = enter();
-    tb_cuda_fault_call();
-    tb_devops ops;
-    tb_cuda_ops(kernel, &ops);
-    float *tmp[3] = { NULL, NULL, NULL };
-    const char *what = NULL;
-    cudaError_t e = resident(g, kernel, w, &ops, tmp, &what);
-    for (int i = 0; i < 3; i++)
-        if (tmp[i])
-            ops.release(ops.ctx, tmp[i]);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        if (!shared)
-            pthread_mutex_lock(&gpu.lock);
-        call_failed(what, e, err);
-    }
-    leave(caller);
-    if (shared || e != cudaSuccess)
-        pthread_mutex_unlock(&gpu.lock);
-    return e != cudaSuccess ? -1 : 0;
+    const tb_gpu_module *m = module(err);
+    return m ? m->sgemm_resident(g, kernel, w, err) : -1;
 }
 
 double tb_gpu_take_bytes(void)
 {
-    return tb_cuda_take_bytes();
+    const tb_gpu_module *m = atomic_load(&gpu.m);
+    return m ? m->take_bytes() : 0.0;
 }
-
-#endif /* HAVE_CUDA */

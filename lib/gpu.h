@@ -1,4 +1,5 @@
-/* The GPU runtime: lazy one-time initialisation, reused device buffers, transfers, the kernel launch. */
+/* The GPU: lazy one-time initialisation (the GPU side is loaded then, lib/gpu_module.h), reused device buffers,
+ * transfers, the kernel launch. */
 #ifndef TB_GPU_H
 #define TB_GPU_H
 
@@ -28,6 +29,11 @@ TB_HIDDEN int tb_gpu_sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t 
  * A, B, C) in place, host ones copied to the device and (C) back.  Work is ordered on the default stream after
  * what the program queued there, and C is complete on return.  0, or -1 with *err set and C untouched. */
 TB_HIDDEN int tb_gpu_sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err);
+
+/* For programs built with the GPU side in them (the tools): its table (lib/gpu_module.h), used instead of the
+ * module.  Called before any call that may use the GPU. */
+struct tb_gpu_module;
+TB_HIDDEN void tb_gpu_link(const struct tb_gpu_module *m);
 
 /* Bytes this thread's GPU calls moved between host and device memory since last asked (then zero). */
 TB_HIDDEN double tb_gpu_take_bytes(void);

@@ -25,7 +25,7 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
     if (r->path == TB_PATH_NONE)
         snprintf(where, sizeof where, "quick return");
     else if (r->path == TB_PATH_GPU)
-        snprintf(where, sizeof where, "gpu %s %.3f ms %.2f TFLOP/s", tb_kernel_table[r->kernel].name,
+        snprintf(where, sizeof where, "gpu %s %.3f ms %.2f TFLOP/s", tb_kernel_names[r->kernel],
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     else
         snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
@@ -52,7 +52,7 @@ static void count(tb_iface iface, tb_path path, const char *kernel, double flops
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
 {
     double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
-    count(g->iface, r->path, r->path == TB_PATH_GPU ? tb_kernel_table[r->kernel].name : NULL, flops, r->seconds,
+    count(g->iface, r->path, r->path == TB_PATH_GPU ? tb_kernel_names[r->kernel] : NULL, flops, r->seconds,
           r->bytes, r->gpu_failed);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);

@@ -1,4 +1,4 @@
-# TB_CHECK_CUDA: find the CUDA toolkit (nvcc, headers, the static runtime).
+# TB_CHECK_CUDA: find the CUDA toolkit (nvcc, headers, the shared runtime).
 #   --with-cuda=DIR   toolkit root (default /usr/local/cuda); --without-cuda builds the CPU-only library
 #   --with-cuda-arch  real architectures, comma separated (default 90); PTX for the highest is embedded too
 # Sets NVCC, NVCC_ARCH_FLAGS, CUDA_CPPFLAGS, CUDA_LIBS and the HAVE_CUDA conditional and define.
@@ -16,20 +16,22 @@ AC_DEFUN([TB_CHECK_CUDA], [
     AC_PATH_PROG([NVCC], [nvcc], [no], [$cuda_dir/bin$PATH_SEPARATOR$PATH])
     tb_cuda_libdir=
     for d in "$cuda_dir/lib64" "$cuda_dir/lib" "$cuda_dir/targets/x86_64-linux/lib"; do
-      AS_IF([test -f "$d/libcudart_static.a"], [tb_cuda_libdir=$d; break])
+      AS_IF([test -f "$d/libcudart.so"], [tb_cuda_libdir=$d; break])
     done
     AS_IF([test "x$NVCC" != xno && test -f "$cuda_dir/include/cuda_runtime_api.h" && test -n "$tb_cuda_libdir"],
       [have_cuda=yes],
       [AS_IF([test "x$with_cuda" = xcheck],
-         [AC_MSG_WARN([CUDA toolkit not found under $cuda_dir (need bin/nvcc, include/cuda_runtime_api.h, lib64/libcudart_static.a): building the CPU-only library])],
-         [AC_MSG_ERROR([CUDA toolkit not usable under $cuda_dir: need bin/nvcc, include/cuda_runtime_api.h and libcudart_static.a])])])
+         [AC_MSG_WARN([CUDA toolkit not found under $cuda_dir (need bin/nvcc, include/cuda_runtime_api.h, lib64/libcudart.so): building the CPU-only library])],
+         [AC_MSG_ERROR([CUDA toolkit not usable under $cuda_dir: need bin/nvcc, include/cuda_runtime_api.h and lib64/libcudart.so])])])
   ])
   AS_IF([test "x$have_cuda" = xyes], [
     CUDA_CPPFLAGS="-I$cuda_dir/include"
-    # The runtime is linked statically so that only the NVIDIA driver is needed where the library runs.  No
-    # C++ runtime: the .cu files are built without exceptions and thread-safe statics (Makefile.am), the only
-    # things of it that nvcc's host stubs used, so that preloading the library does not load libstdc++.
-    CUDA_LIBS="-L$tb_cuda_libdir -lcudart_static -lrt -ldl -lpthread"
+    # The shared runtime, found where it was at build time: only the GPU module (tileblas-gpu.so) links it, and
+    # that is loaded on the first call that may use the GPU.  The static runtime cannot be: its thread-local
+    # storage is initial-exec, which a library loaded after start-up cannot have.  No C++ runtime: the .cu files
+    # are built without exceptions and thread-safe statics (Makefile.am), the only things of it that nvcc's host
+    # stubs used.
+    CUDA_LIBS="-L$tb_cuda_libdir -lcudart -Wl,-rpath,$tb_cuda_libdir"
     NVCC_ARCH_FLAGS=
     tb_last_arch=
     for a in `echo "$with_cuda_arch" | tr ',' ' '`; do

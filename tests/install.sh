@@ -10,14 +10,14 @@ mk() { ${MAKE:-make} -C "$builddir" --no-print-directory "$@" DESTDIR="$root" >"
 var() { ${MAKE:-make} -C "$builddir" --no-print-directory -s print-install-dirs | sed -n "s/^$1=//p"; }
 
 mk install || fail "make install DESTDIR=..." "$work/make.log"
-libdir=$(var libdir) bindir=$(var bindir) includedir=$(var includedir) mandir=$(var mandir)
+libdir=$(var libdir) bindir=$(var bindir) includedir=$(var includedir) mandir=$(var mandir) pkglibdir=$(var pkglibdir)
 for f in "$libdir/libtileblas.so" "$includedir/tileblas.h" "$libdir/pkgconfig/tileblas.pc" "$bindir/tileblas-run" \
   "$mandir/man1/tileblas-run.1" "$mandir/man7/tileblas.7"; do
   [ -e "$root$f" ] || fail "not installed: $f" "$work/make.log"
 done
 if [ -x "$builddir/tools/tileblas-bench" ]; then
   for f in "$bindir/tileblas-bench" "$bindir/tileblas-calibrate" "$mandir/man1/tileblas-bench.1" \
-    "$mandir/man1/tileblas-calibrate.1"; do
+    "$mandir/man1/tileblas-calibrate.1" "$pkglibdir/tileblas-gpu.so"; do
     [ -e "$root$f" ] || fail "not installed: $f"
   done
 fi
@@ -34,6 +34,15 @@ TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu "$work/demo" 100 >"$work/demo.out" 2>"$work
 grep -q '^all results correct$' "$work/demo.out" || fail "results" "$work/demo.out"
 grep -q 'total: 6 calls, 0 on the GPU, 6 on the CPU' "$work/demo.err" || fail "calls not handled by tileblas" "$work/demo.err"
 echo "PASS: a program built with pkg-config against the installed copy: its 6 calls through tileblas, right"
+
+# the staged library finds its GPU module where it was staged (found from its own place, not the configured one)
+if [ -x "$builddir/tools/tileblas-bench" ]; then
+  TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$work/demo" 100 >"$work/gpu.out" 2>"$work/gpu.err" ||
+    fail "the program in GPU mode" "$work/gpu.out" "$work/gpu.err"
+  grep -q 'GPU module' "$work/gpu.err" && fail "the installed library does not load its GPU module" "$work/gpu.err"
+  grep -q ' GPU: ' "$work/gpu.err" || fail "no GPU line in the summary" "$work/gpu.err"
+  echo "PASS: the installed library loads its GPU module ($(sed -n 's/^tileblas:  GPU: //p' "$work/gpu.err"))"
+fi
 
 TILEBLAS_LIBRARY="$root$libdir/libtileblas.so" TILEBLAS_MODE=cpu "$root$bindir/tileblas-run" \
   "${builddir}/examples/sgemm-demo" 100 >"$work/run.out" 2>"$work/run.err" || fail "installed tileblas-run" "$work/run.err"

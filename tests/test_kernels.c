@@ -85,13 +85,13 @@ static void run_case(int kernel, int ta, int tb, const int *shape, int layout, f
     const float alpha = -1.25f;
     tb_kproblem p = { ta, tb, m, n, k, alpha, beta, da + misalign, lda, db + misalign, ldb, dc + GUARD + misalign,
                       ldc };
-    check_cuda((cudaError_t)tb_kernel_table[kernel].launch(&p, NULL), "launch");
+    check_cuda((cudaError_t)tb_kernel_launches[kernel](&p, NULL), "launch");
     check_cuda(cudaDeviceSynchronize(), "kernel");
     check_cuda(cudaMemcpy(hc, dc, nc * sizeof(float), cudaMemcpyDeviceToHost), "copy C back");
 
     const float *a = ha + misalign, *b = hb + misalign;
     char what[160];
-    snprintf(what, sizeof what, "%s %c%c M=%lld N=%lld K=%lld layout %d beta=%g", tb_kernel_table[kernel].name,
+    snprintf(what, sizeof what, "%s %c%c M=%lld N=%lld K=%lld layout %d beta=%g", tb_kernel_names[kernel],
              ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n, (long long)k, layout, beta);
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;

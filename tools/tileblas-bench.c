@@ -37,6 +37,8 @@
 #include <unistd.h>
 #include "bench.h"
 #include "devptr.h"
+#include "gpu.h"
+#include "gpu_module.h"
 #include "kernels.h"
 #include "tileblas.h"
 
@@ -57,7 +59,7 @@ typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS, IMPL_CALL } impl_kind;
 typedef struct impl {
     impl_kind kind;
     const char *name;
-    const tb_kernel *kernel;
+    tb_kernel_launch kernel;
 } impl;
 
 /* cuBLAS and OpenBLAS, declared here and loaded at run time: nothing links them */
@@ -125,7 +127,7 @@ static void teardown(problem *pr)
 static int launch(const impl *im, const tb_kproblem *p)
 {
     if (im->kind == IMPL_KERNEL)
-        return im->kernel->launch(p, NULL);
+        return im->kernel(p, NULL);
     if (im->kind == IMPL_CALL) { /* the library's entry point on the same device pointers: found and used in place */
         cblas_sgemm(CblasColMajor, p->transa ? CblasTrans : CblasNoTrans, p->transb ? CblasTrans : CblasNoTrans,
                     (int)p->m, (int)p->n, (int)p->k, p->alpha, p->a, (int)p->lda, p->b, (int)p->ldb, p->beta, p->c,
@@ -342,6 +344,7 @@ int main(int argc, char **argv)
     float beta = 0.0f;
     char trans[4][3];
     const char *kernels = "naive,tiled32,blocked", *csv = NULL, *png = NULL;
+    tb_gpu_link(&tb_cuda_gpu); /* the GPU side is linked in: no module to load */
     if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
         return plot_csv(argv[2], argv[3]);
     if (argc == 2 && !strcmp(argv[1], "--help")) {
@@ -426,7 +429,7 @@ int main(int argc, char **argv)
     if (cublas_sgemm)
         impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", NULL };
     for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 2; i++) {
-        const char *name = tb_kernel_table[i].name;
+        const char *name = tb_kernel_names[i];
         size_t len = strlen(name);
         const char *at = kernels;
         int chosen = !strcmp(kernels, "all");
@@ -435,10 +438,10 @@ int main(int argc, char **argv)
             at += len;
         }
         if (chosen)
-            impls[nimpls++] = (impl){ IMPL_KERNEL, name, &tb_kernel_table[i] };
+            impls[nimpls++] = (impl){ IMPL_KERNEL, name, tb_kernel_launches[i] };
     }
     if (!cublas_sgemm) { /* the default kernel as the yardstick */
-        impl dflt = { IMPL_KERNEL, tb_kernel_table[tb_kernel_default()].name, &tb_kernel_table[tb_kernel_default()] };
+        impl dflt = { IMPL_KERNEL, tb_kernel_names[tb_kernel_default()], tb_kernel_launches[tb_kernel_default()] };
         memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
         impls[0] = dflt, nimpls++;
         for (int i = 1; i < nimpls; i++) /* not twice */

@@ -1,0 +1,34 @@
+/*
+ * The GPU side of the library as a table of functions.  It is a module of its own (tileblas-gpu.so, linked with
+ * the shared CUDA runtime), loaded by lib/gpu.c on the first call that may use the GPU: a program that makes no
+ * such call never maps CUDA, and the library itself holds no CUDA runtime, whose static form cannot be dlopen'ed
+ * (its initial-exec thread-local storage does not fit the room glibc keeps for late loads).  Programs built with
+ * the GPU side linked in (the tools, the kernel tests) use the same table without loading anything.
+ */
+#ifndef TB_GPU_MODULE_H
+#define TB_GPU_MODULE_H
+
+#include "devptr.h"
+#include "env.h"
+#include "gemm.h"
+#include "plan.h"
+
+/* The meaning of each function is that of its tb_gpu_* counterpart in lib/gpu.h. */
+typedef struct tb_gpu_module {
+    const char *version; /* PACKAGE_VERSION of the module: it must match the library's */
+    int (*usable)(const char **why_not);
+    int (*state)(const char **text);
+    int (*sgemm)(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err);
+    int (*sgemm_resident)(const tb_gemm *g, int kernel, const tb_where w[3], const char **err);
+    double (*take_bytes)(void);
+} tb_gpu_module;
+
+/* The module's one exported symbol: given the library's configuration (which outlives it), the table. */
+#define TB_GPU_MODULE_ENTRY "tileblas_gpu_module"
+typedef const tb_gpu_module *(*tb_gpu_module_entry)(const tb_config *cfg);
+__attribute__((visibility("default"))) const tb_gpu_module *tileblas_gpu_module(const tb_config *cfg);
+
+/* The table itself, in the GPU side's code (lib/cuda_gpu.c). */
+TB_HIDDEN extern const tb_gpu_module tb_cuda_gpu;
+
+#endif
