@@ -14,15 +14,9 @@
 // works.  Tiles of C wholly inside C take a loop without bounds checks.  16-byte global accesses need 16-byte
 // aligned columns (VEC); the launchers pick the element-wise variant otherwise.  Results are plain FP32 FMAs.
 //
-// Tried and measured slower on the H200 (bench/RESULTS.md, 2026-11-29): a 3- or 4-stage cp.async pipeline (4-byte
-// copies for the operands stored transposed: 0.86-0.89 of cuBLAS NN, 0.79-0.83 TN at 4096^3, against 0.95 / 0.94
-// for register staging); BK = 16 (TN 0.86); single-buffered fragments (0.91 NN, 0.84 TN); 8 x 8 per thread with
-// 2 blocks per SM (128 registers: spills); and in a later session: the FMAs as inline PTX in an order with fewer
-// three-register reads (0.90-0.93 NN), cp.async for the operands copied straight (0.92-0.97), blocks grouped for
-// L2 reuse (no change), two tiles per loop turn without branches (0.87-0.89: ptxas then moves the next tile's
-// global loads to the middle of the tile, where their latency shows), one pointer per load pass (0.93-0.99).
-// The same instructions split differently into functions measured 0.91 instead of 0.97 at 4096^3: check any
-// change of this file on the H200, not only its instruction counts.
+// What was tried and measured slower (cp.async pipelines, other depths and fragment schemes, PTX FMA orders):
+// doc/NOTES.md.  The schedule ptxas makes decides the last per cent, and moving the same instructions between
+// functions changed 0.97 to 0.91 of cuBLAS at 4096^3: time any change of this file on the H200.
 #include <stdint.h>
 #include "common.cuh"
 
@@ -418,8 +412,7 @@ int sm_count(void)
     return sms;
 }
 
-// The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets, and why: the table at
-// tb_launch_blocked.  Other depths: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at
+// The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets: tb_launch_blocked.  Other depths: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at
 // BK = 16 would need more than the 48 KiB of static shared memory).
 #ifndef TB_LARGE_BK
 #define TB_LARGE_BK 8
@@ -460,7 +453,7 @@ int64_t tiles(const tb_kproblem *p)
 
 } // namespace
 
-// The large tile, oriented by the operands' transposes (see the table at tb_launch_blocked).
+// The large tile, oriented by the operands' transposes (TT: the same product mirrored, which the wide tile suits).
 static int64_t large_tiles(const tb_kproblem *p)
 {
     return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
@@ -479,28 +472,10 @@ extern "C" int tb_launch_block256(const tb_kproblem *p, void *stream)
 extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<mid_t>(p, 1, stream); }
 extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<small_t>(p, 1, stream); }
 
-// The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy.  Measured on the H200,
-// ratio to cuBLAS in the same run (bench/RESULTS.md, 2026-11-29; 8 x 16 per thread for the large and middle
-// tiles):
-//
-//   class (tiles per SM)          tile, blocks per SM             measured
-//   large (>= 0.9 large tiles)    256 x 128, 1 (TT: 128 x 256)   4096^3 NN 0.97, NT 0.97, TN 0.95, TT 0.99;
-//                                                                 2048^3 0.98; 8192^3 0.97; 16384^3 0.94;
-//                                                                 4097^3 0.92; 3000x5000x700 0.98;
-//                                                                 small k, 8192x8192x64: 1.07
-//   middle (>= 1 middle tile)     128 x 128, 2                    1536^3 0.73 (the 64 x 64 tile: 0.69)
-//   small, skinny m or n          64 x 64, 4; k split to fill     1024^3 0.97-0.99 (NT 0.91, TN 1.03, TT 0.96);
-//                                 one wave (<= 64 slices, each    64x8192x8192 1.02; 8192x64x8192 0.97
-//                                 >= 128 deep)
-//
-// Why the large tile is 256 x 128 (128 x 256 for TT, the same product mirrored), at 4096^3 NN / NT / TN / TT and
-// NN 2048^3, 8192^3, 4097^3, 3000x5000x700:
-//   128 x 128, 2 blocks per SM:  0.95 / 0.97 / 0.94 / 0.98;  0.96, 0.96, 0.90, 0.94
-//   256 x 128, 1 block per SM:   0.97 / 0.96 / 0.95 / 0.92;  0.98, 0.97, 0.92, 0.98
-//   128 x 256, 1 block per SM:   0.90 / 0.97 / 0.95 / 1.01;  0.91, 0.90, 0.87, 0.93
-// Why split k to fill exactly one wave (the blocks that fit on all SMs at once): targets of 1, 2, 4 and 8 blocks
-// per SM gave 1024^3 0.90 / 0.88 / 0.71 / 0.73, 1024x1024x8192 0.70 / 0.83 / 0.64 / 0.69, 64x8192x8192 0.73 /
-// 0.68 / 0.57 / 0.68 (8 x 8 per thread, an earlier kernel): a count of blocks just past a whole wave is what costs.
+// The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy (at least 0.9 of one
+// large tile per SM, else one middle tile per SM), else the small tile with k split so that the blocks fill
+// exactly one wave: a block count just past a whole wave is what costs.  The measurements behind each choice:
+// doc/NOTES.md, "The blocked kernel's choice of tile by shape".
 extern "C" int tb_launch_blocked(const tb_kproblem *p, void *stream)
 {
     if (10 * large_tiles(p) >= 9 * sm_count())

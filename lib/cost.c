@@ -10,16 +10,8 @@
 #include <unistd.h>
 #include "cost.h"
 
-/*
- * Measured on the H200 host (16 cores, OpenBLAS 0.3.26; bench/RESULTS.md, 2026-11-30): a GPU call of 16^3 to 64^3
- * costs 31-35 us, but one of 256^3 100-130 us, where the model (35 us, three 256 KiB trips, the kernel) says 55:
- * small copies have latencies the rates do not carry, so gpu_call is 60 us, which puts the crossover for squares
- * near 350 (256^3 ties on the H200, 512^3 is 2x faster on the GPU); operands of 1 GiB cross at 42-45 GB/s
- * (16384 x 64 x 16384 took 24 ms, 64 x 16384 x 16384 24 ms, 16384 x 16384 x 64 26 ms: the host's memory carries
- * each byte three times, in the staging copy and the DMA);
- * the kernel 50 TFLOP/s on large squares; OpenBLAS 1.2-1.8 TFLOP/s on large squares, 0.16 at 64^3.
- * tileblas-calibrate's smaller operands (256 MiB) measure faster rates, 56-87 GB/s.
- */
+/* The H200 host's figures, where no calibration file gives this machine's: doc/NOTES.md says where each comes
+ * from.  gpu_call is above the measured fixed cost of a tiny GPU call, for the latencies of small copies. */
 const tb_cost_params tb_cost_defaults = {
     .gpu_call = 60e-6,
     .h2d_a = 45e9,

@@ -27,6 +27,10 @@ static block *chain;
 static tb_counts retired, base;
 static __thread block *mine;
 static block gone; /* `mine` of a thread whose block has been folded into retired */
+static int forked; /* this process is a forked child */
+static int in_progress;       /* timed calls now running, on all threads */
+static double busy_since;     /* when in_progress last went from 0 to 1 */
+static double busy;           /* the busy time before that */
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -71,10 +75,55 @@ static void after_fork(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* the sum since start; the caller holds the lock */
+static void total(tb_counts *out)
+{
+    *out = retired;
+    for (const block *b = chain; b; b = b->next)
+        add_block(out, b);
+    out->busy = busy;
+}
+
+/* a child is a process of its own: its counts start from zero, not from its parent's (the blocks of its parent's
+ * other threads stay in the chain, unchanging, and in the base) */
+static void after_fork_in_child(void)
+{
+    in_progress = 0; /* the parent's other threads' calls do not go on here */
+    total(&base);
+    pthread_mutex_unlock(&lock);
+}
+
 static void make_key(void)
 {
     pthread_key_create(&exit_key, thread_exit);
-    pthread_atfork(before_fork, after_fork, after_fork);
+    pthread_atfork(before_fork, after_fork, after_fork_in_child);
+}
+
+void tb_counts_busy(int starts, double t)
+{
+    pthread_once(&key_once, make_key);
+    pthread_mutex_lock(&lock);
+    if (starts && in_progress++ == 0)
+        busy_since = t;
+    else if (!starts && --in_progress == 0)
+        busy += t - busy_since;
+    pthread_mutex_unlock(&lock);
+}
+
+static void note_fork(void)
+{
+    forked = 1;
+}
+
+/* from the start, so that a child forked before the first call is known as one too */
+__attribute__((constructor)) static void watch_forks(void)
+{
+    pthread_atfork(NULL, NULL, note_fork);
+}
+
+int tb_counts_forked(void)
+{
+    return forked;
 }
 
 /* this thread's block, or NULL when there is no memory for one or the thread is exiting */
@@ -117,14 +166,6 @@ void tb_counts_add(tb_iface iface, int path, double flops, double seconds, doubl
         BUMP(c->bytes, bytes);
 }
 
-/* the sum since start; the caller holds the lock */
-static void total(tb_counts *out)
-{
-    *out = retired;
-    for (const block *b = chain; b; b = b->next)
-        add_block(out, b);
-}
-
 void tb_counts_sum(tb_counts *out)
 {
     pthread_once(&key_once, make_key);
@@ -137,6 +178,7 @@ void tb_counts_sum(tb_counts *out)
             t->calls -= z->calls, t->gpu_failures -= z->gpu_failures;
             t->flops -= z->flops, t->seconds -= z->seconds, t->bytes -= z->bytes;
         }
+    out->busy -= base.busy;
     pthread_mutex_unlock(&lock);
 }
 

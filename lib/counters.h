@@ -14,14 +14,22 @@ typedef struct tb_counter {
 /* [entry point][path]; path 0 (TB_PATH_NONE) counts quick returns */
 typedef struct tb_counts {
     tb_counter c[TB_IFACE_COUNT][3];
+    double busy; /* seconds during which at least one timed call was in progress, on any thread */
 } tb_counts;
 
 /* One call into this thread's counters. */
 TB_HIDDEN void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed);
 
+/* A timed call starts or ends at time t (tb_now()), for the busy time: the calls' seconds add up over threads,
+ * and concurrent calls would count several times over.  Takes a lock: only for calls that are timed anyway. */
+TB_HIDDEN void tb_counts_busy(int starts, double t);
+
 /* All threads' counts (those of threads that have exited included) since start or the last reset. */
 TB_HIDDEN void tb_counts_sum(tb_counts *out);
 
 TB_HIDDEN void tb_counts_reset(void);
+
+/* 1 in a forked child (whose counts start at the fork). */
+TB_HIDDEN int tb_counts_forked(void);
 
 #endif

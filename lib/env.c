@@ -35,6 +35,16 @@ static int load_calibration(tb_config *cfg, const char *path, int must_exist)
     return 0;
 }
 
+/* A whole number from 1 to max written in decimal digits only (no sign, space or base prefix); -1 otherwise. */
+static long parse_count(const char *s, long max)
+{
+    size_t len = strspn(s, "0123456789");
+    if (len == 0 || len > 18 || s[len])
+        return -1;
+    long v = strtol(s, NULL, 10);
+    return v >= 1 && v <= max ? v : -1;
+}
+
 int tb_parse_fault(const char *s, tb_fault *fault, long *n)
 {
     static const struct {
@@ -51,12 +61,7 @@ int tb_parse_fault(const char *s, tb_fault *fault, long *n)
         const char *rest = s + len;
         long v = 0;
         if (names[i].counted) {
-            char *end;
-            if (*rest != ':' || !rest[1])
-                return -1;
-            errno = 0;
-            v = strtol(rest + 1, &end, 10);
-            if (errno || *end || v < 1)
+            if (*rest != ':' || (v = parse_count(rest + 1, 1000000000L)) < 0)
                 return -1;
         } else if (*rest) {
             return -1;
@@ -129,9 +134,8 @@ void tb_config_parse(tb_config *cfg)
 
     s = getenv("TILEBLAS_COPY_THREADS");
     if (s && *s) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (*end || v < 1 || v > TB_MAX_COPY_THREADS)
+        long v = parse_count(s, TB_MAX_COPY_THREADS);
+        if (v < 0)
             bad_value("TILEBLAS_COPY_THREADS", s, "an integer from 1 to 64", "the online CPUs, up to 16");
         else
             cfg->copy_threads = (int)v;

@@ -1,8 +1,8 @@
 /*
  * Copies between the caller's (pageable) matrices and pinned staging buffers, spread over several host threads:
- * one thread copies pageable memory at about 10 GB/s, sixteen at about 42 (the H200 host, bench/RESULTS.md), against 55
- * GB/s for the DMA from pinned memory.  The threads are started on first use and kept; the calling thread works
- * too.  Plain memory copies: no CUDA here.
+ * one thread cannot copy pageable memory as fast as the DMA moves pinned memory (doc/NOTES.md, "The staging
+ * copies").  The threads are started on first use and kept; the calling thread works too.  Plain memory copies:
+ * no CUDA here.
  */
 #ifndef TB_HOSTCOPY_H
 #define TB_HOSTCOPY_H

@@ -1,5 +1,7 @@
-/* The core of every SGEMM call: reference BLAS quick returns, the route, the GPU with the CPU behind it. */
+/* The core of every SGEMM call: calls with nothing to multiply to the BLAS beneath, the route, the GPU with the CPU
+ * behind it. */
 #include <config.h>
+#include "counters.h"
 #include "cpu_blas.h"
 #include "devptr.h"
 #include "gpu.h"
@@ -102,6 +104,8 @@ static __attribute__((noinline)) void general(const tb_gemm *g)
     r.flops = tb_gemm_flops(g);
     const int timed = tb_stats_timing_wanted() || r.flops >= TB_STATS_TIMED_FLOPS;
     double t0 = timed ? tb_now() : 0.0;
+    if (timed)
+        tb_counts_busy(1, t0);
     tb_where w[3];
     int other_device = 0;
     if (r.flops >= TB_DEVPTR_MIN_FLOPS && tb_operands_where(g, w, &other_device)) {
@@ -116,7 +120,11 @@ static __attribute__((noinline)) void general(const tb_gemm *g)
         if (r.path == TB_PATH_CPU)
             tb_cpu_sgemm(g);
     }
-    r.seconds = timed ? tb_now() - t0 : 0.0;
+    if (timed) {
+        const double t1 = tb_now();
+        tb_counts_busy(0, t1);
+        r.seconds = t1 - t0;
+    }
     r.bytes = r.path == TB_PATH_GPU || r.gpu_failed ? tb_gpu_take_bytes() : 0.0;
     tb_stats_record(g, &r);
 }

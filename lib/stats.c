@@ -132,8 +132,8 @@ __attribute__((destructor)) static void summary_at_exit(void)
     for (int i = 0; i < TB_IFACE_COUNT; i++)
         calls |= count[i][0].calls || count[i][1].calls || count[i][2].calls;
     int the_program = !run || atoll(run) == (long long)getpid();
-    if (!calls && !the_program)
-        return;
+    if (!calls && (!the_program || tb_counts_forked()))
+        return; /* a child forked from a process that called, and made no call itself: its parent reports */
     if (the_program)
         tb_msg("summary of sgemm calls:");
     else
@@ -158,8 +158,10 @@ __attribute__((destructor)) static void summary_at_exit(void)
            all[TB_PATH_NONE].calls);
     double flops = all[TB_PATH_GPU].flops + all[TB_PATH_CPU].flops;
     double seconds = all[TB_PATH_GPU].seconds + all[TB_PATH_CPU].seconds;
-    tb_msg(" total: %.3f GFLOP in %.3f s of calls, %.3f TFLOP/s effective; %.3f GB moved between host and device",
-           1e-9 * flops, seconds, seconds > 0 ? 1e-12 * flops / seconds : 0.0, 1e-9 * all[TB_PATH_GPU].bytes);
+    /* the rate over the time with any call in progress: calls of concurrent threads overlap */
+    tb_msg(" total: %.3f GFLOP in %.3f s of calls, %.3f s with any in progress: %.3f TFLOP/s effective; %.3f GB moved "
+           "between host and device",
+           1e-9 * flops, seconds, sum.busy, sum.busy > 0 ? 1e-12 * flops / sum.busy : 0.0, 1e-9 * all[TB_PATH_GPU].bytes);
     const char *text = NULL;
     int gpu = tb_gpu_state(&text);
     if (gpu > 0)

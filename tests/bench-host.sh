@@ -20,7 +20,8 @@ for beta in 0 0.5; do
   [ "$rows" -ge 16 ] || { echo "FAIL: $rows CSV rows"; exit 1; }
   grep -q '^shape,trans,implementation,ms,tflops,ratio_to_openblas,max_rel_diff$' "$work/out.csv" ||
     { echo "FAIL: CSV header"; exit 1; }
-  [ "$(grep -c ',tb-auto/' "$work/out.csv")" = 8 ] || { echo "FAIL: not one tileblas row per call"; exit 1; }
+  [ "$(grep -c ',tb-auto/' "$work/out.csv")" = 8 ] && [ "$(grep -c ',bare-fwd,' "$work/out.csv")" = 8 ] ||
+    { echo "FAIL: not one tileblas row and one bare-forward row per call"; exit 1; }
   if awk -F, 'NR > 1 && !($5 > 0 && $7 <= 1e-3) { bad = 1 } END { exit !bad }' "$work/out.csv"; then
     echo "FAIL: a row without a rate or with a large difference"; cat "$work/out.csv"; exit 1
   fi

@@ -106,6 +106,23 @@ START_TEST(bad_values)
 }
 END_TEST
 
+/* Numbers are digits only: what strtol would also take (spaces, signs, base prefixes) is refused with a warning,
+ * and the default kept */
+START_TEST(numbers_strict)
+{
+    static const char *bad[] = { " 4", "4 ", "+4", "0x4", "4.0", "04x", "-4", "4e0" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *set[] = { "TILEBLAS_COPY_THREADS", bad[i], NULL };
+        tb_config cfg = parse_with(set);
+        ck_assert_msg(cfg.copy_threads == 0, "TILEBLAS_COPY_THREADS='%s' taken as %d", bad[i], cfg.copy_threads);
+        ck_assert_msg(strstr(warnings, "TILEBLAS_COPY_THREADS='") != NULL, "no warning for '%s'", bad[i]);
+    }
+    const char *set[] = { "TILEBLAS_COPY_THREADS", "04", NULL };
+    ck_assert_int_eq(parse_with(set).copy_threads, 4);
+    ck_assert_str_eq(warnings, "");
+}
+END_TEST
+
 /* TILEBLAS_FAULT: each simulated failure, and garbage (one warning, no fault) */
 START_TEST(faults)
 {
@@ -121,7 +138,9 @@ START_TEST(faults)
         ck_assert_msg(cfg.fault == good[i].fault && cfg.fault_n == good[i].n, "%s", good[i].value);
         ck_assert_str_eq(warnings, "");
     }
-    static const char *bad[] = { "error", "error:", "error:0", "error:-2", "lost:x", "oom:3", "boom", "nodriverx" };
+    static const char *bad[] = { "error",    "error:",   "error:0",  "error:-2", "lost:x",     "oom:3",
+                                 "boom",     "nodriverx", "error: 3", "error:+3", "lost:3 ",   "lost:0x3",
+                                 "error:3.0", "lost:99999999999999999999" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *set[] = { "TILEBLAS_FAULT", bad[i], NULL };
         tb_config cfg = parse_with(set);
@@ -343,6 +362,6 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = { defaults_are_quiet,     good_values,    bad_values, sizes, kernel_table,
-                                   calibration_file,       calibration_not_a_file, auto_decisions, faults, NULL };
+                                   calibration_file,       calibration_not_a_file, auto_decisions, faults, numbers_strict, NULL };
     return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);
 }

@@ -19,7 +19,7 @@ grep -q '^all results correct$' "$work/run.out" || fail "results under tileblas-
 [ "$(checksums "$work/plain.out")" = "$(checksums "$work/run.out")" ] || fail "not the same results as alone (auto mode, CPU)" "$work/plain.out" "$work/run.out"
 for want in '^tileblas: summary of sgemm calls:$' '^tileblas:  cblas_sgemm:$' '^tileblas:  sgemm_:$' \
   '^tileblas:  total: 6 calls, [0-9]* on the GPU, [0-9]* on the CPU, 0 quick returns$' \
-  '^tileblas:  total: [0-9.]* GFLOP in [0-9.]* s of calls, [0-9.]* TFLOP/s effective; [0-9.]* GB moved between host and device$'; do
+  '^tileblas:  total: [0-9.]* GFLOP in [0-9.]* s of calls, [0-9.]* s with any in progress: [0-9.]* TFLOP/s effective; [0-9.]* GB moved between host and device$'; do
   grep -q "$want" "$work/run.err" || fail "the summary lacks /$want/" "$work/run.err"
 done
 [ "$(grep -c ' col-major \| row-major ' "$work/run.err")" = 0 ] || fail "lines per call without --verbose" "$work/run.err"
@@ -62,4 +62,18 @@ done
 TILEBLAS_LIBRARY=/nonexistent/libtileblas.so "$run" true 2>"$work/nolib.err"
 [ $? = 2 ] && grep -q 'cannot read /nonexistent' "$work/nolib.err" || fail "a missing library" "$work/nolib.err"
 "$run" --version | grep -q '^tileblas-run (tileblas) [0-9]' || fail "--version"
-echo "PASS: exit status passes through; bad options, a missing library refused"
+"$run" --help >"$work/help.out" 2>"$work/help.err" && grep -q '^usage: tileblas-run' "$work/help.out" &&
+  [ ! -s "$work/help.err" ] || fail "--help: usage on stdout, status 0" "$work/help.out" "$work/help.err"
+echo "PASS: exit status passes through; bad options, a missing library refused; --help, --version"
+
+# --library relative to where tileblas-run starts, for a program that changes directory (before: the preload was
+# lost there, and with it every call)
+absdemo=$(cd "$(dirname "$demo")" && pwd)/$(basename "$demo")
+(cd "$builddir" && "$run" -m cpu --library .libs/libtileblas.so sh -c "cd / && exec '$absdemo' 100") \
+  >/dev/null 2>"$work/rel.err" || fail "--library with a relative path" "$work/rel.err"
+grep -q 'total: 6 calls' "$work/rel.err" || fail "--library relative: the program lost the library" "$work/rel.err"
+# a path LD_PRELOAD cannot hold (it splits on blanks): refused, not run without the library
+mkdir "$work/a dir" && cp "$builddir/.libs/libtileblas.so" "$work/a dir/"
+"$run" --library "$work/a dir/libtileblas.so" true 2>"$work/space.err"
+[ $? = 2 ] && grep -q 'blanks or colons' "$work/space.err" || fail "--library with a blank: not refused" "$work/space.err"
+echo "PASS: --library: a relative path made absolute, a path with a blank refused"

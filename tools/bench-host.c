@@ -2,6 +2,8 @@
  * tileblas-bench --host: whole SGEMM calls as a program makes them, on operands in host memory (malloc'd, pageable),
  * timed with the wall clock, side by side on the same data:
  *   - OpenBLAS (libopenblas.so.0), the yardstick: the ratios are to it;
+ *   - bare-fwd: a function that only passes the call on to OpenBLAS through a pointer, as an interposed library
+ *     that did nothing else would: the floor of any library in between, for the calls of a few hundred ns;
  *   - tileblas: the library's own cblas_sgemm (linked into this program), once as the environment routes it
  *     (TILEBLAS_MODE, auto by default; the row's name says where the call went: tb-auto/cpu or tb-auto/gpu) and
  *     once forced to the GPU (tb-gpu) when a device is usable;
@@ -43,6 +45,15 @@ typedef struct himpl {
     fortran_fn fortran;   /* or NVBLAS's; neither: tileblas's own cblas_sgemm (this program links the core) */
     tileblas_path path;   /* for tileblas's own: the path to force (AUTO: the environment's) */
 } himpl;
+
+/* bare-fwd's target (OpenBLAS's cblas_sgemm) and bare-fwd itself: not inlined, its call is what it measures */
+static cblas_fn bare_target;
+static __attribute__((noinline)) void bare_forward(int order, int ta, int tb, int m, int n, int k, float alpha,
+                                                   const float *a, int lda, const float *b, int ldb, float beta,
+                                                   float *c, int ldc)
+{
+    bare_target(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
 
 /* one call and nothing else (for tileblas's own, the thread's forced path is the caller's to set) */
 static void call_once(const himpl *im, const call *x)
@@ -175,9 +186,11 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
         printf("SKIP: OpenBLAS (libopenblas.so.0), the yardstick, is not available\n");
         return 77;
     }
-    himpl impls[4];
+    himpl impls[5];
     int nimpls = 0;
     impls[nimpls++] = (himpl){ "OpenBLAS", openblas, NULL, TILEBLAS_PATH_AUTO };
+    bare_target = openblas;
+    impls[nimpls++] = (himpl){ "bare-fwd", bare_forward, NULL, TILEBLAS_PATH_AUTO };
     impls[nimpls++] = (himpl){ "tb-auto", NULL, NULL, TILEBLAS_PATH_AUTO };
     const char *why;
     int gpu = tileblas_gpu_available(&why);
@@ -212,9 +225,9 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                 bench_fill(c0, celems);
             /* the batch from OpenBLAS's calls; with more than one call a batch, every implementation in turn */
             int batch = choose_batch(&impls[0], &x, c0, celems);
-            double ms[4];
-            const char *name[4];
-            float *result[4];
+            double ms[5];
+            const char *name[5];
+            float *result[5];
             for (int i = 0; i < nimpls; i++)
                 result[i] = bench_alloc(celems * sizeof(float));
             if (batch > 1) {

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The summary at exit (TILEBLAS_SUMMARY=1) tells the truth about a program's calls:
+#   - threads calling at once: the effective rate is over the time with any call in progress, not over the sum
+#     of the threads' call times (which counts overlapping calls several times over);
+#   - fork: a child reports only its own calls, and a child that made none reports nothing (its parent does).
+. "${top_srcdir:-.}/tests/preamble.sh"
+cc=${CC:-cc}
+$cc -O2 -o "$work/demo" "$srcdir/tests/summary-demo.c" ${OPENBLAS_LIBS:--lopenblas} -lpthread 2>"$work/cc.log" ||
+  fail "building summary-demo" "$work/cc.log"
+unset TILEBLAS_VERBOSE TILEBLAS_RUN_PID
+export OPENBLAS_NUM_THREADS=1 TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu
+
+LD_PRELOAD=$lib "$work/demo" threads 8 6 256 >"$work/threads.out" 2>"$work/threads.err" ||
+  fail "8 threads" "$work/threads.out" "$work/threads.err"
+wall=$(sed -n 's/^wall //p' "$work/threads.out")
+line=$(grep '^tileblas:  total: .* GFLOP in' "$work/threads.err") || fail "no total in the summary" "$work/threads.err"
+set -- $(echo "$line" | sed -n 's/.* GFLOP in \([0-9.]*\) s of calls, \([0-9.]*\) s with any in progress: \([0-9.]*\) TFLOP\/s effective.*/\1 \2 \3/p')
+[ $# = 3 ] || fail "the total line: $line"
+sum=$1 busy=$2 rate=$3
+gflop=$(echo "$line" | sed -n 's/^tileblas:  total: \([0-9.]*\) GFLOP.*/\1/p')
+awk -v s="$sum" -v b="$busy" -v w="$wall" -v r="$rate" -v g="$gflop" 'BEGIN {
+  # 48 calls of 256^3 by 8 threads on fewer cores: the calls overlap, so their times add up to several walls
+  if (!(b > 0 && b <= w * 1.02 + 0.002)) { print "busy time " b " s is not within the wall time " w " s"; exit 1 }
+  if (!(s > 1.5 * b)) { print "the calls did not overlap (sum " s " s, busy " b " s): the test proves nothing"; exit 1 }
+  if (!(r > 0 && (r - 1e-3 * g / b) ^ 2 <= (1e-3 + 0.01 * r) ^ 2)) { print "rate " r " is not " g " GFLOP / " b " s"; exit 1 }
+}' || fail "threads: $line (program's wall time $wall s)" "$work/threads.err"
+echo "PASS: 8 threads at once: ${busy} s with a call in progress within the ${wall} s wall time, ${sum} s of calls; $rate TFLOP/s"
+
+LD_PRELOAD=$lib "$work/demo" fork 0 >"$work/fork0.out" 2>"$work/fork0.err" || fail "fork, child without calls" "$work/fork0.err"
+[ "$(grep -c 'summary of sgemm calls' "$work/fork0.err")" = 1 ] && grep -q 'total: 2 calls,' "$work/fork0.err" ||
+  fail "a child that made no call printed a summary (of its parent's calls)" "$work/fork0.err"
+LD_PRELOAD=$lib "$work/demo" fork 3 >"$work/fork3.out" 2>"$work/fork3.err" || fail "fork, child with calls" "$work/fork3.err"
+[ "$(grep -c 'summary of sgemm calls' "$work/fork3.err")" = 2 ] && grep -q 'total: 2 calls,' "$work/fork3.err" &&
+  grep -q 'total: 3 calls,' "$work/fork3.err" || fail "parent and child do not each report their own calls" "$work/fork3.err"
+echo "PASS: fork: a child reports its own calls only, and nothing when it made none"
