@@ -8,6 +8,9 @@
 #ifndef TB_BLAS_ABI_H
 #define TB_BLAS_ABI_H
 
+/* these declarations, not tileblas.h's (which are a program's view, with int) */
+#define TILEBLAS_NO_BLAS_DECLS
+
 #include <stddef.h>
 #include <stdint.h>
 #include "gemm.h"

@@ -5,6 +5,7 @@
 #include "blas_abi.h"
 #include "cpu_blas.h"
 #include "gemm_check.h"
+#include "tiny.h"
 #include "util.h"
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
@@ -26,7 +27,7 @@ typedef struct cblas_call {
 typedef void (*cblas_fn)(int, int, int, tb_slot, tb_slot, tb_slot, float, const float *, tb_slot, const float *,
                          tb_slot, float, float *, tb_slot);
 
-static void call(const tb_blas_fn *f, const cblas_call *x)
+static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const cblas_call *x)
 {
     tb_in_cpu_blas++;
     ((cblas_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb,
@@ -72,27 +73,34 @@ static int cblas_trans(int t)
     return t == NO_TRANS ? 0 : (t == TRANS || t == CONJ_TRANS) ? 1 : -1;
 }
 
-/* Every name's body (inline: the LP64 name's tiny calls pay for no extra call). */
-static inline __attribute__((always_inline)) void checked(tb_iface iface, const cblas_call *x)
+/* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
+ * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when reference CBLAS would
+ * accept the call.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies nothing. */
+static inline __attribute__((always_inline)) int problem(int wide, int order, int TransA, int TransB, tb_slot M,
+                                                         tb_slot N, tb_slot K, tb_slot lda, tb_slot ldb, tb_slot ldc,
+                                                         tb_kproblem *p)
 {
-    const tb_blas_fn *f = tb_cpu_blas(iface);
+#define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
+    const int ta = cblas_trans(TransA), tb = cblas_trans(TransB), row = order == ROW_MAJOR;
+    p->transa = row ? tb : ta, p->transb = row ? ta : tb;
+    p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
+    p->lda = INT(row ? ldb : lda), p->ldb = INT(row ? lda : ldb), p->ldc = INT(ldc);
+#undef INT
+    return (row || order == COL_MAJOR) && ta >= 0 && tb >= 0 && tb_gemm_valid(p);
+}
+
+/* Every call that is not a tiny one: the core for a valid call, the BLAS beneath for any other. */
+static __attribute__((noinline)) void checked(tb_iface iface, const tb_blas_fn *f, const cblas_call *x)
+{
     if (tb_in_cpu_blas && f->fn) {
         call(f, x);
         return;
     }
-    const int wide = f->wide;
-#define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
-    const int ta = cblas_trans(x->trans_a), tb = cblas_trans(x->trans_b);
     const int row = x->order == ROW_MAJOR;
-    tb_gemm g = { .p = { .alpha = x->alpha, .beta = x->beta, .c = x->c, .ldc = INT(x->ldc), .k = INT(x->k) },
-                  .iface = iface, .via = &via, .raw = x };
-    /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the operands swap */
-    g.p.transa = row ? tb : ta, g.p.transb = row ? ta : tb;
-    g.p.m = INT(row ? x->n : x->m), g.p.n = INT(row ? x->m : x->n);
-    g.p.a = row ? x->b : x->a, g.p.lda = INT(row ? x->ldb : x->lda);
-    g.p.b = row ? x->a : x->b, g.p.ldb = INT(row ? x->lda : x->ldb);
-#undef INT
-    if ((row || x->order == COL_MAJOR) && ta >= 0 && tb >= 0 && tb_gemm_valid(&g.p)) {
+    tb_gemm g = { .iface = iface, .via = &via, .raw = x };
+    if (problem(f->wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, &g.p)) {
+        g.p.alpha = x->alpha, g.p.beta = x->beta, g.p.c = x->c;
+        g.p.a = row ? x->b : x->a, g.p.b = row ? x->a : x->b;
         tb_sgemm(&g);
     } else if (f->fn) {
         call(f, x); /* the BLAS beneath reports it, or computes what it accepts */
@@ -103,9 +111,22 @@ static inline __attribute__((always_inline)) void checked(tb_iface iface, const 
     }
 }
 
+/* Every name's body: a tiny call (lib/tiny.h) straight to the BLAS beneath, counted first so that the call to it
+ * is the last thing done; any other through checked(). */
 #define CBLAS_BODY(iface)                                                                                          \
+    const tb_blas_fn *f = tb_cpu_blas(iface);                                                                      \
+    tb_kproblem p = { .alpha = alpha };                                                                            \
+    double flops;                                                                                                  \
+    if (f->fn && !tb_in_cpu_blas && problem(f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p) &&        \
+        (flops = tb_tiny_flops(&p)) > 0.0) {                                                                       \
+        tb_tiny_done(iface, flops);                                                                                \
+        tb_in_cpu_blas++;                                                                                          \
+        ((cblas_fn)f->fn)(order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);                   \
+        tb_in_cpu_blas--;                                                                                          \
+        return;                                                                                                    \
+    }                                                                                                              \
     const cblas_call x = { order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc };                  \
-    checked(iface, &x)
+    checked(iface, f, &x)
 
 TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, float alpha,
                            const float *A, tb_slot lda, const float *B, tb_slot ldb, float beta, float *C,

@@ -6,6 +6,7 @@
 #include "blas_abi.h"
 #include "cpu_blas.h"
 #include "gemm_check.h"
+#include "tiny.h"
 #include "util.h"
 
 /* the caller's arguments: every pointer as it came, and the hidden lengths */
@@ -24,7 +25,7 @@ typedef struct f77_call {
 
 typedef void (*f77_fn)(TB_F77_ARGS(void));
 
-static void call(const tb_blas_fn *f, const f77_call *x)
+static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const f77_call *x)
 {
     tb_in_cpu_blas++;
     ((f77_fn)f->fn)(x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
@@ -74,22 +75,30 @@ static inline int64_t read_int(const void *p, int wide)
     return wide ? *(const int64_t *)p : *(const int *)p;
 }
 
-/* Every name's body (inline: the LP64 name's tiny calls pay for no extra call). */
-static inline __attribute__((always_inline)) void checked(tb_iface iface, const f77_call *x)
+/* The caller's integers as the problem they describe, read at the width of the BLAS beneath; 1 when reference
+ * SGEMM would accept the call.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies
+ * nothing.  ALPHA and BETA are the caller's to read after the checks (reference SGEMM reads them after them). */
+static inline __attribute__((always_inline)) int problem(int w, const char *transa, const char *transb,
+                                                         const void *m, const void *n, const void *k,
+                                                         const void *lda, const void *ldb, const void *ldc,
+                                                         tb_kproblem *p)
 {
-    const tb_blas_fn *f = tb_cpu_blas(iface);
+    p->transa = tb_fortran_trans(*transa), p->transb = tb_fortran_trans(*transb);
+    p->m = read_int(m, w), p->n = read_int(n, w), p->k = read_int(k, w);
+    p->lda = read_int(lda, w), p->ldb = read_int(ldb, w), p->ldc = read_int(ldc, w);
+    return p->transa >= 0 && p->transb >= 0 && tb_gemm_valid(p);
+}
+
+/* Every call that is not a tiny one: the core for a valid call, the BLAS beneath for any other. */
+static __attribute__((noinline)) void checked(tb_iface iface, const tb_blas_fn *f, const f77_call *x)
+{
     if (tb_in_cpu_blas && f->fn) {
         call(f, x);
         return;
     }
-    const int w = f->wide;
-    tb_gemm g = { .p = { .transa = tb_fortran_trans(*x->transa), .transb = tb_fortran_trans(*x->transb),
-                         .m = read_int(x->m, w), .n = read_int(x->n, w), .k = read_int(x->k, w), .a = x->a,
-                         .lda = read_int(x->lda, w), .b = x->b, .ldb = read_int(x->ldb, w), .c = x->c,
-                         .ldc = read_int(x->ldc, w) },
-                  .iface = iface, .via = &via, .raw = x };
-    if (g.p.transa >= 0 && g.p.transb >= 0 && tb_gemm_valid(&g.p)) {
-        /* ALPHA and BETA are read only now: reference SGEMM reads them after the checks too */
+    tb_gemm g = { .iface = iface, .via = &via, .raw = x };
+    if (problem(f->wide, x->transa, x->transb, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, &g.p)) {
+        g.p.a = x->a, g.p.b = x->b, g.p.c = x->c;
         g.p.alpha = *x->alpha;
         g.p.beta = *x->beta;
         tb_sgemm(&g);
@@ -101,9 +110,22 @@ static inline __attribute__((always_inline)) void checked(tb_iface iface, const 
     }
 }
 
+/* Every name's body: a tiny call (lib/tiny.h) straight to the BLAS beneath, counted first so that the call to it
+ * is the last thing done; any other through checked(). */
 #define F77_BODY(iface)                                                                                            \
+    const tb_blas_fn *f = tb_cpu_blas(iface);                                                                      \
+    tb_kproblem p;                                                                                                 \
+    double flops;                                                                                                  \
+    if (f->fn && !tb_in_cpu_blas && problem(f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) &&              \
+        (p.alpha = *alpha, (flops = tb_tiny_flops(&p)) > 0.0)) {                                                   \
+        tb_tiny_done(iface, flops);                                                                                \
+        tb_in_cpu_blas++;                                                                                          \
+        ((f77_fn)f->fn)(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b);              \
+        tb_in_cpu_blas--;                                                                                          \
+        return;                                                                                                    \
+    }                                                                                                              \
     const f77_call x = { transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b };             \
-    checked(iface, &x)
+    checked(iface, f, &x)
 
 TB_EXPORT void sgemm_(TB_F77_ARGS(void))
 {

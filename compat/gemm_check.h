@@ -5,8 +5,19 @@
 
 #include "gemm.h"
 
-/* 1 when the column-major problem passes reference SGEMM's checks of M, N, K, LDA, LDB and LDC. */
-TB_HIDDEN int tb_gemm_valid(const tb_kproblem *p);
+static inline int64_t tb_max1(int64_t x)
+{
+    return x > 1 ? x : 1;
+}
+
+/* 1 when the column-major problem passes reference SGEMM's checks of M, N, K, LDA, LDB and LDC (inline: every
+ * call, however tiny, asks). */
+static inline int tb_gemm_valid(const tb_kproblem *p)
+{
+    const int64_t nrowa = p->transa ? p->k : p->m, nrowb = p->transb ? p->n : p->k;
+    return p->m >= 0 && p->n >= 0 && p->k >= 0 && p->lda >= tb_max1(nrowa) && p->ldb >= tb_max1(nrowb) &&
+           p->ldc >= tb_max1(p->m);
+}
 
 /* A Fortran transpose character: 0 for N, 1 for T or C (either case), -1 for anything else. */
 TB_HIDDEN int tb_fortran_trans(char t);

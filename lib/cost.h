@@ -38,12 +38,11 @@ TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
  */
 TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g);
 TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g); /* its cpu alone */
-/* 1 when tb_cost_predict_cpu(c, g) <= seconds, worked out without a division, inline (for tiny calls) */
-static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_gemm *g, double seconds)
+/* 1 when tb_cost_predict_cpu for the shape of p <= seconds, worked out without a division, inline (for tiny calls) */
+static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem *p, double seconds)
 {
     const double h = c->cpu_half;
-    return 2.0 * ((double)g->p.m + h) * ((double)g->p.n + h) * ((double)g->p.k + h) <=
-           (seconds - c->cpu_call) * c->cpu_rate;
+    return 2.0 * ((double)p->m + h) * ((double)p->n + h) * ((double)p->k + h) <= (seconds - c->cpu_call) * c->cpu_rate;
 }
 
 /*

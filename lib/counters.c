@@ -12,13 +12,8 @@
 #include <string.h>
 #include "counters.h"
 
-typedef struct live_counter {
-    _Atomic unsigned long long calls, gpu_failures;
-    _Atomic double flops, seconds, bytes;
-} live_counter;
-
 typedef struct block {
-    live_counter c[TB_IFACE_COUNT][3];
+    tb_live_counter c[TB_IFACE_COUNT][3];
     struct block *prev, *next;
 } block;
 
@@ -26,6 +21,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the chain, retired a
 static block *chain;
 static tb_counts retired, base;
 static __thread block *mine;
+__thread tb_live_counter (*tb_counts_here)[3]; /* mine->c while mine is a block */
 static block gone; /* `mine` of a thread whose block has been folded into retired */
 static int forked; /* this process is a forked child */
 static int in_progress;       /* timed calls now running, on all threads */
@@ -42,7 +38,7 @@ static void add_block(tb_counts *to, const block *b)
     for (int i = 0; i < TB_IFACE_COUNT; i++)
         for (int p = 0; p < 3; p++) {
             tb_counter *t = &to->c[i][p];
-            const live_counter *c = &b->c[i][p];
+            const tb_live_counter *c = &b->c[i][p];
             t->calls += LOAD(c->calls), t->gpu_failures += LOAD(c->gpu_failures);
             t->flops += LOAD(c->flops), t->seconds += LOAD(c->seconds), t->bytes += LOAD(c->bytes);
         }
@@ -62,6 +58,7 @@ static void thread_exit(void *p)
     pthread_mutex_unlock(&lock);
     free(b);
     mine = &gone;
+    tb_counts_here = NULL;
 }
 
 /* fork: the child must not inherit the lock held by a thread that does not exist there */
@@ -142,6 +139,7 @@ static block *my_block(void)
     chain = b;
     pthread_mutex_unlock(&lock);
     pthread_setspecific(exit_key, b);
+    tb_counts_here = b->c;
     return mine = b;
 }
 
@@ -156,7 +154,7 @@ void tb_counts_add(tb_iface iface, int path, double flops, double seconds, doubl
         pthread_mutex_unlock(&lock);
         return;
     }
-    live_counter *c = &b->c[iface][path];
+    tb_live_counter *c = &b->c[iface][path];
     BUMP(c->calls, 1);
     if (gpu_failed)
         BUMP(c->gpu_failures, 1);

@@ -3,6 +3,7 @@
 #ifndef TB_COUNTERS_H
 #define TB_COUNTERS_H
 
+#include <stdatomic.h>
 #include "gemm.h"
 
 typedef struct tb_counter {
@@ -19,6 +20,29 @@ typedef struct tb_counts {
 
 /* One call into this thread's counters. */
 TB_HIDDEN void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed);
+
+/* A thread's counters, as it writes them (its only writer: relaxed loads and stores; readers see whole values). */
+typedef struct tb_live_counter {
+    _Atomic unsigned long long calls, gpu_failures;
+    _Atomic double flops, seconds, bytes;
+} tb_live_counter;
+
+/* This thread's counters [entry point][path] once it has counted a call, NULL before that and after it exits. */
+TB_HIDDEN extern __thread tb_live_counter (*tb_counts_here)[3];
+
+/* tb_counts_add of an untimed CPU call, inline for the tiny-call path (1 = TB_PATH_CPU). */
+static inline void tb_counts_add_cpu(tb_iface iface, double flops)
+{
+    tb_live_counter (*here)[3] = tb_counts_here;
+    if (!here) {
+        tb_counts_add(iface, 1, flops, 0.0, 0.0, 0);
+        return;
+    }
+    tb_live_counter *c = &here[iface][1];
+    atomic_store_explicit(&c->calls, atomic_load_explicit(&c->calls, memory_order_relaxed) + 1, memory_order_relaxed);
+    atomic_store_explicit(&c->flops, atomic_load_explicit(&c->flops, memory_order_relaxed) + flops,
+                          memory_order_relaxed);
+}
 
 /* A timed call starts or ends at time t (tb_now()), for the busy time: the calls' seconds add up over threads,
  * and concurrent calls would count several times over.  Takes a lock: only for calls that are timed anyway. */

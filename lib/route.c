@@ -16,7 +16,7 @@ void tb_route_force_kernel(int kernel) { forced_kernel = kernel; }
  * few nanoseconds of a tiny call's tens): *t is then zero, unless the log shows the predictions. */
 int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
 {
-    if (!cfg->verbose && tb_cost_cpu_within(&cfg->cost, g, cfg->cost.gpu_call)) {
+    if (!cfg->verbose && tb_cost_cpu_within(&cfg->cost, &g->p, cfg->cost.gpu_call)) {
         t->cpu = t->gpu = 0.0;
         return 0;
     }

@@ -73,25 +73,7 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
     return 0;
 }
 
-/* Tiny calls: with nobody watching (no log, no statistics asked for, no path forced on this thread), a product
- * that goes to the CPU in any case (TILEBLAS_MODE=cpu, or auto mode's CPU finishing within the GPU's fixed cost),
- * too small for its operands to be looked at or its time taken, and not a quick return, goes straight to the BLAS
- * beneath: such a call costs that BLAS tens of nanoseconds, and this path adds a few to it. */
-static inline int tiny_on_cpu(const tb_gemm *g, double flops)
-{
-    const tb_config *cfg = tb_config_get();
-    if (cfg->watched || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE)
-        return 0;
-    if (g->p.m == 0 || g->p.n == 0 || g->p.k == 0 || g->p.alpha == 0.0f)
-        return 0;
-    if (flops >= TB_DEVPTR_MIN_FLOPS || flops >= TB_STATS_TIMED_FLOPS)
-        return 0;
-    return cfg->mode == TB_MODE_CPU ||
-           (cfg->mode == TB_MODE_AUTO && tb_cost_cpu_within(&cfg->cost, g, cfg->cost.gpu_call));
-}
-
-/* Every call but the tiny ones: kept out of line, so that their path does not pay for this one's stack frame. */
-static __attribute__((noinline)) void general(const tb_gemm *g)
+void tb_sgemm(const tb_gemm *g)
 {
     tb_call_record r = { .iface = g->iface, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
@@ -127,14 +109,4 @@ static __attribute__((noinline)) void general(const tb_gemm *g)
     }
     r.bytes = r.path == TB_PATH_GPU || r.gpu_failed ? tb_gpu_take_bytes() : 0.0;
     tb_stats_record(g, &r);
-}
-
-void tb_sgemm(const tb_gemm *g)
-{
-    const double flops = tb_gemm_flops(g);
-    if (tiny_on_cpu(g, flops) && g->via->whole(g) == 0) {
-        tb_stats_record_cpu(g->iface, flops);
-        return;
-    }
-    general(g);
 }

@@ -16,7 +16,7 @@ static const char *const iface_name[TB_IFACE_COUNT] = { "cblas_sgemm",          
                                                         "cblas_sgemm64_",       "sgemm_64_",
                                                         "scipy_cblas_sgemm64_", "scipy_sgemm_64_" };
 
-static __thread tileblas_call_info last;
+__thread tileblas_call_info tb_stats_last_call;
 
 static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 {
@@ -44,9 +44,9 @@ static void count(tb_iface iface, tb_path path, const char *kernel, double flops
                   int gpu_failed)
 {
     tb_counts_add(iface, path, flops, seconds, bytes, gpu_failed);
-    last.path = (tileblas_path)path;
-    last.kernel = kernel;
-    last.gpu_failed = gpu_failed;
+    tb_stats_last_call.path = (tileblas_path)path;
+    tb_stats_last_call.kernel = kernel;
+    tb_stats_last_call.gpu_failed = gpu_failed;
 }
 
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
@@ -56,11 +56,6 @@ void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
           r->bytes, r->gpu_failed);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);
-}
-
-void tb_stats_record_cpu(tb_iface iface, double flops)
-{
-    count(iface, TB_PATH_CPU, NULL, flops, 0.0, 0.0, 0);
 }
 
 _Atomic int tb_stats_asked_for;
@@ -97,7 +92,7 @@ void tb_stats_reset(void)
 
 void tb_stats_last(tileblas_call_info *out)
 {
-    *out = last;
+    *out = tb_stats_last_call;
 }
 
 static void summary_line(const char *what, const tb_counter *c)

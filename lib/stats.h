@@ -29,8 +29,8 @@ TB_HIDDEN int tb_stats_timing_wanted(void);
 /* Set once the program has asked for the statistics (tileblas_get_stats or tileblas_reset_stats). */
 TB_HIDDEN extern _Atomic int tb_stats_asked_for;
 
-/* What tb_stats_record does for a call that ran on the CPU without being timed, with no log (the tiny-call path). */
-TB_HIDDEN void tb_stats_record_cpu(tb_iface iface, double flops);
+/* This thread's last call (tileblas_last_call). */
+TB_HIDDEN extern __thread tileblas_call_info tb_stats_last_call;
 
 /* Count the call, remember it as this thread's last, and log it when TILEBLAS_VERBOSE >= 1. */
 TB_HIDDEN void tb_stats_record(const tb_gemm *g, const tb_call_record *r);

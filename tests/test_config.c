@@ -334,7 +334,7 @@ START_TEST(auto_decisions)
         /* a call the CPU finishes within the GPU's fixed cost is decided without predictions (both 0) */
         tb_cost full = tb_cost_predict(&cfg.cost, &g);
         int within = full.cpu <= cfg.cost.gpu_call;
-        ck_assert_int_eq(tb_cost_cpu_within(&cfg.cost, &g, cfg.cost.gpu_call), within);
+        ck_assert_int_eq(tb_cost_cpu_within(&cfg.cost, &g.p, cfg.cost.gpu_call), within);
         if (within)
             ck_assert(!gpu && t.cpu == 0 && t.gpu == 0);
         else
