@@ -320,6 +320,7 @@ START_TEST(caller_device_and_pool_unchanged)
                           (unsigned long long)now, (unsigned long long)mine);
         }
     printf("current device %d and device 0's pool threshold unchanged after every call (%d devices)\n", dev, count);
+    ck_assert_int_eq(cudaSetDevice(0), cudaSuccess); /* the later tests allocate on device 0, which tileblas uses */
 }
 END_TEST
 
