@@ -20,24 +20,23 @@ _Static_assert(sizeof(long) == 8, "an integer argument slot of 64 bits");
 /* an integer as the caller passed it, in its 64-bit slot */
 typedef long tb_slot;
 
-TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, float alpha,
-                           const float *A, tb_slot lda, const float *B, tb_slot ldb, float beta, float *C,
-                           tb_slot ldc);
-TB_EXPORT void cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
-                              const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
-                              int64_t ldc);
-TB_EXPORT void scipy_cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
-                                    const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
-                                    int64_t ldc);
+/* The argument lists, by ABI and type.  Integers in 64-bit slots (CBLAS) or by reference (F77, void: the plain
+ * names' width is decided at run time); every name of an ABI and type takes the same list. */
+#define TB_CBLAS_GEMM_ARGS(T)                                                                                       \
+    int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, T alpha, const T *A, tb_slot lda,           \
+        const T *B, tb_slot ldb, T beta, T *C, tb_slot ldc
+#define TB_F77_GEMM_ARGS(T)                                                                                         \
+    const char *transa, const char *transb, const void *m, const void *n, const void *k, const T *alpha,            \
+        const T *a, const void *lda, const T *b, const void *ldb, const T *beta, T *c, const void *ldc,             \
+        size_t len_a, size_t len_b
 
-/* Fortran: every integer by reference, at the width of the name (void: the plain names' width is decided later) */
-#define TB_F77_ARGS(I)                                                                                              \
-    const char *transa, const char *transb, const I *m, const I *n, const I *k, const float *alpha, const float *a, \
-        const I *lda, const float *b, const I *ldb, const float *beta, float *c, const I *ldc, size_t len_a,        \
-        size_t len_b
-TB_EXPORT void sgemm_(TB_F77_ARGS(void));
-TB_EXPORT void sgemm(TB_F77_ARGS(void));
-TB_EXPORT void sgemm_64_(TB_F77_ARGS(int64_t));
-TB_EXPORT void scipy_sgemm_64_(TB_F77_ARGS(int64_t));
+#define TB_C_TYPE_S float
+
+/* Every entry point and alias of lib/entries.h, declared. */
+#define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_GEMM_ARGS(TB_C_TYPE_##type));
+#define TB_DECLARE_ENTRY(id, name, abi, width, type, op, fallback) TB_DECLARE_##op(abi, type, name)
+#define TB_DECLARE_ALIAS(target, name, abi, type, op) TB_DECLARE_##op(abi, type, name)
+TB_ENTRY_LIST(TB_DECLARE_ENTRY)
+TB_ENTRY_ALIASES(TB_DECLARE_ALIAS)
 
 #endif

@@ -5,7 +5,7 @@
 #include "blas_abi.h"
 #include "cpu_blas.h"
 #include "gemm_check.h"
-#include "tiny.h"
+#include "entry_body.h"
 #include "util.h"
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
@@ -37,7 +37,7 @@ static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, cons
 
 static int whole(const tb_gemm *g)
 {
-    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    const tb_blas_fn *f = tb_cpu_blas(g->entry);
     if (!f->fn)
         return -1;
     call(f, g->raw);
@@ -47,7 +47,7 @@ static int whole(const tb_gemm *g)
 /* a column-major piece, in slots that either width reads right (its numbers fit in the caller's integers) */
 static int part(const tb_gemm *g, const tb_kproblem *p)
 {
-    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    const tb_blas_fn *f = tb_cpu_blas(g->entry);
     if (!f->fn)
         return -1;
     cblas_call x = { COL_MAJOR, p->transa ? TRANS : NO_TRANS, p->transb ? TRANS : NO_TRANS, p->m, p->n, p->k,
@@ -65,8 +65,6 @@ static void describe(const tb_gemm *g, char *buf, size_t size)
              x->trans_b == NO_TRANS ? 'N' : x->trans_b == TRANS ? 'T' : 'C', (long long)(row ? g->p.n : g->p.m),
              (long long)(row ? g->p.m : g->p.n), (long long)g->p.k);
 }
-
-static const tb_reissue via = { whole, part, describe };
 
 static int cblas_trans(int t)
 {
@@ -89,62 +87,27 @@ static inline __attribute__((always_inline)) int problem(int wide, int order, in
     return (row || order == COL_MAJOR) && ta >= 0 && tb >= 0 && tb_gemm_valid(p);
 }
 
-/* Every call that is not a tiny one: the core for a valid call, the BLAS beneath for any other. */
-static __attribute__((noinline)) void checked(tb_iface iface, const tb_blas_fn *f, const cblas_call *x)
+/* The whole problem of a record (tb_abi_ops) */
+static int record_problem(const void *raw, int wide, tb_kproblem *p)
 {
-    if (tb_in_cpu_blas && f->fn) {
-        call(f, x);
-        return;
-    }
+    const cblas_call *x = raw;
     const int row = x->order == ROW_MAJOR;
-    tb_gemm g = { .iface = iface, .via = &via, .raw = x };
-    if (problem(f->wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, &g.p)) {
-        g.p.alpha = x->alpha, g.p.beta = x->beta, g.p.c = x->c;
-        g.p.a = row ? x->b : x->a, g.p.b = row ? x->a : x->b;
-        tb_sgemm(&g);
-    } else if (f->fn) {
-        call(f, x); /* the BLAS beneath reports it, or computes what it accepts */
-    } else {
-        static _Atomic int warned;
-        tb_warn_once(&warned, "an invalid call to %s, and no CPU BLAS to report it: nothing done",
-                     iface == TB_IFACE_CBLAS ? "cblas_sgemm" : "a cblas_sgemm ILP64 name");
+    if (!problem(wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p))
+        return 0;
+    p->alpha = x->alpha, p->beta = x->beta, p->c = x->c;
+    p->a = row ? x->b : x->a, p->b = row ? x->a : x->b;
+    return 1;
+}
+
+static const tb_abi_ops this_abi = { { whole, part, describe }, record_problem };
+
+/* The CBLAS names of single-precision GEMM (lib/entries.h), defined */
+#define TB_DEFINE_CBLAS_S_GEMM(id, name)                                                                           \
+    TB_EXPORT void name(TB_CBLAS_GEMM_ARGS(float))                                                                 \
+    {                                                                                                              \
+        TB_ENTRY_BODY(TB_E_##id, (p.alpha = alpha, problem(f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p)), \
+                      cblas_fn, (order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), cblas_call, order, \
+                      TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);                             \
     }
-}
-
-/* Every name's body: a tiny call (lib/tiny.h) straight to the BLAS beneath, counted first so that the call to it
- * is the last thing done; any other through checked(). */
-#define CBLAS_BODY(iface)                                                                                          \
-    const tb_blas_fn *f = tb_cpu_blas(iface);                                                                      \
-    tb_kproblem p = { .alpha = alpha };                                                                            \
-    double flops;                                                                                                  \
-    if (f->fn && !tb_in_cpu_blas && problem(f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p) &&        \
-        (flops = tb_tiny_flops(&p)) > 0.0) {                                                                       \
-        tb_tiny_done(iface, flops);                                                                                \
-        tb_in_cpu_blas++;                                                                                          \
-        ((cblas_fn)f->fn)(order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);                   \
-        tb_in_cpu_blas--;                                                                                          \
-        return;                                                                                                    \
-    }                                                                                                              \
-    const cblas_call x = { order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc };                  \
-    checked(iface, f, &x)
-
-TB_EXPORT void cblas_sgemm(int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, float alpha,
-                           const float *A, tb_slot lda, const float *B, tb_slot ldb, float beta, float *C,
-                           tb_slot ldc)
-{
-    CBLAS_BODY(TB_IFACE_CBLAS);
-}
-
-TB_EXPORT void cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
-                              const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
-                              int64_t ldc)
-{
-    CBLAS_BODY(TB_IFACE_CBLAS64);
-}
-
-TB_EXPORT void scipy_cblas_sgemm64_(int order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, float alpha,
-                                    const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
-                                    int64_t ldc)
-{
-    CBLAS_BODY(TB_IFACE_SCIPY_CBLAS64);
-}
+#define TB_DEFINE_F77_S_GEMM(id, name) /* compat/fortran_sgemm.c */
+TB_ENTRY_LIST(TB_DEFINE_ENTRY)

@@ -6,7 +6,7 @@
 #include "blas_abi.h"
 #include "cpu_blas.h"
 #include "gemm_check.h"
-#include "tiny.h"
+#include "entry_body.h"
 #include "util.h"
 
 /* the caller's arguments: every pointer as it came, and the hidden lengths */
@@ -23,7 +23,7 @@ typedef struct f77_call {
     size_t len_a, len_b;
 } f77_call;
 
-typedef void (*f77_fn)(TB_F77_ARGS(void));
+typedef void (*f77_fn)(TB_F77_GEMM_ARGS(float));
 
 static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const f77_call *x)
 {
@@ -35,7 +35,7 @@ static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, cons
 
 static int whole(const tb_gemm *g)
 {
-    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    const tb_blas_fn *f = tb_cpu_blas(g->entry);
     if (!f->fn)
         return -1;
     call(f, g->raw);
@@ -45,7 +45,7 @@ static int whole(const tb_gemm *g)
 /* a column-major piece, its integers at the width of the BLAS beneath */
 static int part(const tb_gemm *g, const tb_kproblem *p)
 {
-    const tb_blas_fn *f = tb_cpu_blas(g->iface);
+    const tb_blas_fn *f = tb_cpu_blas(g->entry);
     if (!f->fn)
         return -1;
     const char ta = p->transa ? 'T' : 'N', tb = p->transb ? 'T' : 'N';
@@ -68,8 +68,6 @@ static void describe(const tb_gemm *g, char *buf, size_t size)
              (long long)g->p.k);
 }
 
-static const tb_reissue via = { whole, part, describe };
-
 static inline int64_t read_int(const void *p, int wide)
 {
     return wide ? *(const int64_t *)p : *(const int *)p;
@@ -89,60 +87,30 @@ static inline __attribute__((always_inline)) int problem(int w, const char *tran
     return p->transa >= 0 && p->transb >= 0 && tb_gemm_valid(p);
 }
 
-/* Every call that is not a tiny one: the core for a valid call, the BLAS beneath for any other. */
-static __attribute__((noinline)) void checked(tb_iface iface, const tb_blas_fn *f, const f77_call *x)
+/* The whole problem of a record (tb_abi_ops); ALPHA and BETA read only after the checks, as reference SGEMM does */
+static int record_problem(const void *raw, int wide, tb_kproblem *p)
 {
-    if (tb_in_cpu_blas && f->fn) {
-        call(f, x);
-        return;
+    const f77_call *x = raw;
+    if (!problem(wide, x->transa, x->transb, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p))
+        return 0;
+    p->a = x->a, p->b = x->b, p->c = x->c;
+    p->alpha = *x->alpha;
+    p->beta = *x->beta;
+    return 1;
+}
+
+static const tb_abi_ops this_abi = { { whole, part, describe }, record_problem };
+
+/* The Fortran names of single-precision GEMM and their aliases (lib/entries.h), defined */
+#define TB_DEFINE_F77_S_GEMM(id, name)                                                                             \
+    TB_EXPORT void name(TB_F77_GEMM_ARGS(float))                                                                   \
+    {                                                                                                              \
+        TB_ENTRY_BODY(TB_E_##id, (problem(f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) && (p.alpha = *alpha, 1)), \
+                      f77_fn, (transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b), f77_call,   \
+                      transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b);                 \
     }
-    tb_gemm g = { .iface = iface, .via = &via, .raw = x };
-    if (problem(f->wide, x->transa, x->transb, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, &g.p)) {
-        g.p.a = x->a, g.p.b = x->b, g.p.c = x->c;
-        g.p.alpha = *x->alpha;
-        g.p.beta = *x->beta;
-        tb_sgemm(&g);
-    } else if (f->fn) {
-        call(f, x); /* the BLAS beneath reports it, or computes what it accepts */
-    } else {
-        static _Atomic int warned;
-        tb_warn_once(&warned, "an invalid call to SGEMM, and no CPU BLAS to report it: nothing done");
-    }
-}
-
-/* Every name's body: a tiny call (lib/tiny.h) straight to the BLAS beneath, counted first so that the call to it
- * is the last thing done; any other through checked(). */
-#define F77_BODY(iface)                                                                                            \
-    const tb_blas_fn *f = tb_cpu_blas(iface);                                                                      \
-    tb_kproblem p;                                                                                                 \
-    double flops;                                                                                                  \
-    if (f->fn && !tb_in_cpu_blas && problem(f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) &&              \
-        (p.alpha = *alpha, (flops = tb_tiny_flops(&p)) > 0.0)) {                                                   \
-        tb_tiny_done(iface, flops);                                                                                \
-        tb_in_cpu_blas++;                                                                                          \
-        ((f77_fn)f->fn)(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b);              \
-        tb_in_cpu_blas--;                                                                                          \
-        return;                                                                                                    \
-    }                                                                                                              \
-    const f77_call x = { transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b };             \
-    checked(iface, f, &x)
-
-TB_EXPORT void sgemm_(TB_F77_ARGS(void))
-{
-    F77_BODY(TB_IFACE_FORTRAN);
-}
-
-TB_EXPORT void sgemm(TB_F77_ARGS(void))
-{
-    F77_BODY(TB_IFACE_FORTRAN);
-}
-
-TB_EXPORT void sgemm_64_(TB_F77_ARGS(int64_t))
-{
-    F77_BODY(TB_IFACE_FORTRAN64);
-}
-
-TB_EXPORT void scipy_sgemm_64_(TB_F77_ARGS(int64_t))
-{
-    F77_BODY(TB_IFACE_SCIPY_FORTRAN64);
-}
+#define TB_DEFINE_CBLAS_S_GEMM(id, name) /* compat/cblas_sgemm.c */
+TB_ENTRY_LIST(TB_DEFINE_ENTRY)
+#define ALIAS(target, name, abi, type, op) ALIAS_##abi##_##type##_##op(target, name)
+#define ALIAS_F77_S_GEMM(target, name) TB_EXPORT void name(TB_F77_GEMM_ARGS(float)) __attribute__((alias(#target)));
+TB_ENTRY_ALIASES(ALIAS)

@@ -13,7 +13,7 @@
 #include "counters.h"
 
 typedef struct block {
-    tb_live_counter c[TB_IFACE_COUNT][3];
+    tb_live_counter c[TB_ENTRY_COUNT][3];
     struct block *prev, *next;
 } block;
 
@@ -35,7 +35,7 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void add_block(tb_counts *to, const block *b)
 {
-    for (int i = 0; i < TB_IFACE_COUNT; i++)
+    for (int i = 0; i < TB_ENTRY_COUNT; i++)
         for (int p = 0; p < 3; p++) {
             tb_counter *t = &to->c[i][p];
             const tb_live_counter *c = &b->c[i][p];
@@ -143,18 +143,18 @@ static block *my_block(void)
     return mine = b;
 }
 
-void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed)
+void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int gpu_failed)
 {
     block *b = my_block();
     if (!b) { /* no block: count straight into retired, under the lock */
         pthread_mutex_lock(&lock);
-        tb_counter *t = &retired.c[iface][path];
+        tb_counter *t = &retired.c[entry][path];
         t->calls++, t->gpu_failures += (unsigned)gpu_failed, t->flops += flops, t->seconds += seconds;
         t->bytes += bytes;
         pthread_mutex_unlock(&lock);
         return;
     }
-    tb_live_counter *c = &b->c[iface][path];
+    tb_live_counter *c = &b->c[entry][path];
     BUMP(c->calls, 1);
     if (gpu_failed)
         BUMP(c->gpu_failures, 1);
@@ -169,7 +169,7 @@ void tb_counts_sum(tb_counts *out)
     pthread_once(&key_once, make_key);
     pthread_mutex_lock(&lock);
     total(out);
-    for (int i = 0; i < TB_IFACE_COUNT; i++)
+    for (int i = 0; i < TB_ENTRY_COUNT; i++)
         for (int p = 0; p < 3; p++) {
             tb_counter *t = &out->c[i][p];
             const tb_counter *z = &base.c[i][p];

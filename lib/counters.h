@@ -14,12 +14,12 @@ typedef struct tb_counter {
 
 /* [entry point][path]; path 0 (TB_PATH_NONE) counts quick returns */
 typedef struct tb_counts {
-    tb_counter c[TB_IFACE_COUNT][3];
+    tb_counter c[TB_ENTRY_COUNT][3];
     double busy; /* seconds during which at least one timed call was in progress, on any thread */
 } tb_counts;
 
 /* One call into this thread's counters. */
-TB_HIDDEN void tb_counts_add(tb_iface iface, int path, double flops, double seconds, double bytes, int gpu_failed);
+TB_HIDDEN void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int gpu_failed);
 
 /* A thread's counters, as it writes them (its only writer: relaxed loads and stores; readers see whole values). */
 typedef struct tb_live_counter {
@@ -31,14 +31,14 @@ typedef struct tb_live_counter {
 TB_HIDDEN extern __thread tb_live_counter (*tb_counts_here)[3];
 
 /* tb_counts_add of an untimed CPU call, inline for the tiny-call path (1 = TB_PATH_CPU). */
-static inline void tb_counts_add_cpu(tb_iface iface, double flops)
+static inline void tb_counts_add_cpu(tb_entry_id entry, double flops)
 {
     tb_live_counter (*here)[3] = tb_counts_here;
     if (!here) {
-        tb_counts_add(iface, 1, flops, 0.0, 0.0, 0);
+        tb_counts_add(entry, 1, flops, 0.0, 0.0, 0);
         return;
     }
-    tb_live_counter *c = &here[iface][1];
+    tb_live_counter *c = &here[entry][1];
     atomic_store_explicit(&c->calls, atomic_load_explicit(&c->calls, memory_order_relaxed) + 1, memory_order_relaxed);
     atomic_store_explicit(&c->flops, atomic_load_explicit(&c->flops, memory_order_relaxed) + flops,
                           memory_order_relaxed);

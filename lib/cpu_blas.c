@@ -1,9 +1,10 @@
 /*
- * Finding the BLAS beneath, for each entry point its own symbol (cblas_sgemm, sgemm_, cblas_sgemm64_, ...):
+ * Finding the BLAS beneath, for each entry point (entries.h) its own symbol (cblas_sgemm, sgemm_, ...):
  * TILEBLAS_CPU_BLAS if set; else the next definition in the process (dlsym RTLD_NEXT: the BLAS the program was linked
  * with, or loaded after us); else a definition in any library already loaded, also those loaded privately
  * (RTLD_LOCAL), as Python loads numpy's scipy-openblas64; else the usual OpenBLAS opened privately
- * (libopenblas.so.0; for the 64_ names libopenblas64_.so.0, as OpenBLAS built with SYMBOLSUFFIX=64_ is named).
+ * (the entry point's fallback: libopenblas.so.0, or for the 64_ names libopenblas64_.so.0, as OpenBLAS built with
+ * SYMBOLSUFFIX=64_ is named).
  * Never ourselves.  Each entry point's is found on its first call (a numpy wheel's BLAS is loaded by then: numpy
  * is what calls), since the integer width of the plain names is that library's.
  */
@@ -19,17 +20,11 @@
 #include "env.h"
 #include "util.h"
 
-static const char *const symbol[TB_IFACE_COUNT] = { "cblas_sgemm",    "sgemm_",
-                                                    "cblas_sgemm64_", "sgemm_64_",
-                                                    "scipy_cblas_sgemm64_", "scipy_sgemm_64_" };
-/* the library opened when nothing loaded has the symbol (none for the scipy names: numpy brings its own) */
-static const char *const fallback[TB_IFACE_COUNT] = { "libopenblas.so.0",   "libopenblas.so.0",
-                                                      "libopenblas64_.so.0", "libopenblas64_.so.0", NULL, NULL };
-static tb_blas_fn found[TB_IFACE_COUNT];
-static const char *where[TB_IFACE_COUNT];
+static tb_blas_fn found[TB_ENTRY_COUNT];
+static const char *where[TB_ENTRY_COUNT];
 static pthread_mutex_t resolving = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-_Atomic(const tb_blas_fn *) tb_cpu_blas_ready[TB_IFACE_COUNT];
+_Atomic(const tb_blas_fn *) tb_cpu_blas_ready[TB_ENTRY_COUNT];
 __thread int tb_in_cpu_blas;
 
 static int is_ours(void *f)
@@ -118,27 +113,27 @@ static int ilp64_library(const char *path)
     return strstr(base, "blas64") || strstr(base, "ilp64");
 }
 
-static void resolve(tb_iface i)
+static void resolve(tb_entry_id i)
 {
     const char *override = tb_config_get()->cpu_blas, *err;
     static _Atomic int warned_override;
     void *f = NULL;
-    if (override && !(f = from_library(override, symbol[i], &err)))
+    if (override && !(f = from_library(override, tb_entries[i].name, &err)))
         tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: no %s there (%s); looking elsewhere", override,
-                     symbol[i], err ? err : "not found");
+                     tb_entries[i].name, err ? err : "not found");
     if (!f) {
-        f = dlsym(RTLD_NEXT, symbol[i]);
+        f = dlsym(RTLD_NEXT, tb_entries[i].name);
         if (f && is_ours(f))
             f = NULL;
     }
     if (!f)
-        f = from_loaded(symbol[i]);
-    if (!f && fallback[i])
-        f = from_library(fallback[i], symbol[i], &err);
+        f = from_loaded(tb_entries[i].name);
+    if (!f && tb_entries[i].fallback)
+        f = from_library(tb_entries[i].fallback, tb_entries[i].name, &err);
     Dl_info info;
     found[i].fn = f;
     where[i] = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
-    found[i].wide = i >= TB_IFACE_CBLAS64 || (where[i] && ilp64_library(where[i]));
+    found[i].wide = tb_entries[i].width == TB_WIDTH_64 || (where[i] && ilp64_library(where[i]));
 }
 
 /* fork: a child must not inherit the lock held by a thread that does not exist there */
@@ -157,7 +152,7 @@ static void register_atfork(void)
     pthread_atfork(before_fork, after_fork, after_fork);
 }
 
-const tb_blas_fn *tb_cpu_blas_slow(tb_iface i)
+const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id i)
 {
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&resolving);
@@ -169,9 +164,9 @@ const tb_blas_fn *tb_cpu_blas_slow(tb_iface i)
     return &found[i];
 }
 
-const char *tb_cpu_blas_name(tb_iface iface)
+const char *tb_cpu_blas_name(tb_entry_id entry)
 {
-    return where[iface];
+    return where[entry];
 }
 
 /* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
@@ -191,18 +186,18 @@ static void builtin_sgemm(const tb_kproblem *p)
     }
 }
 
-static void missing(tb_iface iface)
+static void missing(tb_entry_id entry)
 {
     static _Atomic int warned;
     tb_warn_once(&warned, "no CPU BLAS with %s found (set TILEBLAS_CPU_BLAS); using a slow built-in loop",
-                 symbol[iface]);
+                 tb_entries[entry].name);
 }
 
 void tb_cpu_sgemm(const tb_gemm *g)
 {
     if (g->via->whole(g) == 0)
         return;
-    missing(g->iface);
+    missing(g->entry);
     builtin_sgemm(&g->p);
 }
 
@@ -210,6 +205,6 @@ void tb_cpu_sgemm_part(const tb_gemm *g, const tb_kproblem *p)
 {
     if (g->via->part(g, p) == 0)
         return;
-    missing(g->iface);
+    missing(g->entry);
     builtin_sgemm(p);
 }

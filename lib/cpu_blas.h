@@ -13,16 +13,16 @@ typedef struct tb_blas_fn {
 } tb_blas_fn;
 
 /* Found on the entry point's first call, then one atomic load. */
-TB_HIDDEN const tb_blas_fn *tb_cpu_blas_slow(tb_iface iface);
-TB_HIDDEN extern _Atomic(const tb_blas_fn *) tb_cpu_blas_ready[TB_IFACE_COUNT];
-static inline const tb_blas_fn *tb_cpu_blas(tb_iface iface)
+TB_HIDDEN const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id entry);
+TB_HIDDEN extern _Atomic(const tb_blas_fn *) tb_cpu_blas_ready[TB_ENTRY_COUNT];
+static inline const tb_blas_fn *tb_cpu_blas(tb_entry_id entry)
 {
-    const tb_blas_fn *f = atomic_load_explicit(&tb_cpu_blas_ready[iface], memory_order_acquire);
-    return f ? f : tb_cpu_blas_slow(iface);
+    const tb_blas_fn *f = atomic_load_explicit(&tb_cpu_blas_ready[entry], memory_order_acquire);
+    return f ? f : tb_cpu_blas_slow(entry);
 }
 
 /* The file the BLAS beneath an entry point was found in (after its first call), else NULL. */
-TB_HIDDEN const char *tb_cpu_blas_name(tb_iface iface);
+TB_HIDDEN const char *tb_cpu_blas_name(tb_entry_id entry);
 
 /* Run the whole call g on the BLAS beneath, unchanged (results are that BLAS's own, bit for bit); with no BLAS
  * beneath, on a slow built-in loop. */

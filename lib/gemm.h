@@ -1,26 +1,15 @@
-/* One SGEMM call as lib/ sees it: a column-major problem, plus the way back to the BLAS beneath. */
+/* One call as lib/ sees it: a column-major problem, the entry point it came in on, and the way back to the BLAS
+ * beneath. */
 #ifndef TB_GEMM_H
 #define TB_GEMM_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "entries.h"
 #include "kernels.h"
 
 #define TB_HIDDEN __attribute__((visibility("hidden")))
 #define TB_EXPORT __attribute__((visibility("default")))
-
-/* The entry point a call came in on (statistics and the CPU BLAS's symbol are per entry point): the plain names;
- * OpenBLAS's ILP64 ones (suffix 64_); those of the scipy-openblas64 library in numpy and scipy wheels (prefix
- * scipy_, ILP64).  The plain names take the integer width of the BLAS beneath (cpu_blas.h). */
-typedef enum tb_iface {
-    TB_IFACE_CBLAS = 0,         /* cblas_sgemm */
-    TB_IFACE_FORTRAN,           /* sgemm_ (and sgemm) */
-    TB_IFACE_CBLAS64,           /* cblas_sgemm64_ */
-    TB_IFACE_FORTRAN64,         /* sgemm_64_ */
-    TB_IFACE_SCIPY_CBLAS64,     /* scipy_cblas_sgemm64_ */
-    TB_IFACE_SCIPY_FORTRAN64,   /* scipy_sgemm_64_ */
-    TB_IFACE_COUNT
-} tb_iface;
 
 typedef struct tb_gemm tb_gemm;
 
@@ -37,7 +26,7 @@ typedef struct tb_reissue {
 struct tb_gemm {
     /* column-major: C = alpha * op(A) * op(B) + beta * C, the kernels' problem with host pointers */
     tb_kproblem p;
-    tb_iface iface;
+    tb_entry_id entry; /* the entry point it came in on (entries.h: its ABI, integer width, type, operation) */
     const tb_reissue *via; /* NULL only in unit tests that never reach the CPU */
     const void *raw;       /* the caller's arguments, which only compat/ reads */
 };

@@ -75,7 +75,7 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
 
 void tb_sgemm(const tb_gemm *g)
 {
-    tb_call_record r = { .iface = g->iface, .path = TB_PATH_NONE, .kernel = -1 };
+    tb_call_record r = { .entry = g->entry, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
     if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0f || g->p.k == 0) {
         tb_cpu_sgemm(g);

@@ -12,10 +12,6 @@
 #include "stats.h"
 #include "util.h"
 
-static const char *const iface_name[TB_IFACE_COUNT] = { "cblas_sgemm",          "sgemm_",
-                                                        "cblas_sgemm64_",       "sgemm_64_",
-                                                        "scipy_cblas_sgemm64_", "scipy_sgemm_64_" };
-
 __thread tileblas_call_info tb_stats_last_call;
 
 static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
@@ -36,14 +32,14 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
     else if (r->predicted.gpu > 0)
         snprintf(why, sizeof why, " (predicted gpu %.3f ms, cpu %.3f ms)", 1e3 * r->predicted.gpu,
                  1e3 * r->predicted.cpu);
-    tb_msg("%s %s -> %s%s", iface_name[g->iface], call, where, why);
+    tb_msg("%s %s -> %s%s", tb_entries[g->entry].name, call, where, why);
 }
 
 /* the counters and the thread's last call */
-static void count(tb_iface iface, tb_path path, const char *kernel, double flops, double seconds, double bytes,
+static void count(tb_entry_id entry, tb_path path, const char *kernel, double flops, double seconds, double bytes,
                   int gpu_failed)
 {
-    tb_counts_add(iface, path, flops, seconds, bytes, gpu_failed);
+    tb_counts_add(entry, path, flops, seconds, bytes, gpu_failed);
     tb_stats_last_call.path = (tileblas_path)path;
     tb_stats_last_call.kernel = kernel;
     tb_stats_last_call.gpu_failed = gpu_failed;
@@ -52,7 +48,7 @@ static void count(tb_iface iface, tb_path path, const char *kernel, double flops
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
 {
     double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
-    count(g->iface, r->path, r->path == TB_PATH_GPU ? tb_kernel_names[r->kernel] : NULL, flops, r->seconds,
+    count(g->entry, r->path, r->path == TB_PATH_GPU ? tb_kernel_names[r->kernel] : NULL, flops, r->seconds,
           r->bytes, r->gpu_failed);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);
@@ -72,7 +68,7 @@ void tb_stats_get(tileblas_stats *out)
     tb_counts all;
     tb_counts_sum(&all);
     const tb_counter(*count)[3] = all.c;
-    for (int i = 0; i < TB_IFACE_COUNT; i++) {
+    for (int i = 0; i < TB_ENTRY_COUNT; i++) {
         out->quick_returns += count[i][TB_PATH_NONE].calls;
         out->cpu_calls += count[i][TB_PATH_CPU].calls;
         out->cpu_flops += count[i][TB_PATH_CPU].flops;
@@ -124,7 +120,7 @@ __attribute__((destructor)) static void summary_at_exit(void)
      * quiet, and those that did say which they are.  The program itself (same pid: it was exec'd) always reports. */
     const char *run = getenv("TILEBLAS_RUN_PID");
     int calls = 0;
-    for (int i = 0; i < TB_IFACE_COUNT; i++)
+    for (int i = 0; i < TB_ENTRY_COUNT; i++)
         calls |= count[i][0].calls || count[i][1].calls || count[i][2].calls;
     int the_program = !run || atoll(run) == (long long)getpid();
     if (!calls && (!the_program || tb_counts_forked()))
@@ -133,7 +129,7 @@ __attribute__((destructor)) static void summary_at_exit(void)
         tb_msg("summary of sgemm calls:");
     else
         tb_msg("summary of sgemm calls (process %lld, started by the program):", (long long)getpid());
-    for (int i = 0; i < TB_IFACE_COUNT; i++) {
+    for (int i = 0; i < TB_ENTRY_COUNT; i++) {
         for (int p = 0; p < 3; p++) {
             all[p].calls += count[i][p].calls;
             all[p].flops += count[i][p].flops;
@@ -143,7 +139,7 @@ __attribute__((destructor)) static void summary_at_exit(void)
         }
         if (!count[i][0].calls && !count[i][1].calls && !count[i][2].calls)
             continue;
-        tb_msg(" %s:", iface_name[i]);
+        tb_msg(" %s:", tb_entries[i].name);
         summary_line("GPU", &count[i][TB_PATH_GPU]);
         summary_line("CPU", &count[i][TB_PATH_CPU]);
         summary_line("quick return", &count[i][TB_PATH_NONE]);
@@ -165,9 +161,9 @@ __attribute__((destructor)) static void summary_at_exit(void)
         tb_msg(" GPU: none usable (%s); calls ran on the CPU", text);
     else
         tb_msg(" GPU: not initialised (no call was routed to it)");
-    for (int i = 0; i < TB_IFACE_COUNT; i++)
-        if (tb_cpu_blas_name((tb_iface)i))
-            tb_msg(" CPU BLAS for %s: %s", iface_name[i], tb_cpu_blas_name((tb_iface)i));
+    for (int i = 0; i < TB_ENTRY_COUNT; i++)
+        if (tb_cpu_blas_name((tb_entry_id)i))
+            tb_msg(" CPU BLAS for %s: %s", tb_entries[i].name, tb_cpu_blas_name((tb_entry_id)i));
     const tb_config *cfg = tb_config_get();
     tb_msg(" cost model of auto mode: %s", cfg->cost_source[0] ? cfg->cost_source : "built-in (no calibration file)");
 }

@@ -7,7 +7,7 @@
 #include "tileblas.h"
 
 typedef struct tb_call_record {
-    tb_iface iface;
+    tb_entry_id entry;
     tb_path path;     /* TB_PATH_NONE for a quick return */
     int kernel;       /* table index when on the GPU */
     int gpu_failed;   /* meant for the GPU, ran on the CPU */

@@ -32,9 +32,9 @@ static inline double tb_tiny_flops(const tb_kproblem *p)
 }
 
 /* What the statistics keep of such a call: counted on the CPU, the thread's last call. */
-static inline void tb_tiny_done(tb_iface iface, double flops)
+static inline void tb_tiny_done(tb_entry_id entry, double flops)
 {
-    tb_counts_add_cpu(iface, flops);
+    tb_counts_add_cpu(entry, flops);
     tb_stats_last_call.path = TILEBLAS_PATH_CPU;
     tb_stats_last_call.kernel = NULL;
     tb_stats_last_call.gpu_failed = 0;

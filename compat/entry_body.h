@@ -1,0 +1,44 @@
+/*
+ * The body of every exported entry point, whatever its ABI: a tiny call (lib/tiny.h) goes straight to the BLAS
+ * beneath, counted first so that the call to it is the last thing done; any other goes to tb_entry_checked with x,
+ * the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  In the expansion: p (a tb_kproblem) and f (the
+ * BLAS beneath) are in scope; valid is an expression that fills p from the caller's arguments and says whether
+ * reference BLAS would accept them; call is the BLAS beneath's function type and args the caller's arguments, in
+ * parentheses; the record's type comes next, then its initialiser.
+ */
+#ifndef TB_ENTRY_BODY_H
+#define TB_ENTRY_BODY_H
+
+#include "cpu_blas.h"
+#include "tiny.h"
+
+/* What an ABI's file gives the shared code: the way back to the BLAS beneath (lib's tb_reissue), and the whole
+ * problem of a record (pointers and scalars too), with 1 when reference BLAS would accept the call. */
+typedef struct tb_abi_ops {
+    tb_reissue via;
+    int (*problem)(const void *raw, int wide, tb_kproblem *p);
+} tb_abi_ops;
+
+/* Every call that is not a tiny one: back to the BLAS beneath when it comes from that BLAS itself (the reference
+ * CBLAS calls sgemm_) or is invalid; to the core otherwise. */
+TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi);
+
+#define TB_ENTRY_BODY(entry, valid, call, args, record, ...)                                                      \
+    const tb_blas_fn *f = tb_cpu_blas(entry);                                                                      \
+    tb_kproblem p;                                                                                                 \
+    double flops;                                                                                                  \
+    if (f->fn && !tb_in_cpu_blas && (valid) && (flops = tb_tiny_flops(&p)) > 0.0) {                               \
+        tb_tiny_done(entry, flops);                                                                                \
+        tb_in_cpu_blas++;                                                                                          \
+        ((call)f->fn) args;                                                                                        \
+        tb_in_cpu_blas--;                                                                                          \
+        return;                                                                                                    \
+    }                                                                                                              \
+    const record x = { __VA_ARGS__ };                                                                              \
+    tb_entry_checked(entry, f, &x, &this_abi)
+
+/* Every row of lib/entries.h as TB_DEFINE_<ABI>_<type>_<op>(id, name): each ABI's file defines its own kind of
+ * row and leaves the others' empty. */
+#define TB_DEFINE_ENTRY(id, name, abi, width, type, op, fallback) TB_DEFINE_##abi##_##type##_##op(id, name)
+
+#endif
