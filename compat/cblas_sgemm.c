@@ -51,7 +51,7 @@ static int part(const tb_gemm *g, const tb_kproblem *p)
     if (!f->fn)
         return -1;
     cblas_call x = { COL_MAJOR, p->transa ? TRANS : NO_TRANS, p->transb ? TRANS : NO_TRANS, p->m, p->n, p->k,
-                     p->alpha, p->a, p->lda, p->b, p->ldb, p->beta, p->c, p->ldc };
+                     (float)p->alpha, p->a, p->lda, p->b, p->ldb, (float)p->beta, p->c, p->ldc };
     call(f, &x);
     return 0;
 }
@@ -80,6 +80,7 @@ static inline __attribute__((always_inline)) int problem(int wide, int order, in
 {
 #define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
     const int ta = cblas_trans(TransA), tb = cblas_trans(TransB), row = order == ROW_MAJOR;
+    p->type = TB_TYPE_S;
     p->transa = row ? tb : ta, p->transb = row ? ta : tb;
     p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
     p->lda = INT(row ? ldb : lda), p->ldb = INT(row ? lda : ldb), p->ldc = INT(ldc);

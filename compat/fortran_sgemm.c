@@ -56,7 +56,8 @@ static int part(const tb_gemm *g, const tb_kproblem *p)
     const void *v[6];
     for (int i = 0; i < 6; i++)
         v[i] = f->wide ? (const void *)&w[i] : (const void *)&n[i];
-    const f77_call x = { &ta, &tb, v[0], v[1], v[2], &p->alpha, p->a, v[3], p->b, v[4], &p->beta, p->c, v[5], 1, 1 };
+    const float alpha = (float)p->alpha, beta = (float)p->beta; /* exact: they came as float */
+    const f77_call x = { &ta, &tb, v[0], v[1], v[2], &alpha, p->a, v[3], p->b, v[4], &beta, p->c, v[5], 1, 1 };
     call(f, &x);
     return 0;
 }
@@ -81,6 +82,7 @@ static inline __attribute__((always_inline)) int problem(int w, const char *tran
                                                          const void *lda, const void *ldb, const void *ldc,
                                                          tb_kproblem *p)
 {
+    p->type = TB_TYPE_S;
     p->transa = tb_fortran_trans(*transa), p->transb = tb_fortran_trans(*transb);
     p->m = read_int(m, w), p->n = read_int(n, w), p->k = read_int(k, w);
     p->lda = read_int(lda, w), p->ldb = read_int(ldb, w), p->ldc = read_int(ldc, w);

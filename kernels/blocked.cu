@@ -134,7 +134,7 @@ struct loader {
 };
 
 // C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.
-__device__ __forceinline__ void store4(const tb_kproblem &p, float *cbase, bool vec_c, int64_t i, int64_t j,
+__device__ __forceinline__ void store4(const tb_sproblem &p, float *cbase, bool vec_c, int64_t i, int64_t j,
                                        const float *acc)
 {
     if (j >= p.n || i >= p.m)
@@ -204,7 +204,7 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
 // operands are 16-byte aligned (VEC), so that every tile of op(A) and op(B) but a partial last one along k is
 // loaded without bounds checks.
 template <class C, bool TA, bool TB, bool VEC, bool INSIDE>
-__device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, const float *b, int64_t m0, int64_t n0,
+__device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, const float *b, int64_t m0, int64_t n0,
                                           int64_t klen, tile_t<C::BM, C::BK> (&as)[2], tile_t<C::BN, C::BK> (&bs)[2],
                                           int im, int jn, float (&acc)[8][C::TN])
 {
@@ -262,7 +262,7 @@ __device__ __forceinline__ void tile_loop(const tb_kproblem &p, const float *a, 
 }
 
 template <class C, bool TA, bool TB, bool VEC>
-__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_kproblem p, bool vec_c, split_t sp)
+__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproblem p, bool vec_c, split_t sp)
 {
     constexpr int BM = C::BM, BN = C::BN, TN = C::TN;
     __shared__ __align__(16) tile_t<BM, C::BK> as[2];
@@ -304,7 +304,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_kproble
 }
 
 // C = alpha * (sum of the slices, in order) + beta * C: the second half of a split-K product.
-__global__ void sum_slices(tb_kproblem p, const float *__restrict__ ws, int64_t ldw, int64_t c_step, int slices)
+__global__ void sum_slices(tb_sproblem p, const float *__restrict__ ws, int64_t ldw, int64_t c_step, int slices)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.m)
@@ -319,7 +319,7 @@ __global__ void sum_slices(tb_kproblem p, const float *__restrict__ ws, int64_t 
 }
 
 template <class C, bool TA, bool TB, bool VEC>
-int launch(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
+int launch(const tb_sproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
     dim3 grid((unsigned)((p->m + C::BM - 1) / C::BM), tb_grid_y((p->n + C::BN - 1) / C::BN), slices);
     bool vec_c = p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
@@ -329,14 +329,14 @@ int launch(const tb_kproblem *p, const split_t *sp, unsigned slices, void *strea
 
 // the 16-byte variant when every column of A and B starts on a 16-byte boundary
 template <class C, bool TA, bool TB>
-int launch_vec(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
+int launch_vec(const tb_sproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
     bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
     return vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream);
 }
 
 template <class C>
-int launch_one(const tb_kproblem *p, const split_t *sp, unsigned slices, void *stream)
+int launch_one(const tb_sproblem *p, const split_t *sp, unsigned slices, void *stream)
 {
     if (p->transa)
         return p->transb ? launch_vec<C, true, true>(p, sp, slices, stream)
@@ -375,7 +375,7 @@ static cudaMemPool_t own_pool(void)
 // One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to a
 // workspace from the stream's memory pool, then sum_slices adds them up; without the memory, no split.
 template <class C>
-int launch_config(const tb_kproblem *p, int64_t slices, void *stream)
+int launch_config(const tb_sproblem *p, int64_t slices, void *stream)
 {
     split_t none = { p->k, 0, 0, 0 };
     const int64_t kchunk = ((p->k + slices - 1) / slices + C::BK - 1) / C::BK * C::BK; // whole tiles in every slice
@@ -391,7 +391,7 @@ int launch_config(const tb_kproblem *p, int64_t slices, void *stream)
         cudaGetLastError();
         return launch_one<C>(p, &none, 1, stream);
     }
-    tb_kproblem q = *p;
+    tb_sproblem q = *p;
     q.c = ws, q.ldc = ldw, q.alpha = 1.0f, q.beta = 0.0f;
     split_t sp = { kchunk, p->transa ? kchunk : kchunk * p->lda, p->transb ? kchunk * p->ldb : kchunk, ldw * p->n };
     int e = launch_one<C>(&q, &sp, (unsigned)slices, stream);
@@ -446,7 +446,7 @@ int64_t wave(void)
 }
 
 template <class C>
-int64_t tiles(const tb_kproblem *p)
+int64_t tiles(const tb_sproblem *p)
 {
     return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
 }
@@ -454,12 +454,12 @@ int64_t tiles(const tb_kproblem *p)
 } // namespace
 
 // The large tile, oriented by the operands' transposes (TT: the same product mirrored, which the wide tile suits).
-static int64_t large_tiles(const tb_kproblem *p)
+static int64_t large_tiles(const tb_sproblem *p)
 {
     return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
 }
 
-extern "C" int tb_launch_block256(const tb_kproblem *p, void *stream)
+static int block256(const tb_sproblem *p, void *stream)
 {
     const split_t none = { p->k, 0, 0, 0 };
     if (p->transa && p->transb)
@@ -469,17 +469,31 @@ extern "C" int tb_launch_block256(const tb_kproblem *p, void *stream)
     return p->transb ? launch_vec<large_m_t, false, true>(p, &none, 1, stream)
                      : launch_vec<large_m_t, false, false>(p, &none, 1, stream);
 }
-extern "C" int tb_launch_block128(const tb_kproblem *p, void *stream) { return launch_config<mid_t>(p, 1, stream); }
-extern "C" int tb_launch_block64(const tb_kproblem *p, void *stream) { return launch_config<small_t>(p, 1, stream); }
+extern "C" int tb_launch_block256(const tb_kproblem *kp, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return block256(&p, stream);
+}
+extern "C" int tb_launch_block128(const tb_kproblem *kp, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return launch_config<mid_t>(&p, 1, stream);
+}
+extern "C" int tb_launch_block64(const tb_kproblem *kp, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return launch_config<small_t>(&p, 1, stream);
+}
 
 // The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy (at least 0.9 of one
 // large tile per SM, else one middle tile per SM), else the small tile with k split so that the blocks fill
 // exactly one wave: a block count just past a whole wave is what costs.  The measurements behind each choice:
 // doc/NOTES.md, "The blocked kernel's choice of tile by shape".
-extern "C" int tb_launch_blocked(const tb_kproblem *p, void *stream)
+extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *stream)
 {
+    const tb_sproblem s = tb_sproblem_of(kp), *p = &s;
     if (10 * large_tiles(p) >= 9 * sm_count())
-        return tb_launch_block256(p, stream);
+        return block256(p, stream);
     if (tiles<mid_t>(p) >= sm_count())
         return launch_config<mid_t>(p, 1, stream);
     const int64_t n = tiles<small_t>(p), full = wave<small_t>();

@@ -13,23 +13,43 @@ extern "C" {
 
 #define TB_KERNEL_HIDDEN __attribute__((visibility("hidden")))
 
+/* Element types.  Every layer names a matrix's type with this; the sizes are the bytes of one element. */
+typedef enum tb_type { TB_TYPE_S = 0 } tb_type;
+static inline unsigned tb_type_size(tb_type t)
+{
+    (void)t;
+    return 4;
+}
+
 /*
- * C = alpha * op(A) * op(B) + beta * C, column-major, all pointers on the device.
+ * C = alpha * op(A) * op(B) + beta * C, column-major, all pointers on the device, elements of type `type`.
  * op(A) is m x k (A stored m x k, or k x m when transa), op(B) k x n; C is m x n with leading dimension ldc.
+ * alpha and beta are held as double, which represents every float exactly.
  * Contract: m, n, k >= 1 (the core answers calls with nothing to multiply itself);
  * when beta == 0, C is not read (NaN or Inf in C do not propagate); only the m x n part of C is written.
  */
-typedef struct tb_kproblem {
-    int transa, transb;
-    int64_t m, n, k;
-    float alpha, beta;
-    const float *a;
-    int64_t lda;
-    const float *b;
-    int64_t ldb;
-    float *c;
+/* The fields of a problem, with elements of type T and scalars of type S (a kernel's typed view uses the same) */
+#define TB_PROBLEM_FIELDS(T, S)                                                                                     \
+    int transa, transb;                                                                                             \
+    int64_t m, n, k;                                                                                                \
+    S alpha, beta;                                                                                                  \
+    const T *a;                                                                                                     \
+    int64_t lda;                                                                                                    \
+    const T *b;                                                                                                     \
+    int64_t ldb;                                                                                                    \
+    T *c;                                                                                                           \
     int64_t ldc;
+
+typedef struct tb_kproblem {
+    tb_type type;
+    TB_PROBLEM_FIELDS(void, double)
 } tb_kproblem;
+
+/* Element i of an array of type t */
+static inline const void *tb_elem(const void *base, int64_t i, tb_type t)
+{
+    return (const char *)base + i * (int64_t)tb_type_size(t);
+}
 
 /* Queue the kernel on stream (a cudaStream_t); returns the launch's cudaError_t (0 = success). */
 typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *stream);

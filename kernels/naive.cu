@@ -1,7 +1,7 @@
 // The lessons' naive kernel: one thread per element of C, operands straight from global memory.
 #include "common.cuh"
 
-__global__ void naive_kernel(tb_kproblem p)
+__global__ void naive_kernel(tb_sproblem p)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.m)
@@ -14,8 +14,9 @@ __global__ void naive_kernel(tb_kproblem p)
     }
 }
 
-extern "C" int tb_launch_naive(const tb_kproblem *p, void *stream)
+extern "C" int tb_launch_naive(const tb_kproblem *kp, void *stream)
 {
+    const tb_sproblem s = tb_sproblem_of(kp), *p = &s;
     // rows along x: neighbouring threads touch neighbouring elements of C (and of A when not transposed)
     dim3 block(32, 8);
     dim3 grid((unsigned)((p->m + block.x - 1) / block.x), tb_grid_y((p->n + block.y - 1) / block.y));

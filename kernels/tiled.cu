@@ -9,7 +9,7 @@
 // coalesce for either transpose.  as's +1 column keeps its transposed stores conflict-free; bs's +4 keeps rows
 // 16-byte aligned (a transposed B then stores with 8-way conflicts, once per phase, against 32 FMAs).
 template <int TILE>
-__global__ void __launch_bounds__(TILE *TILE) tiled_kernel(tb_kproblem p)
+__global__ void __launch_bounds__(TILE *TILE) tiled_kernel(tb_sproblem p)
 {
     __shared__ float as[TILE][TILE + 1];                // as[l][i] = op(A)(row0 + i, l0 + l)
     __shared__ __align__(16) float bs[TILE][TILE + 4];  // bs[j][l] = op(B)(l0 + l, col0 + j)
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(TILE *TILE) tiled_kernel(tb_kproblem p)
 }
 
 template <int TILE>
-static int launch_tiled(const tb_kproblem *p, void *stream)
+static int launch_tiled(const tb_sproblem *p, void *stream)
 {
     dim3 block(TILE, TILE);
     dim3 grid((unsigned)((p->m + TILE - 1) / TILE), tb_grid_y((p->n + TILE - 1) / TILE));
@@ -61,5 +61,13 @@ static int launch_tiled(const tb_kproblem *p, void *stream)
     return (int)cudaGetLastError();
 }
 
-extern "C" int tb_launch_tiled16(const tb_kproblem *p, void *stream) { return launch_tiled<16>(p, stream); }
-extern "C" int tb_launch_tiled32(const tb_kproblem *p, void *stream) { return launch_tiled<32>(p, stream); }
+extern "C" int tb_launch_tiled16(const tb_kproblem *kp, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return launch_tiled<16>(&p, stream);
+}
+extern "C" int tb_launch_tiled32(const tb_kproblem *kp, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return launch_tiled<32>(&p, stream);
+}

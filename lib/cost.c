@@ -32,10 +32,10 @@ static double compute_time(double m, double n, double k, double rate, double hal
 
 tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g)
 {
-    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k;
-    double b_in = 4.0 * (k * n + (g->p.beta != 0.0f ? m * n : 0.0));
+    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, e = tb_type_size(g->p.type);
+    double b_in = e * (k * n + (g->p.beta != 0.0 ? m * n : 0.0));
     tb_cost t;
-    t.gpu = c->gpu_call + 4.0 * m * k / c->h2d_a + b_in / c->h2d_b + 4.0 * m * n / c->d2h +
+    t.gpu = c->gpu_call + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h +
             compute_time(m, n, k, c->gpu_rate, c->gpu_half);
     t.cpu = tb_cost_predict_cpu(c, g);
     return t;

@@ -169,19 +169,21 @@ const char *tb_cpu_blas_name(tb_entry_id entry)
     return where[entry];
 }
 
-/* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
+/* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right (TB_TYPE_S, the one type
+ * there is). */
 static void builtin_sgemm(const tb_kproblem *p)
 {
     tb_scale_c(p);
-    if (p->alpha == 0.0f)
+    if (p->alpha == 0.0)
         return;
+    const float alpha = (float)p->alpha, *a = p->a, *b = p->b;
     for (int64_t j = 0; j < p->n; j++) {
-        float *c = p->c + j * p->ldc;
+        float *c = (float *)p->c + j * p->ldc;
         for (int64_t l = 0; l < p->k; l++) {
-            float blj = p->transb ? p->b[j + l * p->ldb] : p->b[l + j * p->ldb];
-            float t = p->alpha * blj;
+            float blj = p->transb ? b[j + l * p->ldb] : b[l + j * p->ldb];
+            float t = alpha * blj;
             for (int64_t i = 0; i < p->m; i++)
-                c[i] += t * (p->transa ? p->a[l + i * p->lda] : p->a[i + l * p->lda]);
+                c[i] += t * (p->transa ? a[l + i * p->lda] : a[i + l * p->lda]);
         }
     }
 }

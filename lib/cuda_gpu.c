@@ -159,7 +159,7 @@ static int sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     const tb_pipe_staging *st = NULL;
     const char *what = NULL;
     int rc = -1;
-    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, budget(), plan)) {
+    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), budget(), plan)) {
         what = "device memory (the problem's smallest tiles do not fit)";
     } else if (!(st = tb_cuda_staging(tb_pipeline_slot_wanted(plan, g->p.k)))) {
         what = "pinned host memory";
@@ -178,11 +178,12 @@ static int sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
 
 /* The device-side problem of sgemm_resident: host operands copied into buffers from the cache.  Returns
  * the error (simulated ones included, TILEBLAS_FAULT) with *what naming the step, or cudaSuccess. */
-static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, float *tmp[3],
+static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, void *tmp[3],
                             const char **what)
 {
     tb_kproblem p = g->p;
-    const float *host[3] = { p.a, p.b, p.c };
+    const unsigned es = tb_type_size(p.type);
+    const void *host[3] = { p.a, p.b, p.c };
     const int64_t ld[3] = { p.lda, p.ldb, p.ldc };
     const int64_t rows[3] = { p.transa ? p.k : p.m, p.transb ? p.n : p.k, p.m };
     const int64_t cols[3] = { p.transa ? p.m : p.k, p.transb ? p.k : p.n, p.n };
@@ -191,18 +192,18 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
         if (w[i] != TB_ON_HOST)
             continue;
         *what = "device memory for the operands in host memory";
-        if (ops->alloc(ops->ctx, (size_t)(rows[i] * cols[i]) * sizeof(float), &tmp[i])) {
+        if (ops->alloc(ops->ctx, (size_t)(rows[i] * cols[i]) * es, &tmp[i])) {
             e = (cudaError_t)tb_cuda_last_error();
             return e != cudaSuccess ? e : cudaErrorMemoryAllocation;
         }
         *what = "copying an operand to the device";
         if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
             return e;
-        if (i == 2 && p.beta == 0.0f)
+        if (i == 2 && p.beta == 0.0)
             continue; /* C is not read when beta = 0 */
-        tb_cuda_count_bytes(rows[i], cols[i]);
-        if ((e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * sizeof(float), host[i], (size_t)ld[i] * sizeof(float),
-                              (size_t)rows[i] * sizeof(float), (size_t)cols[i], cudaMemcpyHostToDevice)) != cudaSuccess)
+        tb_cuda_count_bytes(rows[i], cols[i], es);
+        if ((e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * es, host[i], (size_t)ld[i] * es, (size_t)rows[i] * es,
+                              (size_t)cols[i], cudaMemcpyHostToDevice)) != cudaSuccess)
             return e;
     }
     if (tmp[0])
@@ -221,9 +222,9 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
         return e;
     if (!tmp[2])
         return cudaStreamSynchronize(NULL); /* C is in device memory: the call returns once it is computed */
-    tb_cuda_count_bytes(rows[2], cols[2]);
-    return cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * sizeof(float), tmp[2], (size_t)rows[2] * sizeof(float),
-                        (size_t)rows[2] * sizeof(float), (size_t)cols[2], cudaMemcpyDeviceToHost);
+    tb_cuda_count_bytes(rows[2], cols[2], es);
+    return cudaMemcpy2D(g->p.c, (size_t)g->p.ldc * es, tmp[2], (size_t)rows[2] * es, (size_t)rows[2] * es,
+                        (size_t)cols[2], cudaMemcpyDeviceToHost);
 }
 
 static int sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
@@ -238,7 +239,7 @@ static int sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], con
     tb_cuda_fault_call();
     tb_devops ops;
     tb_cuda_ops(kernel, &ops);
-    float *tmp[3] = { NULL, NULL, NULL };
+    void *tmp[3] = { NULL, NULL, NULL };
     const char *what = NULL;
     cudaError_t e = resident(g, kernel, w, &ops, tmp, &what);
     for (int i = 0; i < 3; i++)

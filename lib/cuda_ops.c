@@ -17,7 +17,7 @@ static struct {
     cudaStream_t q[TB_PIPE_MAX_DEPTH];
     cudaEvent_t ev[TB_PIPE_EVENTS];
     struct {
-        float *p;
+        void *p;
         size_t bytes;
         int used;
     } cache[CACHE];
@@ -30,9 +30,9 @@ static __thread cudaError_t last;
 /* bytes this thread's copies moved between host and device since last taken */
 static __thread double moved;
 
-void tb_cuda_count_bytes(int64_t rows, int64_t cols)
+void tb_cuda_count_bytes(int64_t rows, int64_t cols, unsigned esize)
 {
-    moved += (double)rows * (double)cols * sizeof(float);
+    moved += (double)rows * (double)cols * esize;
 }
 
 double tb_cuda_take_bytes(void)
@@ -139,7 +139,7 @@ void tb_cuda_trim(void)
 
 /* The smallest free cached buffer that is big enough; else a new one (dropping a free cached one if the cache is
  * full, and all of them if CUDA is out of memory). */
-static int c_alloc(void *ctx, size_t bytes, float **dev)
+static int c_alloc(void *ctx, size_t bytes, void **dev)
 {
     (void)ctx;
     if (injected(TB_OP_ALLOC))
@@ -162,11 +162,11 @@ static int c_alloc(void *ctx, size_t bytes, float **dev)
             }
         if (empty < 0)
             return check(cudaErrorMemoryAllocation);
-        cudaError_t e = cudaMalloc((void **)&cu.cache[empty].p, bytes);
+        cudaError_t e = cudaMalloc(&cu.cache[empty].p, bytes);
         if (e == cudaErrorMemoryAllocation) {
             cudaGetLastError();
             tb_cuda_trim();
-            e = cudaMalloc((void **)&cu.cache[empty].p, bytes);
+            e = cudaMalloc(&cu.cache[empty].p, bytes);
         }
         if (check(e)) {
             cu.cache[empty].p = NULL;
@@ -180,7 +180,7 @@ static int c_alloc(void *ctx, size_t bytes, float **dev)
     return 0;
 }
 
-static void c_release(void *ctx, float *dev)
+static void c_release(void *ctx, void *dev)
 {
     (void)ctx;
     for (int i = 0; i < CACHE; i++)
@@ -190,27 +190,27 @@ static void c_release(void *ctx, float *dev)
 
 /* a queued copy between pinned host memory and the device, either way */
 static int copy2d(int q, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
-                  enum cudaMemcpyKind kind)
+                  unsigned e, enum cudaMemcpyKind kind)
 {
     if (injected(TB_OP_OTHER))
         return 1;
-    tb_cuda_count_bytes(rows, cols);
-    return check(cudaMemcpy2DAsync(dst, (size_t)dld * sizeof(float), src, (size_t)sld * sizeof(float),
-                                   (size_t)rows * sizeof(float), (size_t)cols, kind, cu.q[q]));
+    tb_cuda_count_bytes(rows, cols, e);
+    return check(cudaMemcpy2DAsync(dst, (size_t)dld * e, src, (size_t)sld * e, (size_t)rows * e, (size_t)cols, kind,
+                                   cu.q[q]));
 }
 
-static int c_h2d(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows,
-                 int64_t cols)
+static int c_h2d(void *ctx, int q, void *dev, int64_t dld, const void *host, int64_t hld, int64_t rows, int64_t cols,
+                 unsigned e)
 {
     (void)ctx;
-    return copy2d(q, dev, dld, host, hld, rows, cols, cudaMemcpyHostToDevice);
+    return copy2d(q, dev, dld, host, hld, rows, cols, e, cudaMemcpyHostToDevice);
 }
 
-static int c_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows,
-                 int64_t cols)
+static int c_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, int64_t dld, int64_t rows, int64_t cols,
+                 unsigned e)
 {
     (void)ctx;
-    return copy2d(q, host, hld, dev, dld, rows, cols, cudaMemcpyDeviceToHost);
+    return copy2d(q, host, hld, dev, dld, rows, cols, e, cudaMemcpyDeviceToHost);
 }
 
 static int c_gemm(void *ctx, int q, const tb_kproblem *p)
@@ -251,22 +251,21 @@ void tb_cuda_ops(int kernel, tb_devops *ops)
                         c_queue_wait, c_host_wait };
 }
 
-const tb_pipe_staging *tb_cuda_staging(int64_t floats)
+const tb_pipe_staging *tb_cuda_staging(int64_t bytes)
 {
-    if (floats <= cu.st.slot_floats)
+    if (bytes <= cu.st.slot_bytes)
         return &cu.st;
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
         cudaFreeHost(cu.st.in[i]);
         cudaFreeHost(cu.st.out[i]);
         cu.st.in[i] = cu.st.out[i] = NULL;
     }
-    cu.st.slot_floats = 0;
-    size_t bytes = (size_t)floats * sizeof(float);
+    cu.st.slot_bytes = 0;
     for (int i = 0; i < TB_PIPE_SLOTS; i++)
-        if (check(cudaHostAlloc((void **)&cu.st.in[i], bytes, cudaHostAllocDefault)) ||
-            check(cudaHostAlloc((void **)&cu.st.out[i], bytes, cudaHostAllocDefault)))
+        if (check(cudaHostAlloc(&cu.st.in[i], (size_t)bytes, cudaHostAllocDefault)) ||
+            check(cudaHostAlloc(&cu.st.out[i], (size_t)bytes, cudaHostAllocDefault)))
             return NULL;
-    cu.st.slot_floats = floats;
+    cu.st.slot_bytes = bytes;
     return &cu.st;
 }
 

@@ -15,8 +15,8 @@ TB_HIDDEN int tb_cuda_ops_init(void);
 /* The interface, launching kernel number `kernel` of the table. */
 TB_HIDDEN void tb_cuda_ops(int kernel, tb_devops *ops);
 
-/* Pinned staging slots of at least `floats` each (grown as needed); NULL when they cannot be had. */
-TB_HIDDEN const tb_pipe_staging *tb_cuda_staging(int64_t floats);
+/* Pinned staging slots of at least `bytes` each (grown as needed); NULL when they cannot be had. */
+TB_HIDDEN const tb_pipe_staging *tb_cuda_staging(int64_t bytes);
 
 /* Device bytes held in the cache and not in use (available to the next call). */
 TB_HIDDEN size_t tb_cuda_cached_bytes(void);
@@ -35,9 +35,9 @@ TB_HIDDEN int tb_cuda_fault_fired(void);
 /* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
 TB_HIDDEN int tb_cuda_last_error(void);
 
-/* Host<->device traffic of the thread's calls: a copy of rows x cols floats counted, and the count since last
- * taken (then zero). */
-TB_HIDDEN void tb_cuda_count_bytes(int64_t rows, int64_t cols);
+/* Host<->device traffic of the thread's calls: a copy of rows x cols elements of esize bytes counted, and the count
+ * since last taken (then zero). */
+TB_HIDDEN void tb_cuda_count_bytes(int64_t rows, int64_t cols, unsigned esize);
 TB_HIDDEN double tb_cuda_take_bytes(void);
 
 #endif

@@ -23,9 +23,10 @@
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */
 
+#include "kernels.h" /* tb_type */
+
 typedef enum tb_abi { TB_ABI_CBLAS, TB_ABI_F77 } tb_abi;
 typedef enum tb_width { TB_WIDTH_BLAS, TB_WIDTH_64 } tb_width;
-typedef enum tb_type { TB_TYPE_S } tb_type;
 typedef enum tb_op { TB_OP_GEMM } tb_op;
 
 typedef enum tb_entry_id {

@@ -21,9 +21,10 @@
  * a condition variable costs tens of microseconds a thread. */
 #define SPIN_NS 200000
 
+/* in bytes: rows are the bytes of a column, dld and sld the bytes from one column to the next */
 typedef struct job {
-    float *dst;
-    const float *src;
+    char *dst;
+    const char *src;
     int64_t dld, sld, rows, cols;
     int64_t pieces;      /* along columns when there are enough of them, else along rows */
     int by_columns;
@@ -44,25 +45,25 @@ static struct {
             .start = PTHREAD_COND_INITIALIZER,
             .done = PTHREAD_COND_INITIALIZER };
 
-/* n floats with stores that bypass the caches (where the CPU has them): what the threads copy, into the staging
+/* n bytes with stores that bypass the caches (where the CPU has them): what the threads copy, into the staging
  * memory or out of it into C, is not read again by this CPU soon, and ordinary stores first read every line they
  * write, a third more memory traffic.  A thread's streaming stores are fenced before it reports its piece done. */
-static void stream_floats(float *dst, const float *src, int64_t n)
+static void stream_bytes(char *dst, const char *src, int64_t n)
 {
 #if defined(__SSE2__)
     int64_t i = 0;
     for (; i < n && ((uintptr_t)(dst + i) & 15); i++)
         dst[i] = src[i];
-    for (; i + 16 <= n; i += 16) {
-        __m128 x0 = _mm_loadu_ps(src + i), x1 = _mm_loadu_ps(src + i + 4);
-        __m128 x2 = _mm_loadu_ps(src + i + 8), x3 = _mm_loadu_ps(src + i + 12);
-        _mm_stream_ps(dst + i, x0), _mm_stream_ps(dst + i + 4, x1);
-        _mm_stream_ps(dst + i + 8, x2), _mm_stream_ps(dst + i + 12, x3);
+    for (; i + 64 <= n; i += 64) {
+        __m128i x0 = _mm_loadu_si128((const __m128i *)(src + i)), x1 = _mm_loadu_si128((const __m128i *)(src + i + 16));
+        __m128i x2 = _mm_loadu_si128((const __m128i *)(src + i + 32));
+        __m128i x3 = _mm_loadu_si128((const __m128i *)(src + i + 48));
+        _mm_stream_si128((__m128i *)(dst + i), x0), _mm_stream_si128((__m128i *)(dst + i + 16), x1);
+        _mm_stream_si128((__m128i *)(dst + i + 32), x2), _mm_stream_si128((__m128i *)(dst + i + 48), x3);
     }
-    for (; i < n; i++)
-        dst[i] = src[i];
+    memcpy(dst + i, src + i, (size_t)(n - i));
 #else
-    memcpy(dst, src, (size_t)n * sizeof(float));
+    memcpy(dst, src, (size_t)n);
 #endif
 }
 
@@ -73,17 +74,16 @@ static void stream_fence(void)
 #endif
 }
 
-/* streaming: with stream_floats (the threaded copies), else memcpy (small ones) */
-static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols,
-                       int streaming)
+/* In bytes (as job); streaming: with stream_bytes (the threaded copies), else memcpy (small ones) */
+static void copy_block(char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows, int64_t cols, int streaming)
 {
     if (dld == rows && sld == rows)
         rows *= cols, cols = 1;
     for (int64_t j = 0; j < cols; j++)
         if (streaming)
-            stream_floats(dst + j * dld, src + j * sld, rows);
+            stream_bytes(dst + j * dld, src + j * sld, rows);
         else
-            memcpy(dst + j * dld, src + j * sld, (size_t)rows * sizeof(float));
+            memcpy(dst + j * dld, src + j * sld, (size_t)rows);
 }
 
 static int64_t now_ns(void)
@@ -201,11 +201,14 @@ static void start_workers(void)
     pthread_attr_destroy(&attr);
 }
 
-void tb_copy2d(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols)
+void tb_copy2d(void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
 {
     if (rows <= 0 || cols <= 0)
         return;
-    if ((size_t)(rows * cols) * sizeof(float) < SMALL_COPY || pthread_mutex_trylock(&pool.busy)) {
+    char *dst = dst_;
+    const char *src = src_;
+    rows *= esize, dld *= esize, sld *= esize; /* bytes from here on */
+    if ((size_t)(rows * cols) < SMALL_COPY || pthread_mutex_trylock(&pool.busy)) {
         copy_block(dst, dld, src, sld, rows, cols, 0);
         return;
     }

@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include "gemm.h"
 
-/* dst (leading dimension dld) = src (leading dimension sld), a rows x cols column-major block of floats. */
-TB_HIDDEN void tb_copy2d(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols);
+/* dst (leading dimension dld) = src (leading dimension sld), a rows x cols column-major block of esize-byte
+ * elements. */
+TB_HIDDEN void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
+                         unsigned esize);
 
 /* Threads that tb_copy2d uses, the caller included (TILEBLAS_COPY_THREADS, else the online CPUs up to 16). */
 TB_HIDDEN int tb_copy_threads(void);

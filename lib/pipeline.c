@@ -12,12 +12,14 @@
 typedef struct run {
     const tb_gemm *g;
     const tb_plan *plan;
+    unsigned e;                     /* bytes of an element */
+    int64_t slot;                   /* elements in a staging slot */
     const tb_devops *ops;
     const tb_pipe_staging *st;
     const char *err;
     int next_in, next_out;          /* ring positions */
     int64_t out_tile[TB_PIPE_SLOTS]; /* the tile whose result an out slot holds, or -1 */
-    float *out_dst[TB_PIPE_SLOTS];   /* where in C it goes */
+    void *out_dst[TB_PIPE_SLOTS];    /* where in C it goes */
     int64_t out_rows[TB_PIPE_SLOTS], out_cols[TB_PIPE_SLOTS];
     int64_t written;                /* tiles copied out to C, in order */
 } run;
@@ -30,6 +32,12 @@ static int64_t ld4(int64_t rows)
 static int64_t min64(int64_t x, int64_t y)
 {
     return x < y ? x : y;
+}
+
+/* element i of an array of e-byte elements */
+static void *at(const void *base, int64_t i, unsigned e)
+{
+    return (char *)base + i * (int64_t)e;
 }
 
 static int failed(run *r, const char *what)
@@ -75,7 +83,8 @@ static int64_t chunks(int64_t slot, int64_t rows, int64_t cols)
     return n;
 }
 
-int64_t tb_pipeline_slot_floats(const tb_plan *plan)
+/* in elements */
+static int64_t slot_least(const tb_plan *plan)
 {
     /* whole columns when a tile has as many as half the ring, else parts of columns */
     const int64_t half = TB_PIPE_SLOTS / 2;
@@ -83,27 +92,32 @@ int64_t tb_pipeline_slot_floats(const tb_plan *plan)
                             : (plan->mb + half / plan->nb - 1) / (half / plan->nb);
 }
 
+int64_t tb_pipeline_slot_bytes(const tb_plan *plan)
+{
+    return slot_least(plan) * (int64_t)plan->esize;
+}
+
 int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k)
 {
     /* the largest block that goes through a slot: a row block of op(A), a panel of op(B) or a tile of C */
     int64_t largest = plan->mb * k > k * plan->nb ? plan->mb * k : k * plan->nb;
     largest = largest > plan->mb * plan->nb ? largest : plan->mb * plan->nb;
-    int64_t want = min64(largest, TB_PIPE_GOOD_SLOT), least = tb_pipeline_slot_floats(plan);
+    int64_t want = min64(largest * (int64_t)plan->esize, TB_PIPE_GOOD_SLOT), least = tb_pipeline_slot_bytes(plan);
     return want > least ? want : least;
 }
 
 /* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld) on queue q. */
-static int upload(run *r, int q, float *dev, int64_t dld, const float *x, int64_t ld, int64_t rows, int64_t cols)
+static int upload(run *r, int q, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols)
 {
     chunk c;
     void *ctx = r->ops->ctx;
-    for (chunk_start(&c, r->st->slot_floats, rows, cols); chunk_next(&c);) {
+    for (chunk_start(&c, r->slot, rows, cols); chunk_next(&c);) {
         int s = r->next_in;
         r->next_in = (s + 1) % TB_PIPE_SLOTS;
         if (r->ops->host_wait(ctx, EV_IN(s)))
             return failed(r, "waiting for a staging buffer");
-        tb_copy2d(r->st->in[s], c.rows, x + c.i + c.j * ld, ld, c.rows, c.cols);
-        if (r->ops->h2d(ctx, q, dev + c.i + c.j * dld, dld, r->st->in[s], c.rows, c.rows, c.cols))
+        tb_copy2d(r->st->in[s], c.rows, at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e);
+        if (r->ops->h2d(ctx, q, at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
             return failed(r, "copy to device");
         if (r->ops->record(ctx, q, EV_IN(s)))
             return failed(r, "recording an event");
@@ -119,7 +133,7 @@ static int flush_tile(run *r, int64_t t)
             return failed(r, "copy to host");
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         if (r->out_tile[s] == t) {
-            tb_copy2d(r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s], r->out_rows[s], r->out_cols[s]);
+            tb_copy2d(r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s], r->out_rows[s], r->out_cols[s], r->e);
             r->out_tile[s] = -1;
         }
     r->written = t + 1;
@@ -140,21 +154,21 @@ static int flush_upto(run *r, int64_t t)
 }
 
 /* Queue the download of tile t (rows x cols at dev, leading dimension dld) into the out ring, on queue q. */
-static int download(run *r, int q, int64_t t, const float *dev, int64_t dld, float *c, int64_t rows, int64_t cols)
+static int download(run *r, int q, int64_t t, const void *dev, int64_t dld, void *c, int64_t rows, int64_t cols)
 {
     chunk k;
     void *ctx = r->ops->ctx;
-    for (chunk_start(&k, r->st->slot_floats, rows, cols); chunk_next(&k);) {
+    for (chunk_start(&k, r->slot, rows, cols); chunk_next(&k);) {
         int s = r->next_out;
         r->next_out = (s + 1) % TB_PIPE_SLOTS;
         if (r->out_tile[s] >= 0 && flush_upto(r, r->out_tile[s]))
             return -1;
-        if (r->ops->d2h(ctx, q, r->st->out[s], k.rows, dev + k.i + k.j * dld, dld, k.rows, k.cols))
+        if (r->ops->d2h(ctx, q, r->st->out[s], k.rows, at(dev, k.i + k.j * dld, r->e), dld, k.rows, k.cols, r->e))
             return failed(r, "copy to host");
         if (r->ops->record(ctx, q, EV_OUT(s)))
             return failed(r, "recording an event");
         r->out_tile[s] = t;
-        r->out_dst[s] = c + k.i + k.j * r->g->p.ldc;
+        r->out_dst[s] = at(c, k.i + k.j * r->g->p.ldc, r->e);
         r->out_rows[s] = k.rows, r->out_cols[s] = k.cols;
     }
     return 0;
@@ -171,7 +185,7 @@ void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int6
 
 /* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), tiles of C. */
 typedef struct buffers {
-    float *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c[TB_PIPE_MAX_DEPTH];
+    void *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c[TB_PIPE_MAX_DEPTH];
     int na, nb, nc;
 } buffers;
 
@@ -190,10 +204,11 @@ static int allocate(run *r, buffers *d)
     const tb_kproblem *p = &r->g->p;
     const tb_plan *pl = r->plan;
     const int depth = pl->depth;
-    size_t a_bytes = pl->a_resident ? (p->transa ? tb_plan_block_bytes(p->k, p->m) : tb_plan_block_bytes(p->m, p->k))
-                                    : (p->transa ? tb_plan_block_bytes(p->k, pl->mb) : tb_plan_block_bytes(pl->mb, p->k));
-    size_t b_bytes = p->transb ? tb_plan_block_bytes(pl->nb, p->k) : tb_plan_block_bytes(p->k, pl->nb);
-    size_t c_bytes = tb_plan_block_bytes(pl->mb, pl->nb);
+    const unsigned e = r->e;
+    const int64_t a_rows = pl->a_resident ? p->m : pl->mb;
+    size_t a_bytes = p->transa ? tb_plan_block_bytes(p->k, a_rows, e) : tb_plan_block_bytes(a_rows, p->k, e);
+    size_t b_bytes = p->transb ? tb_plan_block_bytes(pl->nb, p->k, e) : tb_plan_block_bytes(p->k, pl->nb, e);
+    size_t c_bytes = tb_plan_block_bytes(pl->mb, pl->nb, e);
     /* as many as there are blocks of a kind, up to the depth; tile t uses A and C buffers t % depth */
     int nc = (int)min64(pl->mtiles * pl->ntiles, depth), na = pl->a_resident ? 1 : nc;
     int nb = (int)min64(pl->ntiles, depth);
@@ -225,7 +240,8 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
     /* the panel of op(B): uploaded by the panel's first tile, once the tiles of the panel that had its buffer
      * before are done on every queue; the other tiles wait for the upload */
     const int b = (int)(j % d->nb);
-    float *bdev = d->b[b];
+    const unsigned e = r->e;
+    void *bdev = d->b[b];
     k.b = bdev;
     k.ldb = p->transb ? ld4(pl->nb) : ld4(p->k);
     if (i == 0) {
@@ -233,9 +249,9 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
             if ((panel_queues[b] >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(b, q2)))
                 return failed(r, "waiting for an event");
         panel_queues[b] = 0;
-        int e = p->transb ? upload(r, q, bdev, k.ldb, p->b + j0, p->ldb, cols, p->k)
-                          : upload(r, q, bdev, k.ldb, p->b + j0 * p->ldb, p->ldb, p->k, cols);
-        if (e || ops->record(ops->ctx, q, EV_READY(b)))
+        int bad = p->transb ? upload(r, q, bdev, k.ldb, at(p->b, j0, e), p->ldb, cols, p->k)
+                            : upload(r, q, bdev, k.ldb, at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols);
+        if (bad || ops->record(ops->ctx, q, EV_READY(b)))
             return failed(r, "recording an event");
     } else if (ops->queue_wait(ops->ctx, q, EV_READY(b))) {
         return failed(r, "waiting for an event");
@@ -245,11 +261,11 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
      * for the first panel to be done everywhere) or uploaded for every tile */
     if (pl->a_resident) {
         k.lda = p->transa ? ld4(p->k) : ld4(p->m);
-        float *adev = d->a[0] + (p->transa ? i0 * k.lda : i0);
+        void *adev = at(d->a[0], p->transa ? i0 * k.lda : i0, e);
         k.a = adev;
         if (j == 0) {
-            if (p->transa ? upload(r, q, adev, k.lda, p->a + i0 * p->lda, p->lda, p->k, rows)
-                          : upload(r, q, adev, k.lda, p->a + i0, p->lda, rows, p->k))
+            if (p->transa ? upload(r, q, adev, k.lda, at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
+                          : upload(r, q, adev, k.lda, at(p->a, i0, e), p->lda, rows, p->k))
                 return -1;
         } else if (!a_waited[q]) {
             for (int q2 = 0; q2 < depth; q2++)
@@ -259,18 +275,18 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
         }
     } else {
         k.lda = p->transa ? ld4(p->k) : ld4(pl->mb);
-        float *adev = d->a[t % depth];
+        void *adev = d->a[t % depth];
         k.a = adev;
-        if (p->transa ? upload(r, q, adev, k.lda, p->a + i0 * p->lda, p->lda, p->k, rows)
-                      : upload(r, q, adev, k.lda, p->a + i0, p->lda, rows, p->k))
+        if (p->transa ? upload(r, q, adev, k.lda, at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
+                      : upload(r, q, adev, k.lda, at(p->a, i0, e), p->lda, rows, p->k))
             return -1;
     }
 
     /* C: read only when beta != 0 */
     k.c = d->c[t % depth];
     k.ldc = ld4(pl->mb);
-    float *c = p->c + i0 + j0 * p->ldc;
-    if (p->beta != 0.0f && upload(r, q, k.c, k.ldc, c, p->ldc, rows, cols))
+    void *c = at(p->c, i0 + j0 * p->ldc, e);
+    if (p->beta != 0.0 && upload(r, q, k.c, k.ldc, c, p->ldc, rows, cols))
         return -1;
     if (ops->gemm(ops->ctx, q, &k))
         return failed(r, "kernel");
@@ -283,12 +299,13 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
 int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops, const tb_pipe_staging *staging,
                         const char **err)
 {
-    run r = { .g = g, .plan = plan, .ops = ops, .st = staging };
+    run r = { .g = g, .plan = plan, .ops = ops, .st = staging, .e = plan->esize };
+    r.slot = plan->esize ? staging->slot_bytes / plan->esize : 0;
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         r.out_tile[s] = -1;
     /* a tile's results must fit in half the out ring, so that it is copied to C all at once */
-    if (plan->depth < 1 || plan->depth > TB_PIPE_MAX_DEPTH || staging->slot_floats < 1 ||
-        chunks(staging->slot_floats, plan->mb, plan->nb) > TB_PIPE_SLOTS / 2) {
+    if (plan->depth < 1 || plan->depth > TB_PIPE_MAX_DEPTH || r.slot < 1 ||
+        chunks(r.slot, plan->mb, plan->nb) > TB_PIPE_SLOTS / 2) {
         *err = "pipeline set-up (staging too small or depth out of range)";
         return 0;
     }

@@ -24,11 +24,14 @@
 typedef struct tb_devops {
     void *ctx;
     /* device memory; 0 on success */
-    int (*alloc)(void *ctx, size_t bytes, float **dev);
-    void (*release)(void *ctx, float *dev);
-    /* queued on queue q: copies between pinned host memory and the device (column-major blocks) and the kernel */
-    int (*h2d)(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows, int64_t cols);
-    int (*d2h)(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows, int64_t cols);
+    int (*alloc)(void *ctx, size_t bytes, void **dev);
+    void (*release)(void *ctx, void *dev);
+    /* queued on queue q: copies between pinned host memory and the device (column-major blocks of esize-byte
+     * elements) and the kernel */
+    int (*h2d)(void *ctx, int q, void *dev, int64_t dld, const void *host, int64_t hld, int64_t rows, int64_t cols,
+               unsigned esize);
+    int (*d2h)(void *ctx, int q, void *host, int64_t hld, const void *dev, int64_t dld, int64_t rows, int64_t cols,
+               unsigned esize);
     int (*gemm)(void *ctx, int q, const tb_kproblem *p);
     /* events, numbered 0 .. TB_PIPE_EVENTS - 1: record on queue q; queue q waits for the last record of ev; the
      * host waits for it (an event never recorded is complete) */
@@ -37,15 +40,15 @@ typedef struct tb_devops {
     int (*host_wait)(void *ctx, int ev);
 } tb_devops;
 
-/* Pinned staging: TB_PIPE_SLOTS slots of `slot_floats` each way.  Eight rather than four: the host can queue the
+/* Pinned staging: TB_PIPE_SLOTS slots of `slot_bytes` each way.  Eight rather than four: the host can queue the
  * next tiles' uploads while earlier results wait in the out ring (4096^3 on the H200: 6.1 -> 5.8 ms). */
 #define TB_PIPE_SLOTS 8
 #define TB_PIPE_MAX_DEPTH 3
 #define TB_PIPE_EVENTS (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH)
 
 typedef struct tb_pipe_staging {
-    float *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
-    int64_t slot_floats;
+    void *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
+    int64_t slot_bytes;
 } tb_pipe_staging;
 
 /*
@@ -57,13 +60,13 @@ typedef struct tb_pipe_staging {
 TB_HIDDEN int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops,
                                   const tb_pipe_staging *staging, const char **err);
 
-/* The smallest staging slot for the plan (floats): a tile's results in at most TB_PIPE_SLOTS / 2 slots. */
-TB_HIDDEN int64_t tb_pipeline_slot_floats(const tb_plan *plan);
+/* The smallest staging slot for the plan (bytes): a tile's results in at most TB_PIPE_SLOTS / 2 slots. */
+TB_HIDDEN int64_t tb_pipeline_slot_bytes(const tb_plan *plan);
 
-/* The slot to use for the plan on a k-deep product: at least TB_PIPE_GOOD_SLOT floats where its blocks are that
+/* The slot to use for the plan on a k-deep product (bytes): at least TB_PIPE_GOOD_SLOT where its blocks are that
  * big, since every chunk costs a host wait and a wake-up of the copy threads (tens of microseconds), which small
  * chunks do not amortise (2048^3 in 1 MiB chunks moved about 16 GB/s). */
-#define TB_PIPE_GOOD_SLOT ((int64_t)1 << 20)
+#define TB_PIPE_GOOD_SLOT ((int64_t)4 << 20)
 TB_HIDDEN int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k);
 
 /* Tile t of the plan's order: rows [*i0, *i0 + *rows) and columns [*j0, *j0 + *cols) of C. */

@@ -4,9 +4,9 @@
 /* Tile sides are multiples of this (the kernels' largest tile side), except the last of a row or column. */
 #define GRAIN 256
 
-size_t tb_plan_block_bytes(int64_t rows, int64_t cols)
+size_t tb_plan_block_bytes(int64_t rows, int64_t cols, unsigned esize)
 {
-    return (size_t)((rows + 3) & ~(int64_t)3) * (size_t)cols * sizeof(float);
+    return (size_t)((rows + 3) & ~(int64_t)3) * (size_t)cols * esize;
 }
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -22,14 +22,14 @@ static int64_t to_grain(int64_t side, int64_t dim)
 }
 
 /* The device memory for tiles of mb x nb with `depth` in flight; op(A) whole when a_resident. */
-static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb, int64_t mb, int64_t nb,
-                         int a_resident, int depth)
+static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned e, int64_t mb,
+                         int64_t nb, int a_resident, int depth)
 {
     int64_t mtiles = ceil_div(m, mb), ntiles = ceil_div(n, nb);
-    size_t a_block = transa ? tb_plan_block_bytes(k, mb) : tb_plan_block_bytes(mb, k);
-    size_t a_whole = transa ? tb_plan_block_bytes(k, m) : tb_plan_block_bytes(m, k);
-    size_t b_panel = transb ? tb_plan_block_bytes(nb, k) : tb_plan_block_bytes(k, nb);
-    size_t c_tile = tb_plan_block_bytes(mb, nb);
+    size_t a_block = transa ? tb_plan_block_bytes(k, mb, e) : tb_plan_block_bytes(mb, k, e);
+    size_t a_whole = transa ? tb_plan_block_bytes(k, m, e) : tb_plan_block_bytes(m, k, e);
+    size_t b_panel = transb ? tb_plan_block_bytes(nb, k, e) : tb_plan_block_bytes(k, nb, e);
+    size_t c_tile = tb_plan_block_bytes(mb, nb, e);
     /* no more buffers of a kind than there are blocks of it */
     int64_t tiles = mtiles * ntiles;
     size_t a = a_resident ? a_whole : (size_t)(mtiles < depth ? mtiles : depth) * a_block;
@@ -39,14 +39,15 @@ static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb
 
 /* The largest tiles that fit at this depth, starting from up to TB_PLAN_TARGET_TILES of them along the longer
  * side of C and halving the longer tile side until the plan fits. */
-static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t budget, int depth, tb_plan *plan)
+static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned e, size_t budget, int depth,
+               tb_plan *plan)
 {
     const int64_t min_m = m < TB_PLAN_MIN_TILE ? m : TB_PLAN_MIN_TILE;
     const int64_t min_n = n < TB_PLAN_MIN_TILE ? n : TB_PLAN_MIN_TILE;
     int64_t mb = m, nb = n;
-    int64_t target = (m * k + k * n + m * n) * (int64_t)sizeof(float) / TB_PLAN_TILE_BYTES;
+    int64_t target = (m * k + k * n + m * n) * (int64_t)e / TB_PLAN_TILE_BYTES;
     target = target < 1 ? 1 : target > TB_PLAN_TARGET_TILES ? TB_PLAN_TARGET_TILES : target;
-    const int64_t blocks = ceil_div((n >= m ? m : n) * k * (int64_t)sizeof(float), TB_PLAN_FIRST_BLOCK);
+    const int64_t blocks = ceil_div((n >= m ? m : n) * k * (int64_t)e, TB_PLAN_FIRST_BLOCK);
     if (n >= m)
         nb = to_grain(ceil_div(n, target), n), mb = to_grain(ceil_div(m, blocks), m);
     else
@@ -57,13 +58,14 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t b
         /* op(A) kept whole if it fits and is used by more than one panel (in one row block it is whole anyway) */
         const int reuse_a = ceil_div(m, mb) > 1 && ceil_div(n, nb) > 1;
         for (int a_resident = reuse_a; a_resident >= 0; a_resident--) {
-            size_t bytes = plan_bytes(m, n, k, transa, transb, mb, nb, a_resident, depth);
+            size_t bytes = plan_bytes(m, n, k, transa, transb, e, mb, nb, a_resident, depth);
             if (bytes <= budget) {
                 plan->mb = mb, plan->nb = nb;
                 plan->mtiles = ceil_div(m, mb), plan->ntiles = ceil_div(n, nb);
                 plan->a_resident = a_resident || plan->mtiles == 1;
                 plan->depth = depth;
                 plan->bytes = bytes;
+                plan->esize = e;
                 return 0;
             }
         }
@@ -78,10 +80,11 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t b
     }
 }
 
-int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t budget, tb_plan *plan)
+int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned esize, size_t budget,
+                 tb_plan *plan)
 {
     for (int depth = 3; depth >= 2; depth--)
-        if (!fit(m, n, k, transa, transb, budget, depth, plan))
+        if (!fit(m, n, k, transa, transb, esize, budget, depth, plan))
             return 0;
     return -1;
 }

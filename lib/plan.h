@@ -22,6 +22,7 @@ typedef struct tb_plan {
     int a_resident;    /* op(A) copied in once and kept for the whole call */
     int depth;         /* tiles in flight */
     size_t bytes;      /* device memory the plan needs */
+    unsigned esize;    /* bytes of an element */
 } tb_plan;
 
 /* Tiles at least this big (rows and columns), unless the matrix is smaller: smaller ones waste the kernel. */
@@ -36,13 +37,16 @@ typedef struct tb_plan {
  * 32 -> 29 ms with two row blocks of A instead of one). */
 #define TB_PLAN_FIRST_BLOCK ((int64_t)128 << 20)
 
-/* Device floats of a rows x cols column-major block with its leading dimension rounded up to 4 floats. */
-TB_HIDDEN size_t tb_plan_block_bytes(int64_t rows, int64_t cols);
+/* Device bytes of a rows x cols column-major block of esize-byte elements, its leading dimension rounded up to 4
+ * elements. */
+TB_HIDDEN size_t tb_plan_block_bytes(int64_t rows, int64_t cols, unsigned esize);
 
 /*
- * The plan for C = alpha*op(A)*op(B) + beta*C (m, n, k >= 1) within `budget` bytes of device memory.  Returns 0,
+ * The plan for C = alpha*op(A)*op(B) + beta*C (m, n, k >= 1, elements of esize bytes) within `budget` bytes of
+ * device memory.  Returns 0,
  * or -1 when not even tiles of TB_PLAN_MIN_TILE (or the whole matrix, if smaller) fit with depth 2.
  */
-TB_HIDDEN int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, size_t budget, tb_plan *plan);
+TB_HIDDEN int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned esize, size_t budget,
+                           tb_plan *plan);
 
 #endif

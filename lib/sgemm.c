@@ -12,10 +12,11 @@
 
 void tb_scale_c(const tb_kproblem *p)
 {
+    const float beta = (float)p->beta; /* TB_TYPE_S, the one type there is */
     for (int64_t j = 0; j < p->n; j++) {
-        float *c = p->c + j * p->ldc;
+        float *c = (float *)p->c + j * p->ldc;
         for (int64_t i = 0; i < p->m; i++)
-            c[i] = p->beta == 0.0f ? 0.0f : p->beta * c[i];
+            c[i] = beta == 0.0f ? 0.0f : beta * c[i];
     }
 }
 
@@ -24,9 +25,9 @@ static tb_kproblem tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j
 {
     tb_kproblem t = g->p;
     t.m = rows, t.n = cols;
-    t.a = g->p.a + (g->p.transa ? i0 * g->p.lda : i0);
-    t.b = g->p.b + (g->p.transb ? j0 : j0 * g->p.ldb);
-    t.c = g->p.c + i0 + j0 * g->p.ldc;
+    t.a = tb_elem(g->p.a, g->p.transa ? i0 * g->p.lda : i0, g->p.type);
+    t.b = tb_elem(g->p.b, g->p.transb ? j0 : j0 * g->p.ldb, g->p.type);
+    t.c = (void *)tb_elem(g->p.c, i0 + j0 * g->p.ldc, g->p.type);
     return t;
 }
 
@@ -77,7 +78,7 @@ void tb_sgemm(const tb_gemm *g)
 {
     tb_call_record r = { .entry = g->entry, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
-    if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0f || g->p.k == 0) {
+    if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0 || g->p.k == 0) {
         tb_cpu_sgemm(g);
         tb_stats_record(g, &r);
         return;

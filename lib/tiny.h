@@ -20,7 +20,7 @@ static inline double tb_tiny_flops(const tb_kproblem *p)
     const tb_config *cfg = tb_config_get();
     if (cfg->watched || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE)
         return 0.0;
-    if (p->m == 0 || p->n == 0 || p->k == 0 || p->alpha == 0.0f)
+    if (p->m == 0 || p->n == 0 || p->k == 0 || p->alpha == 0.0)
         return 0.0;
     const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
     if (flops >= TB_DEVPTR_MIN_FLOPS || flops >= TB_STATS_TIMED_FLOPS)

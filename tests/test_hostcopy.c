@@ -26,7 +26,7 @@ static void copy_and_check(int64_t rows, int64_t cols, int64_t sld, int64_t dld)
     for (int64_t i = 0; i < dld * cols + 2 * GUARD; i++)
         mem[i] = poison;
     float *dst = mem + GUARD;
-    tb_copy2d(dst, dld, src, sld, rows, cols);
+    tb_copy2d(dst, dld, src, sld, rows, cols, sizeof(float));
     for (int64_t g = 0; g < GUARD; g++)
         ck_assert_msg(mem[g] == poison && dst[dld * cols + g] == poison, "guard touched (%lld x %lld)",
                       (long long)rows, (long long)cols);
@@ -58,8 +58,8 @@ END_TEST
 START_TEST(empty_copies_touch_nothing)
 {
     float a = 1.0f, b = 2.0f;
-    tb_copy2d(&b, 1, &a, 1, 0, 5);
-    tb_copy2d(&b, 1, &a, 1, 5, 0);
+    tb_copy2d(&b, 1, &a, 1, 0, 5, sizeof(float));
+    tb_copy2d(&b, 1, &a, 1, 5, 0, sizeof(float));
     ck_assert(b == 2.0f);
 }
 END_TEST

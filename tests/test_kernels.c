@@ -83,8 +83,9 @@ static void run_case(int kernel, int ta, int tb, const int *shape, int layout, f
     check_cuda(cudaMemcpy(dc, hc0, nc * sizeof(float), cudaMemcpyHostToDevice), "copy C");
 
     const float alpha = -1.25f;
-    tb_kproblem p = { ta, tb, m, n, k, alpha, beta, da + misalign, lda, db + misalign, ldb, dc + GUARD + misalign,
-                      ldc };
+    tb_kproblem p = { .type = TB_TYPE_S, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
+                      .beta = beta, .a = da + misalign, .lda = lda, .b = db + misalign, .ldb = ldb,
+                      .c = dc + GUARD + misalign, .ldc = ldc };
     check_cuda((cudaError_t)tb_kernel_launches[kernel](&p, NULL), "launch");
     check_cuda(cudaDeviceSynchronize(), "kernel");
     check_cuda(cudaMemcpy(hc, dc, nc * sizeof(float), cudaMemcpyDeviceToHost), "copy C back");

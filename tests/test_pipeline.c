@@ -65,16 +65,18 @@ static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, i
 /* C = alpha*op(A)*op(B) + beta*C, each element summed in double in order of l; C unread when beta == 0 */
 static void gemm_ref(const tb_kproblem *p)
 {
+    ck_assert_int_eq(p->type, TB_TYPE_S);
+    const float *pa = p->a, *pb = p->b;
     for (int64_t j = 0; j < p->n; j++)
         for (int64_t i = 0; i < p->m; i++) {
             double sum = 0;
             for (int64_t l = 0; l < p->k; l++) {
-                float a = p->transa ? p->a[l + i * p->lda] : p->a[i + l * p->lda];
-                float b = p->transb ? p->b[j + l * p->ldb] : p->b[l + j * p->ldb];
+                float a = p->transa ? pa[l + i * p->lda] : pa[i + l * p->lda];
+                float b = p->transb ? pb[j + l * p->ldb] : pb[l + j * p->ldb];
                 sum += (double)a * b;
             }
-            float *c = p->c + i + j * p->ldc;
-            *c = p->beta == 0.0f ? (float)(p->alpha * sum) : (float)(p->alpha * sum + (double)p->beta * *c);
+            float *c = (float *)p->c + i + j * p->ldc;
+            *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
         }
 }
 
@@ -118,20 +120,21 @@ static int push(sim *s, int q, op o)
     return 0;
 }
 
-static int sim_alloc(void *ctx, size_t bytes, float **dev)
+static int sim_alloc(void *ctx, size_t bytes, void **dev)
 {
     sim *s = ctx;
     if (injected(s))
         return -1;
-    *dev = malloc(bytes);
-    ck_assert(*dev);
+    float *f = malloc(bytes);
+    ck_assert(f);
     for (size_t i = 0; i < bytes / sizeof(float); i++)
-        (*dev)[i] = NAN;
+        f[i] = NAN;
+    *dev = f;
     s->live++;
     return 0;
 }
 
-static void sim_release(void *ctx, float *dev)
+static void sim_release(void *ctx, void *dev)
 {
     sim *s = ctx;
     /* what is still queued may use it: drain first, as cudaFree waits for the device */
@@ -141,18 +144,20 @@ static void sim_release(void *ctx, float *dev)
     s->live--;
 }
 
-static int sim_h2d(void *ctx, int q, float *dev, int64_t dld, const float *host, int64_t hld, int64_t rows,
-                   int64_t cols)
+static int sim_h2d(void *ctx, int q, void *dev, int64_t dld, const void *host, int64_t hld, int64_t rows,
+                   int64_t cols, unsigned esize)
 {
     sim *s = ctx;
+    ck_assert_uint_eq(esize, sizeof(float));
     return injected(s) ? -1 : push(s, q, (op){ .kind = OP_H2D, .dst = dev, .dld = dld, .src = host, .sld = hld,
                                                .rows = rows, .cols = cols });
 }
 
-static int sim_d2h(void *ctx, int q, float *host, int64_t hld, const float *dev, int64_t dld, int64_t rows,
-                   int64_t cols)
+static int sim_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, int64_t dld, int64_t rows,
+                   int64_t cols, unsigned esize)
 {
     sim *s = ctx;
+    ck_assert_uint_eq(esize, sizeof(float));
     return injected(s) ? -1 : push(s, q, (op){ .kind = OP_D2H, .dst = host, .dld = hld, .src = dev, .sld = dld,
                                                .rows = rows, .cols = cols });
 }
@@ -256,7 +261,7 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
  * (tb_pipeline_slot_wanted), else the smallest that works. */
 static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_slot)
 {
-    tb_kproblem p = { .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
+    tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
                       .alpha = sh->alpha, .beta = sh->beta };
     int64_t ar = sh->ta ? sh->k : sh->m, ac = sh->ta ? sh->m : sh->k;
     int64_t br = sh->tb ? sh->n : sh->k, bc = sh->tb ? sh->k : sh->n;
@@ -272,12 +277,12 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
     p.c = c;
 
     tb_plan plan;
-    ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sh->budget, &plan), 0);
-    tb_pipe_staging st = { .slot_floats = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k)
-                                                   : tb_pipeline_slot_floats(&plan) };
+    ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
+    tb_pipe_staging st = { .slot_bytes = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k)
+                                                  : tb_pipeline_slot_bytes(&plan) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
-        st.in[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
-        st.out[i] = malloc(sizeof(float) * (size_t)st.slot_floats);
+        st.in[i] = malloc((size_t)st.slot_bytes);
+        st.out[i] = malloc((size_t)st.slot_bytes);
         ck_assert(st.in[i] && st.out[i]);
     }
     sim *s = calloc(1, sizeof *s);
@@ -392,9 +397,9 @@ END_TEST
 START_TEST(refuses_a_staging_slot_too_small)
 {
     tb_plan plan;
-    ck_assert_int_eq(tb_plan_make(600, 900, 40, 0, 0, 3 << 20, &plan), 0);
-    tb_pipe_staging st = { .slot_floats = tb_pipeline_slot_floats(&plan) / 2 };
-    tb_gemm g = { .p = { .m = 600, .n = 900, .k = 40, .alpha = 1.0f } };
+    ck_assert_int_eq(tb_plan_make(600, 900, 40, 0, 0, sizeof(float), 3 << 20, &plan), 0);
+    tb_pipe_staging st = { .slot_bytes = tb_pipeline_slot_bytes(&plan) / 2 };
+    tb_gemm g = { .p = { .type = TB_TYPE_S, .m = 600, .n = 900, .k = 40, .alpha = 1.0 } };
     const char *err = NULL;
     ck_assert_int_eq(tb_pipeline_run(&g, &plan, NULL, &st, &err), 0);
     ck_assert_ptr_nonnull(err);
@@ -410,19 +415,20 @@ START_TEST(slot_sizes)
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
         const int64_t m = dims[i][0], n = dims[i][1], k = dims[i][2];
         tb_plan plan;
-        ck_assert_int_eq(tb_plan_make(m, n, k, 0, 0, (size_t)1 << 36, &plan), 0);
-        int64_t least = tb_pipeline_slot_floats(&plan), want = tb_pipeline_slot_wanted(&plan, k);
+        ck_assert_int_eq(tb_plan_make(m, n, k, 0, 0, sizeof(float), (size_t)1 << 36, &plan), 0);
+        int64_t least = tb_pipeline_slot_bytes(&plan), want = tb_pipeline_slot_wanted(&plan, k);
         int64_t largest = plan.mb * k;
         largest = k * plan.nb > largest ? k * plan.nb : largest;
         largest = plan.mb * plan.nb > largest ? plan.mb * plan.nb : largest;
+        largest *= (int64_t)sizeof(float);
         int64_t expect = largest < TB_PIPE_GOOD_SLOT ? largest : TB_PIPE_GOOD_SLOT;
         expect = expect > least ? expect : least;
         ck_assert_msg(want == expect, "%lldx%lldx%lld: slot %lld, expected %lld", (long long)m, (long long)n,
                       (long long)k, (long long)want, (long long)expect);
     }
-    /* 2048^3: tiles of 2048 x 256 need 256K floats, but blocks of 4M floats go through: 1M-float slots */
+    /* 2048^3: tiles of 2048 x 256 need 256K floats, but blocks of 4M floats go through: 4 MiB slots */
     tb_plan plan;
-    ck_assert_int_eq(tb_plan_make(2048, 2048, 2048, 0, 0, (size_t)1 << 36, &plan), 0);
+    ck_assert_int_eq(tb_plan_make(2048, 2048, 2048, 0, 0, sizeof(float), (size_t)1 << 36, &plan), 0);
     ck_assert_int_eq(tb_pipeline_slot_wanted(&plan, 2048), TB_PIPE_GOOD_SLOT);
 }
 END_TEST

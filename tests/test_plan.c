@@ -25,13 +25,13 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
     ck_assert_msg(p->depth == 2 || p->depth == 3, "depth %d", p->depth);
     ck_assert_msg(p->bytes <= budget, "%zu bytes for a budget of %zu", p->bytes, budget);
     /* the bytes are what the buffers need */
-    size_t a_block = ta ? tb_plan_block_bytes(k, p->mb) : tb_plan_block_bytes(p->mb, k);
-    size_t a_whole = ta ? tb_plan_block_bytes(k, m) : tb_plan_block_bytes(m, k);
-    size_t b_panel = tb ? tb_plan_block_bytes(p->nb, k) : tb_plan_block_bytes(k, p->nb);
+    size_t a_block = ta ? tb_plan_block_bytes(k, p->mb, 4) : tb_plan_block_bytes(p->mb, k, 4);
+    size_t a_whole = ta ? tb_plan_block_bytes(k, m, 4) : tb_plan_block_bytes(m, k, 4);
+    size_t b_panel = tb ? tb_plan_block_bytes(p->nb, k, 4) : tb_plan_block_bytes(k, p->nb, 4);
     int64_t d = p->depth, tiles = p->mtiles * p->ntiles;
     size_t need = (p->a_resident ? a_whole : (size_t)(p->mtiles < d ? p->mtiles : d) * a_block) +
                   (size_t)(p->ntiles < d ? p->ntiles : d) * b_panel +
-                  (size_t)(tiles < d ? tiles : d) * tb_plan_block_bytes(p->mb, p->nb);
+                  (size_t)(tiles < d ? tiles : d) * tb_plan_block_bytes(p->mb, p->nb, 4);
     ck_assert_msg(p->bytes == need, "bytes %zu, buffers %zu", p->bytes, need);
 }
 
@@ -39,17 +39,17 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
 static tb_plan plan_for(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t budget)
 {
     tb_plan p;
-    ck_assert_int_eq(tb_plan_make(m, n, k, ta, tb, budget, &p), 0);
+    ck_assert_int_eq(tb_plan_make(m, n, k, ta, tb, 4, budget, &p), 0);
     check_plan(m, n, k, ta, tb, budget, &p);
     return p;
 }
 
 START_TEST(block_bytes_round_rows_to_four)
 {
-    ck_assert_uint_eq(tb_plan_block_bytes(1, 1), 16);
-    ck_assert_uint_eq(tb_plan_block_bytes(4, 3), 48);
-    ck_assert_uint_eq(tb_plan_block_bytes(5, 2), 64);
-    ck_assert_uint_eq(tb_plan_block_bytes(8192, 8192), (size_t)256 * MiB);
+    ck_assert_uint_eq(tb_plan_block_bytes(1, 1, 4), 16);
+    ck_assert_uint_eq(tb_plan_block_bytes(4, 3, 4), 48);
+    ck_assert_uint_eq(tb_plan_block_bytes(5, 2, 4), 64);
+    ck_assert_uint_eq(tb_plan_block_bytes(8192, 8192, 4), (size_t)256 * MiB);
 }
 END_TEST
 
@@ -78,7 +78,7 @@ START_TEST(first_blocks_are_capped)
     p = plan_for(16384, 8192, 16384, 1, 1, 100 * GiB);
     ck_assert_int_eq(p.mb, 2048);
     ck_assert_int_eq(p.nb, 2048);
-    ck_assert_int_le((int64_t)tb_plan_block_bytes(p.nb, 16384), TB_PLAN_FIRST_BLOCK);
+    ck_assert_int_le((int64_t)tb_plan_block_bytes(p.nb, 16384, 4), TB_PLAN_FIRST_BLOCK);
 }
 END_TEST
 
@@ -128,10 +128,10 @@ START_TEST(budget_below_the_smallest_tiles_is_refused)
 {
     tb_plan p;
     /* depth 2 with 256-row blocks of a k = 1e6 product needs about 4 GiB */
-    ck_assert_int_eq(tb_plan_make(4096, 4096, 1000000, 0, 0, 1 * GiB, &p), -1);
-    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 16, &p), -1);
-    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 47, &p), -1);
-    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 48, &p), 0); /* one tile: A, B and C of 16 bytes each */
+    ck_assert_int_eq(tb_plan_make(4096, 4096, 1000000, 0, 0, 4, 1 * GiB, &p), -1);
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 16, &p), -1);
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 47, &p), -1);
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 48, &p), 0); /* one tile: A, B and C of 16 bytes each */
 }
 END_TEST
 
@@ -151,7 +151,7 @@ START_TEST(random_shapes_and_budgets_keep_the_invariants)
         int ta = (int)pick(0, 1), tb = (int)pick(0, 1);
         size_t budget = (size_t)pick(1, 3) << pick(4, 36);
         tb_plan p;
-        if (!tb_plan_make(m, n, k, ta, tb, budget, &p))
+        if (!tb_plan_make(m, n, k, ta, tb, 4, budget, &p))
             check_plan(m, n, k, ta, tb, budget, &p);
     }
 }

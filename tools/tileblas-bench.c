@@ -102,8 +102,8 @@ typedef struct problem {
 static void setup(problem *pr, int64_t m, int64_t n, int64_t k, int ta, int tb)
 {
     int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
-    tb_kproblem p = { ta, tb, m, n, k, 1.0f, 0.0f, NULL, (arows + 3) & ~3ll, NULL, (brows + 3) & ~3ll, NULL,
-                      (m + 3) & ~3ll };
+    tb_kproblem p = { .type = TB_TYPE_S, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = 1.0, .beta = 0.0,
+                      .lda = (arows + 3) & ~3ll, .ldb = (brows + 3) & ~3ll, .ldc = (m + 3) & ~3ll };
     pr->aelems = (size_t)(p.lda * acols), pr->belems = (size_t)(p.ldb * bcols), pr->celems = (size_t)(p.ldc * n);
     pr->ha = bench_alloc(pr->aelems * sizeof(float));
     pr->hb = bench_alloc(pr->belems * sizeof(float));

@@ -71,7 +71,8 @@ static double time_kernel(int n, int runs)
         cudaMalloc((void **)&c, bytes) == cudaSuccess && cudaMemcpy(a, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
         cudaMemcpy(b, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess && cudaEventCreate(&e0) == cudaSuccess &&
         cudaEventCreate(&e1) == cudaSuccess) {
-        tb_kproblem p = { 0, 0, n, n, n, 1.0f, 0.0f, a, n, b, n, c, n };
+        tb_kproblem p = { .type = TB_TYPE_S, .m = n, .n = n, .k = n, .alpha = 1.0, .beta = 0.0, .a = a, .lda = n,
+                          .b = b, .ldb = n, .c = c, .ldc = n };
         double t[16];
         int ok = 1;
         runs = runs > 16 ? 16 : runs;
