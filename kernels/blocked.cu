@@ -345,52 +345,32 @@ int launch_one(const tb_sproblem *p, const split_t *sp, unsigned slices, void *s
                      : launch_vec<C, false, false>(p, sp, slices, stream);
 }
 
-// The split-k workspaces come from a memory pool of the library's own on device 0, which keeps up to 1 GiB
-// mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace afresh,
-// which costs more than a small product).  The process's default pool is left as the program set it.
-static cudaMemPool_t own_pool(void)
+// k cut into at most `slices` pieces of whole tiles: the pieces' depth, and *slices set to how many there are
+template <class C>
+int64_t slice_depth(const tb_sproblem *p, int64_t *slices)
 {
-    static cudaMemPool_t pool; // made once; a thread that loses the race destroys its own
-    cudaMemPool_t p = __atomic_load_n(&pool, __ATOMIC_ACQUIRE);
-    if (p)
-        return p;
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = 0;
-    if (cudaMemPoolCreate(&p, &props) != cudaSuccess) {
-        cudaGetLastError();
-        return NULL;
-    }
-    uint64_t keep = (uint64_t)1 << 30;
-    cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
-    cudaMemPool_t none = NULL;
-    if (!__atomic_compare_exchange_n(&pool, &none, p, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        cudaMemPoolDestroy(p);
-        p = none;
-    }
-    return p;
+    const int64_t want = *slices, kchunk = ((p->k + want - 1) / want + C::BK - 1) / C::BK * C::BK;
+    *slices = want > 1 ? (p->k + kchunk - 1) / kchunk : 1;
+    return kchunk;
 }
 
-// One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to a
-// workspace from the stream's memory pool, then sum_slices adds them up; without the memory, no split.
+// The workspace of a split into `slices` pieces: one m x n partial product each, columns padded to 4 floats.
+static size_t split_bytes(const tb_sproblem *p, int64_t slices)
+{
+    return slices > 1 ? (size_t)(((p->m + 3) & ~(int64_t)3) * p->n * slices) * sizeof(float) : 0;
+}
+
+// One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to the
+// workspace (split_bytes), then sum_slices adds them up; without a workspace, no split.
 template <class C>
-int launch_config(const tb_sproblem *p, int64_t slices, void *stream)
+int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 {
     split_t none = { p->k, 0, 0, 0 };
-    const int64_t kchunk = ((p->k + slices - 1) / slices + C::BK - 1) / C::BK * C::BK; // whole tiles in every slice
-    slices = slices > 1 ? (p->k + kchunk - 1) / kchunk : 1;
-    if (slices <= 1)
+    const int64_t kchunk = slice_depth<C>(p, &slices);
+    if (slices <= 1 || !ws)
         return launch_one<C>(p, &none, 1, stream);
     const int64_t ldw = (p->m + 3) & ~(int64_t)3;
-    float *ws = NULL;
     cudaStream_t st = (cudaStream_t)stream;
-    cudaMemPool_t pool = own_pool();
-    if (!pool ||
-        cudaMallocFromPoolAsync((void **)&ws, (size_t)(ldw * p->n * slices) * sizeof(float), pool, st) != cudaSuccess) {
-        cudaGetLastError();
-        return launch_one<C>(p, &none, 1, stream);
-    }
     tb_sproblem q = *p;
     q.c = ws, q.ldc = ldw, q.alpha = 1.0f, q.beta = 0.0f;
     split_t sp = { kchunk, p->transa ? kchunk : kchunk * p->lda, p->transb ? kchunk * p->ldb : kchunk, ldw * p->n };
@@ -400,7 +380,6 @@ int launch_config(const tb_sproblem *p, int64_t slices, void *stream)
         sum_slices<<<grid, 128, 0, st>>>(*p, ws, ldw, sp.c_step, (int)slices);
         e = (int)cudaGetLastError();
     }
-    cudaFreeAsync(ws, st);
     return e;
 }
 
@@ -469,35 +448,59 @@ static int block256(const tb_sproblem *p, void *stream)
     return p->transb ? launch_vec<large_m_t, false, true>(p, &none, 1, stream)
                      : launch_vec<large_m_t, false, false>(p, &none, 1, stream);
 }
-extern "C" int tb_launch_block256(const tb_kproblem *kp, void *stream)
+extern "C" int tb_launch_block256(const tb_kproblem *kp, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     return block256(&p, stream);
 }
-extern "C" int tb_launch_block128(const tb_kproblem *kp, void *stream)
+extern "C" int tb_launch_block128(const tb_kproblem *kp, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    return launch_config<mid_t>(&p, 1, stream);
+    return launch_config<mid_t>(&p, 1, NULL, stream);
 }
-extern "C" int tb_launch_block64(const tb_kproblem *kp, void *stream)
+extern "C" int tb_launch_block64(const tb_kproblem *kp, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    return launch_config<small_t>(&p, 1, stream);
+    return launch_config<small_t>(&p, 1, NULL, stream);
 }
 
 // The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy (at least 0.9 of one
 // large tile per SM, else one middle tile per SM), else the small tile with k split so that the blocks fill
 // exactly one wave: a block count just past a whole wave is what costs.  The measurements behind each choice:
 // doc/NOTES.md, "The blocked kernel's choice of tile by shape".
-extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *stream)
+enum shape_class { LARGE, MIDDLE, SMALL };
+// The class of p's shape, and for the small tile the slices of k to aim for
+static shape_class classify(const tb_sproblem *p, int64_t *slices)
+{
+    *slices = 1;
+    if (10 * large_tiles(p) >= 9 * sm_count())
+        return LARGE;
+    if (tiles<mid_t>(p) >= sm_count())
+        return MIDDLE;
+    const int64_t n = tiles<small_t>(p), full = wave<small_t>();
+    int64_t s = n >= full ? 1 : full / n;
+    s = s > p->k / 128 ? p->k / 128 : s;
+    *slices = s > 64 ? 64 : s < 1 ? 1 : s; // at most; launch_config makes them whole tiles deep
+    return SMALL;
+}
+
+extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    int64_t slices;
+    if (classify(&p, &slices) != SMALL)
+        return 0;
+    slice_depth<small_t>(&p, &slices); // as launch_config will cut k
+    return split_bytes(&p, slices);
+}
+
+extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *stream)
 {
     const tb_sproblem s = tb_sproblem_of(kp), *p = &s;
-    if (10 * large_tiles(p) >= 9 * sm_count())
-        return block256(p, stream);
-    if (tiles<mid_t>(p) >= sm_count())
-        return launch_config<mid_t>(p, 1, stream);
-    const int64_t n = tiles<small_t>(p), full = wave<small_t>();
-    int64_t slices = n >= full ? 1 : full / n;
-    slices = slices > p->k / 128 ? p->k / 128 : slices;
-    return launch_config<small_t>(p, slices > 64 ? 64 : slices, stream);
+    int64_t slices;
+    switch (classify(p, &slices)) {
+    case LARGE: return block256(p, stream);
+    case MIDDLE: return launch_config<mid_t>(p, 1, NULL, stream);
+    default: return launch_config<small_t>(p, slices, (float *)workspace, stream);
+    }
 }

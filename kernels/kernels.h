@@ -5,6 +5,7 @@
 #ifndef TB_KERNELS_H
 #define TB_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -15,6 +16,7 @@ extern "C" {
 
 /* Element types.  Every layer names a matrix's type with this; the sizes are the bytes of one element. */
 typedef enum tb_type { TB_TYPE_S = 0 } tb_type;
+#define TB_TYPE_BIT(t) (1u << (t))
 static inline unsigned tb_type_size(tb_type t)
 {
     (void)t;
@@ -51,25 +53,34 @@ static inline const void *tb_elem(const void *base, int64_t i, tb_type t)
     return (const char *)base + i * (int64_t)tb_type_size(t);
 }
 
-/* Queue the kernel on stream (a cudaStream_t); returns the launch's cudaError_t (0 = success). */
-typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *stream);
+/* The contract of a kernel.  workspace: the device bytes it needs for p (0: none), which the caller allocates
+ * on the launch's stream and frees after it; launch: queue the kernel on stream (a cudaStream_t) with that
+ * workspace (or NULL: then it runs without, more slowly where it would have used one) and return the launch's
+ * cudaError_t (0 = success).  A kernel touches no process-wide CUDA state: no pools, no device settings. */
+typedef size_t (*tb_kernel_workspace)(const tb_kproblem *p);
+typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *workspace, void *stream);
 
-/* The kernels, numbered in one order (kernels/list.h): their names, known to the library proper, and their
- * launchers, which only the GPU side has (it is built with CUDA).  With no CUDA there are none (count 0). */
+/* The kernels, numbered in one order (kernels/list.h): their names and types, known to the library proper, and
+ * their launchers and workspace functions, which only the GPU side has (it is built with CUDA).  With no CUDA
+ * there are none (count 0). */
 TB_KERNEL_HIDDEN extern const char *const tb_kernel_names[];
+TB_KERNEL_HIDDEN extern const unsigned tb_kernel_types[];
 TB_KERNEL_HIDDEN extern const int tb_kernel_count;
 TB_KERNEL_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
+TB_KERNEL_HIDDEN extern const tb_kernel_workspace tb_kernel_workspaces[];
 TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
-TB_KERNEL_HIDDEN int tb_kernel_default(void);          /* index of the best kernel, or -1 if none */
+TB_KERNEL_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
+TB_KERNEL_HIDDEN int tb_kernel_default(tb_type t);     /* index of the best kernel for t, or -1 if none */
 
 /* the launchers, one per .cu */
-TB_KERNEL_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_tiled16(const tb_kproblem *p, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_tiled32(const tb_kproblem *p, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_block64(const tb_kproblem *p, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_tiled16(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_tiled32(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_block64(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }

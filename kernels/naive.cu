@@ -14,7 +14,7 @@ __global__ void naive_kernel(tb_sproblem p)
     }
 }
 
-extern "C" int tb_launch_naive(const tb_kproblem *kp, void *stream)
+extern "C" int tb_launch_naive(const tb_kproblem *kp, void *, void *stream)
 {
     const tb_sproblem s = tb_sproblem_of(kp), *p = &s;
     // rows along x: neighbouring threads touch neighbouring elements of C (and of A when not transposed)

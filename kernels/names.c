@@ -1,15 +1,19 @@
-/* The kernels' names (kernels/list.h), for TILEBLAS_KERNEL, tileblas_set_kernel() and the reports. */
+/* The kernels' names and types (kernels/list.h), for TILEBLAS_KERNEL, tileblas_set_kernel(), the reports and the
+ * choice of a kernel for a call. */
 #include <string.h>
 #include <config.h>
 #include "kernels.h"
 #include "list.h"
 
 #ifdef HAVE_CUDA
-#define NAME(name, launch) name,
+#define NAME(name, launch, workspace, types) name,
+#define TYPES(name, launch, workspace, types) types,
 const char *const tb_kernel_names[] = { TB_KERNEL_LIST(NAME) };
+const unsigned tb_kernel_types[] = { TB_KERNEL_LIST(TYPES) };
 const int tb_kernel_count = sizeof tb_kernel_names / sizeof tb_kernel_names[0];
 #else
 const char *const tb_kernel_names[] = { NULL };
+const unsigned tb_kernel_types[] = { 0 };
 const int tb_kernel_count = 0;
 #endif
 
@@ -21,7 +25,15 @@ int tb_kernel_find(const char *name)
     return -1;
 }
 
-int tb_kernel_default(void)
+int tb_kernel_can(int kernel, const tb_kproblem *p)
 {
-    return tb_kernel_count - 1;
+    return kernel >= 0 && kernel < tb_kernel_count && (tb_kernel_types[kernel] & TB_TYPE_BIT(p->type));
+}
+
+int tb_kernel_default(tb_type t)
+{
+    int k = tb_kernel_count - 1;
+    while (k >= 0 && !(tb_kernel_types[k] & TB_TYPE_BIT(t)))
+        k--;
+    return k;
 }

@@ -215,7 +215,7 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
     /* the default stream: after whatever the program queued there */
     *what = "the kernel launch";
     if ((e = (cudaError_t)tb_cuda_fault(TB_OP_LAUNCH)) != cudaSuccess ||
-        (e = (cudaError_t)tb_kernel_launches[kernel](&p, NULL)) != cudaSuccess)
+        (e = (cudaError_t)tb_cuda_launch(kernel, &p, NULL)) != cudaSuccess)
         return e;
     *what = "the product";
     if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)

@@ -213,11 +213,53 @@ static int c_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, int
     return copy2d(q, host, hld, dev, dld, rows, cols, e, cudaMemcpyDeviceToHost);
 }
 
+/* The workspaces that kernels ask for come from a memory pool of the library's own on device 0, which keeps up to
+ * 1 GiB mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace
+ * afresh, which costs more than a small product).  The process's default pool is left as the program set it. */
+static cudaMemPool_t own_pool(void)
+{
+    static _Atomic(cudaMemPool_t) pool; /* made once; a thread that loses the race destroys its own */
+    cudaMemPool_t p = atomic_load(&pool);
+    if (p)
+        return p;
+    struct cudaMemPoolProps props = { 0 };
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    if (cudaMemPoolCreate(&p, &props) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    uint64_t keep = (uint64_t)1 << 30;
+    cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
+    cudaMemPool_t none = NULL;
+    if (!atomic_compare_exchange_strong(&pool, &none, p)) {
+        cudaMemPoolDestroy(p);
+        p = none;
+    }
+    return p;
+}
+
+int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream)
+{
+    const size_t bytes = tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p) : 0;
+    cudaMemPool_t pool = bytes ? own_pool() : NULL;
+    void *ws = NULL;
+    if (pool && cudaMallocFromPoolAsync(&ws, bytes, pool, (cudaStream_t)stream) != cudaSuccess) {
+        cudaGetLastError();
+        ws = NULL; /* the kernel runs without */
+    }
+    int e = tb_kernel_launches[kernel](p, ws, stream);
+    if (ws)
+        cudaFreeAsync(ws, (cudaStream_t)stream);
+    return e;
+}
+
 static int c_gemm(void *ctx, int q, const tb_kproblem *p)
 {
     if (injected(TB_OP_LAUNCH))
         return 1;
-    return check((cudaError_t)tb_kernel_launches[(intptr_t)ctx](p, cu.q[q]));
+    return check((cudaError_t)tb_cuda_launch((int)(intptr_t)ctx, p, cu.q[q]));
 }
 
 static int c_record(void *ctx, int q, int ev)

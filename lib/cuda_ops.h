@@ -12,6 +12,10 @@
 /* Streams and events (once); 0 or a cudaError_t. */
 TB_HIDDEN int tb_cuda_ops_init(void);
 
+/* Kernel number `kernel` of the table on p, queued on stream (a cudaStream_t), with the workspace it asks for
+ * (kernels.h) from a memory pool of the library's own; 0 or the launch's cudaError_t. */
+TB_HIDDEN int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream);
+
 /* The interface, launching kernel number `kernel` of the table. */
 TB_HIDDEN void tb_cuda_ops(int kernel, tb_devops *ops);
 

@@ -44,12 +44,14 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
             tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
         path = TB_PATH_CPU;
     }
-    *kernel = path == TB_PATH_GPU ? tb_route_kernel() : -1;
-    return path;
+    *kernel = path == TB_PATH_GPU ? tb_route_kernel(&g->p) : -1;
+    return *kernel < 0 ? TB_PATH_CPU : path; /* no kernel runs its type: the CPU */
 }
 
-int tb_route_kernel(void)
+int tb_route_kernel(const tb_kproblem *p)
 {
     const tb_config *cfg = tb_config_get();
-    return forced_kernel >= 0 ? forced_kernel : cfg->kernel >= 0 ? cfg->kernel : tb_kernel_default();
+    if (tb_kernel_can(forced_kernel, p))
+        return forced_kernel;
+    return tb_kernel_can(cfg->kernel, p) ? cfg->kernel : tb_kernel_default(p->type);
 }

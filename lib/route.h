@@ -21,8 +21,9 @@ TB_HIDDEN int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb
  * the cost model's times when auto mode chose, else zeros. */
 TB_HIDDEN tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted);
 
-/* The GPU kernel (table index): the thread's, TILEBLAS_KERNEL's, or the default. */
-TB_HIDDEN int tb_route_kernel(void);
+/* The GPU kernel (table index) for p: the thread's, else TILEBLAS_KERNEL's, where that kernel runs p's type, else the
+ * type's default; -1 when no kernel runs it. */
+TB_HIDDEN int tb_route_kernel(const tb_kproblem *p);
 
 /* Per-thread overrides (tileblas_set_path / tileblas_set_kernel). */
 TB_HIDDEN void tb_route_force_path(tb_path path); /* TB_PATH_NONE: no override */

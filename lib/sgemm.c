@@ -38,7 +38,7 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
 {
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
     const char *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
-    int kernel = tb_route_kernel();
+    int kernel = tb_route_kernel(&g->p);
     if (!other_device && tb_gpu_sgemm_resident(g, kernel, w, &err) == 0) {
         r->kernel = kernel;
         return TB_PATH_GPU;

@@ -183,12 +183,18 @@ START_TEST(kernel_table)
     ck_assert_int_ge(tb_kernel_find("tiled16"), 0);
     ck_assert_int_ge(tb_kernel_find("tiled32"), 0);
     ck_assert_int_ge(tb_kernel_find("block64"), 0);
-    ck_assert_int_eq(tb_kernel_default(), tb_kernel_find("blocked"));
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S), tb_kernel_find("blocked"));
     const char *set[] = { "TILEBLAS_KERNEL", "tiled16", NULL };
     ck_assert_int_eq(parse_with(set).kernel, tb_kernel_find("tiled16"));
+    /* the contract: every kernel runs single precision; a number outside the table runs nothing */
+    const tb_kproblem s = { .type = TB_TYPE_S };
+    for (int k = 0; k < tb_kernel_count; k++)
+        ck_assert_msg(tb_kernel_can(k, &s), "%s", tb_kernel_names[k]);
+    ck_assert(!tb_kernel_can(-1, &s) && !tb_kernel_can(tb_kernel_count, &s));
+    ck_assert(tb_kernel_can(tb_route_kernel(&s), &s));
 #else
     ck_assert_int_eq(tb_kernel_count, 0);
-    ck_assert_int_eq(tb_kernel_default(), -1);
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S), -1);
 #endif
     ck_assert_int_eq(tb_kernel_find("no-such-kernel"), -1);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cuda_ops.h"
 #include "kernels.h"
 #include "suite.h"
 
@@ -86,7 +87,7 @@ static void run_case(int kernel, int ta, int tb, const int *shape, int layout, f
     tb_kproblem p = { .type = TB_TYPE_S, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
                       .beta = beta, .a = da + misalign, .lda = lda, .b = db + misalign, .ldb = ldb,
                       .c = dc + GUARD + misalign, .ldc = ldc };
-    check_cuda((cudaError_t)tb_kernel_launches[kernel](&p, NULL), "launch");
+    check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
     check_cuda(cudaDeviceSynchronize(), "kernel");
     check_cuda(cudaMemcpy(hc, dc, nc * sizeof(float), cudaMemcpyDeviceToHost), "copy C back");
 

@@ -36,6 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench.h"
+#include "cuda_ops.h"
 #include "devptr.h"
 #include "gpu.h"
 #include "gpu_module.h"
@@ -59,7 +60,7 @@ typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS, IMPL_CALL } impl_kind;
 typedef struct impl {
     impl_kind kind;
     const char *name;
-    tb_kernel_launch kernel;
+    int kernel; /* IMPL_KERNEL: its number in the table */
 } impl;
 
 /* cuBLAS and OpenBLAS, declared here and loaded at run time: nothing links them */
@@ -127,7 +128,7 @@ static void teardown(problem *pr)
 static int launch(const impl *im, const tb_kproblem *p)
 {
     if (im->kind == IMPL_KERNEL)
-        return im->kernel(p, NULL);
+        return tb_cuda_launch(im->kernel, p, NULL); /* with the workspace the library gives it */
     if (im->kind == IMPL_CALL) { /* the library's entry point on the same device pointers: found and used in place */
         cblas_sgemm(CblasColMajor, p->transa ? CblasTrans : CblasNoTrans, p->transb ? CblasTrans : CblasNoTrans,
                     (int)p->m, (int)p->n, (int)p->k, p->alpha, p->a, (int)p->lda, p->b, (int)p->ldb, p->beta, p->c,
@@ -318,7 +319,7 @@ static int plot_csv(const char *csv, const char *png)
             j++;
         if (j == nimpls && nimpls < MAX_IMPLS) {
             snprintf(names[nimpls], sizeof names[0], "%s", name);
-            impls[nimpls] = (impl){ IMPL_KERNEL, names[nimpls], NULL };
+            impls[nimpls] = (impl){ IMPL_KERNEL, names[nimpls], -1 };
             nimpls++;
         }
         if (j < nimpls)
@@ -427,7 +428,7 @@ int main(int argc, char **argv)
     impl impls[MAX_IMPLS];
     int nimpls = 0;
     if (cublas_sgemm)
-        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", NULL };
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", -1 };
     for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 2; i++) {
         const char *name = tb_kernel_names[i];
         size_t len = strlen(name);
@@ -438,10 +439,10 @@ int main(int argc, char **argv)
             at += len;
         }
         if (chosen)
-            impls[nimpls++] = (impl){ IMPL_KERNEL, name, tb_kernel_launches[i] };
+            impls[nimpls++] = (impl){ IMPL_KERNEL, name, i };
     }
     if (!cublas_sgemm) { /* the default kernel as the yardstick */
-        impl dflt = { IMPL_KERNEL, tb_kernel_names[tb_kernel_default()], tb_kernel_launches[tb_kernel_default()] };
+        impl dflt = { IMPL_KERNEL, tb_kernel_names[tb_kernel_default(TB_TYPE_S)], tb_kernel_default(TB_TYPE_S) };
         memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
         impls[0] = dflt, nimpls++;
         for (int i = 1; i < nimpls; i++) /* not twice */
@@ -449,9 +450,9 @@ int main(int argc, char **argv)
                 memmove(impls + i, impls + i + 1, (size_t)(--nimpls - i) * sizeof *impls);
     }
     if (strstr(kernels, "call") || !strcmp(kernels, "all"))
-        impls[nimpls++] = (impl){ IMPL_CALL, "tb-call", NULL };
+        impls[nimpls++] = (impl){ IMPL_CALL, "tb-call", -1 };
     if (openblas_sgemm)
-        impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", NULL };
+        impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", -1 };
 
     struct cudaDeviceProp prop;
     die_cuda(cudaGetDeviceProperties(&prop, 0), "device properties");

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <cuda_runtime_api.h>
 #include "bench.h"
+#include "cuda_ops.h"
 #include "cost.h"
 #include "gpu.h"
 #include "gpu_module.h"
@@ -62,7 +63,7 @@ static double time_call(tileblas_path path, int m, int n, int k, int runs)
 /* Median seconds of the default kernel on an n^3 product already on the device, or -1. */
 static double time_kernel(int n, int runs)
 {
-    int kernel = tb_kernel_default();
+    int kernel = tb_kernel_default(TB_TYPE_S);
     size_t bytes = (size_t)n * n * sizeof(float);
     float *h = random_floats((size_t)n * n), *a = NULL, *b = NULL, *c = NULL;
     double result = -1;
@@ -78,7 +79,7 @@ static double time_kernel(int n, int runs)
         runs = runs > 16 ? 16 : runs;
         for (int r = -1; r < runs && ok; r++) {
             float ms = 0;
-            ok = cudaEventRecord(e0, NULL) == cudaSuccess && tb_kernel_launches[kernel](&p, NULL) == 0 &&
+            ok = cudaEventRecord(e0, NULL) == cudaSuccess && tb_cuda_launch(kernel, &p, NULL) == 0 &&
                  cudaEventRecord(e1, NULL) == cudaSuccess && cudaEventSynchronize(e1) == cudaSuccess &&
                  cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
             if (r >= 0)
