@@ -31,6 +31,7 @@ typedef long tb_slot;
         size_t len_a, size_t len_b
 
 #define TB_C_TYPE_S float
+#define TB_C_TYPE_D double
 
 /* Every entry point and alias of lib/entries.h, declared. */
 #define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_GEMM_ARGS(TB_C_TYPE_##type));

@@ -15,9 +15,15 @@
 /* What an ABI's file gives the shared code: the way back to the BLAS beneath (lib's tb_reissue), and the whole
  * problem of a record (pointers and scalars too), with 1 when reference BLAS would accept the call. */
 typedef struct tb_abi_ops {
-    tb_reissue via;
+    tb_reissue via; /* first: tb_entry_whole and tb_entry_part find the rest from it */
     int (*problem)(const void *raw, int wide, tb_kproblem *p);
+    void (*reissue)(const tb_blas_fn *f, const void *raw);      /* the record, unchanged, to f */
+    void (*piece)(const tb_blas_fn *f, const tb_kproblem *p); /* a column-major problem on host memory, to f */
 } tb_abi_ops;
+
+/* tb_reissue's whole and part for every ABI: 0, or -1 when there is no BLAS beneath */
+TB_HIDDEN int tb_entry_whole(const tb_gemm *g);
+TB_HIDDEN int tb_entry_part(const tb_gemm *g, const tb_kproblem *p);
 
 /* Every call that is not a tiny one: back to the BLAS beneath when it comes from that BLAS itself (the reference
  * CBLAS calls sgemm_) or is invalid; to the core otherwise. */

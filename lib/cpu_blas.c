@@ -30,7 +30,7 @@ __thread int tb_in_cpu_blas;
 static int is_ours(void *f)
 {
     Dl_info mine, theirs;
-    return dladdr((void *)tb_cpu_sgemm, &mine) && dladdr(f, &theirs) && mine.dli_fbase == theirs.dli_fbase;
+    return dladdr((void *)tb_cpu_gemm, &mine) && dladdr(f, &theirs) && mine.dli_fbase == theirs.dli_fbase;
 }
 
 /* name from the library at path, opened privately; NULL (with *err set) if it cannot be had.  A path with a slash
@@ -169,23 +169,29 @@ const char *tb_cpu_blas_name(tb_entry_id entry)
     return where[entry];
 }
 
-/* Reference SGEMM, column-major, for a process with no CPU BLAS at all: slow but right (TB_TYPE_S, the one type
- * there is). */
-static void builtin_sgemm(const tb_kproblem *p)
+/* Reference GEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
+#define BUILTIN_GEMM(T)                                                                                            \
+    do {                                                                                                           \
+        const T alpha = (T)p->alpha, *a = p->a, *b = p->b;                                                         \
+        for (int64_t j = 0; j < p->n; j++) {                                                                       \
+            T *c = (T *)p->c + j * p->ldc;                                                                         \
+            for (int64_t l = 0; l < p->k; l++) {                                                                   \
+                T t = alpha * (p->transb ? b[j + l * p->ldb] : b[l + j * p->ldb]);                                 \
+                for (int64_t i = 0; i < p->m; i++)                                                                 \
+                    c[i] += t * (p->transa ? a[l + i * p->lda] : a[i + l * p->lda]);                               \
+            }                                                                                                      \
+        }                                                                                                          \
+    } while (0)
+
+static void builtin_gemm(const tb_kproblem *p)
 {
     tb_scale_c(p);
     if (p->alpha == 0.0)
         return;
-    const float alpha = (float)p->alpha, *a = p->a, *b = p->b;
-    for (int64_t j = 0; j < p->n; j++) {
-        float *c = (float *)p->c + j * p->ldc;
-        for (int64_t l = 0; l < p->k; l++) {
-            float blj = p->transb ? b[j + l * p->ldb] : b[l + j * p->ldb];
-            float t = alpha * blj;
-            for (int64_t i = 0; i < p->m; i++)
-                c[i] += t * (p->transa ? a[l + i * p->lda] : a[i + l * p->lda]);
-        }
-    }
+    if (p->type == TB_TYPE_D)
+        BUILTIN_GEMM(double);
+    else
+        BUILTIN_GEMM(float);
 }
 
 static void missing(tb_entry_id entry)
@@ -195,18 +201,18 @@ static void missing(tb_entry_id entry)
                  tb_entries[entry].name);
 }
 
-void tb_cpu_sgemm(const tb_gemm *g)
+void tb_cpu_gemm(const tb_gemm *g)
 {
     if (g->via->whole(g) == 0)
         return;
     missing(g->entry);
-    builtin_sgemm(&g->p);
+    builtin_gemm(&g->p);
 }
 
-void tb_cpu_sgemm_part(const tb_gemm *g, const tb_kproblem *p)
+void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p)
 {
     if (g->via->part(g, p) == 0)
         return;
     missing(g->entry);
-    builtin_sgemm(p);
+    builtin_gemm(p);
 }

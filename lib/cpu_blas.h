@@ -26,10 +26,10 @@ TB_HIDDEN const char *tb_cpu_blas_name(tb_entry_id entry);
 
 /* Run the whole call g on the BLAS beneath, unchanged (results are that BLAS's own, bit for bit); with no BLAS
  * beneath, on a slow built-in loop. */
-TB_HIDDEN void tb_cpu_sgemm(const tb_gemm *g);
+TB_HIDDEN void tb_cpu_gemm(const tb_gemm *g);
 
 /* The same for p, a piece of g (the tiles that the GPU did not finish). */
-TB_HIDDEN void tb_cpu_sgemm_part(const tb_gemm *g, const tb_kproblem *p);
+TB_HIDDEN void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p);
 
 /* Set while this thread is inside the BLAS beneath: an entry point reached then is that BLAS calling the symbols we
  * export (the reference CBLAS calls sgemm_), and goes straight back to it. */

@@ -15,11 +15,17 @@
     X(CBLAS_SGEMM64, cblas_sgemm64_, CBLAS, 64, S, GEMM, "libopenblas64_.so.0")                                     \
     X(SGEMM64, sgemm_64_, F77, 64, S, GEMM, "libopenblas64_.so.0")                                                  \
     X(SCIPY_CBLAS_SGEMM64, scipy_cblas_sgemm64_, CBLAS, 64, S, GEMM, NULL)                                          \
-    X(SCIPY_SGEMM64, scipy_sgemm_64_, F77, 64, S, GEMM, NULL)
+    X(SCIPY_SGEMM64, scipy_sgemm_64_, F77, 64, S, GEMM, NULL)                                                     \
+    X(CBLAS_DGEMM, cblas_dgemm, CBLAS, BLAS, D, GEMM, "libopenblas.so.0")                                           \
+    X(DGEMM, dgemm_, F77, BLAS, D, GEMM, "libopenblas.so.0")                                                        \
+    X(CBLAS_DGEMM64, cblas_dgemm64_, CBLAS, 64, D, GEMM, "libopenblas64_.so.0")                                     \
+    X(DGEMM64, dgemm_64_, F77, 64, D, GEMM, "libopenblas64_.so.0")                                                  \
+    X(SCIPY_CBLAS_DGEMM64, scipy_cblas_dgemm64_, CBLAS, 64, D, GEMM, NULL)                                          \
+    X(SCIPY_DGEMM64, scipy_dgemm_64_, F77, 64, D, GEMM, NULL)
 
 /* Further names of an entry point (for Fortran compilers that add no underscore): the symbol they stand for, the
  * name, and the ABI, type and operation of that entry point. */
-#define TB_ENTRY_ALIASES(X) X(sgemm_, sgemm, F77, S, GEMM)
+#define TB_ENTRY_ALIASES(X) X(sgemm_, sgemm, F77, S, GEMM) X(dgemm_, dgemm, F77, D, GEMM)
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */
 

@@ -33,7 +33,7 @@ struct tb_gemm {
 
 /* The core: routing, the GPU, statistics.  g is valid as the reference BLAS checks it (compat/ forwards the
  * calls that are not, and the tiny ones of lib/tiny.h). */
-TB_HIDDEN void tb_sgemm(const tb_gemm *g);
+TB_HIDDEN void tb_gemm_run(const tb_gemm *g);
 
 /* C = beta*C (C = 0 when beta = 0, so that NaN in C does not propagate), as reference SGEMM does it. */
 TB_HIDDEN void tb_scale_c(const tb_kproblem *p);

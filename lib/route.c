@@ -37,15 +37,19 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
         else
             path = tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
     }
+    /* no kernel runs its type: the CPU, without starting the GPU */
+    *kernel = path == TB_PATH_GPU ? tb_route_kernel(&g->p) : -1;
+    if (*kernel < 0)
+        return TB_PATH_CPU;
     const char *why;
-    if (path == TB_PATH_GPU && !tb_gpu_usable(&why)) {
+    if (!tb_gpu_usable(&why)) {
         /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
         if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
             tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
-        path = TB_PATH_CPU;
+        *kernel = -1;
+        return TB_PATH_CPU;
     }
-    *kernel = path == TB_PATH_GPU ? tb_route_kernel(&g->p) : -1;
-    return *kernel < 0 ? TB_PATH_CPU : path; /* no kernel runs its type: the CPU */
+    return path;
 }
 
 int tb_route_kernel(const tb_kproblem *p)

@@ -10,14 +10,23 @@
 #include "stats.h"
 #include "util.h"
 
+/* C = beta*C for elements of type T */
+#define SCALE_C(T)                                                                                                 \
+    do {                                                                                                           \
+        const T beta = (T)p->beta;                                                                                 \
+        for (int64_t j = 0; j < p->n; j++) {                                                                       \
+            T *c = (T *)p->c + j * p->ldc;                                                                         \
+            for (int64_t i = 0; i < p->m; i++)                                                                     \
+                c[i] = beta == 0 ? 0 : beta * c[i];                                                                \
+        }                                                                                                          \
+    } while (0)
+
 void tb_scale_c(const tb_kproblem *p)
 {
-    const float beta = (float)p->beta; /* TB_TYPE_S, the one type there is */
-    for (int64_t j = 0; j < p->n; j++) {
-        float *c = (float *)p->c + j * p->ldc;
-        for (int64_t i = 0; i < p->m; i++)
-            c[i] = beta == 0.0f ? 0.0f : beta * c[i];
-    }
+    if (p->type == TB_TYPE_D)
+        SCALE_C(double);
+    else
+        SCALE_C(float);
 }
 
 /* g's problem restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C */
@@ -39,14 +48,16 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
     const char *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
     int kernel = tb_route_kernel(&g->p);
-    if (!other_device && tb_gpu_sgemm_resident(g, kernel, w, &err) == 0) {
+    if (kernel < 0)
+        err = "no GPU kernel for this element type";
+    if (!other_device && kernel >= 0 && tb_gpu_sgemm_resident(g, kernel, w, &err) == 0) {
         r->kernel = kernel;
         return TB_PATH_GPU;
     }
     r->gpu_failed = 1;
     if (w[0] != TB_ON_DEVICE && w[1] != TB_ON_DEVICE && w[2] != TB_ON_DEVICE) {
         tb_warn_once(&tb_gpu_warned, "GPU failed (%s); managed operands are read by the CPU BLAS", err);
-        tb_cpu_sgemm(g);
+        tb_cpu_gemm(g);
         return TB_PATH_CPU;
     }
     tb_warn_once(&warned_lost, "operands in device memory, but the GPU cannot take the call (%s): C is left "
@@ -69,17 +80,17 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
         int64_t i0, rows, j0, cols;
         tb_pipeline_tile(&plan, g->p.m, g->p.n, t, &i0, &rows, &j0, &cols);
         tb_kproblem rest = tile_of(g, i0, rows, j0, cols);
-        tb_cpu_sgemm_part(g, &rest);
+        tb_cpu_gemm_part(g, &rest);
     }
     return 0;
 }
 
-void tb_sgemm(const tb_gemm *g)
+void tb_gemm_run(const tb_gemm *g)
 {
     tb_call_record r = { .entry = g->entry, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
     if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0 || g->p.k == 0) {
-        tb_cpu_sgemm(g);
+        tb_cpu_gemm(g);
         tb_stats_record(g, &r);
         return;
     }
@@ -101,7 +112,7 @@ void tb_sgemm(const tb_gemm *g)
             r.gpu_failed = 1;
         }
         if (r.path == TB_PATH_CPU)
-            tb_cpu_sgemm(g);
+            tb_cpu_gemm(g);
     }
     if (timed) {
         const double t1 = tb_now();

@@ -126,9 +126,9 @@ __attribute__((destructor)) static void summary_at_exit(void)
     if (!calls && (!the_program || tb_counts_forked()))
         return; /* a child forked from a process that called, and made no call itself: its parent reports */
     if (the_program)
-        tb_msg("summary of sgemm calls:");
+        tb_msg("summary of GEMM calls:");
     else
-        tb_msg("summary of sgemm calls (process %lld, started by the program):", (long long)getpid());
+        tb_msg("summary of GEMM calls (process %lld, started by the program):", (long long)getpid());
     for (int i = 0; i < TB_ENTRY_COUNT; i++) {
         for (int p = 0; p < 3; p++) {
             all[p].calls += count[i][p].calls;

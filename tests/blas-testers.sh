@@ -1,8 +1,9 @@
 #!/bin/sh
-# The reference BLAS testers (Debian's libblas-test) under tileblas: xblat3s (the Fortran level-3 tester, error
-# exits included) against the reference BLAS and against OpenBLAS, and xscblat3 (the CBLAS level-3 tester, which
-# needs the reference CBLAS), each with tileblas preloaded in every mode of TILEBLAS_TEST_MODES (default: cpu auto;
-# a GPU host adds gpu).  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
+# The reference BLAS testers (Debian's libblas-test) under tileblas: xblat3s and xblat3d (the Fortran level-3
+# testers, error exits included) against the reference BLAS and against OpenBLAS, and xscblat3 and xdcblat3 (the
+# CBLAS level-3 testers, which need the reference CBLAS), each with tileblas preloaded in every mode of
+# TILEBLAS_TEST_MODES (default: cpu auto; a GPU host adds gpu).  The double-precision ones run where the directory
+# has them.  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
 # directory holding the testers, their input files and the reference libblas.so.3, for hosts without the package.
 # SKIP (77) without the testers.
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -41,7 +42,10 @@ tester() {
 }
 
 for mode in "" ${TILEBLAS_TEST_MODES:-cpu auto}; do
-  tester xblat3s sblat3.in "$dir" "$mode"
-  [ -z "$openblas" ] || tester xblat3s sblat3.in "$openblas" "$mode"
-  tester xscblat3 sin3 "$dir" "$mode"
+  for p in s d; do
+    [ -x "$dir/xblat3$p" ] || continue
+    tester xblat3$p ${p}blat3.in "$dir" "$mode"
+    [ -z "$openblas" ] || tester xblat3$p ${p}blat3.in "$openblas" "$mode"
+    tester x${p}cblat3 ${p}in3 "$dir" "$mode"
+  done
 done

@@ -22,14 +22,14 @@ with() {
   [ "${products:-0}" -gt 0 ] || fail "$py: no products counted" "$work/plain"
   LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu "$py" "$check" "$seed" >"$work/cpu" 2>"$work/cpu.err" ||
     fail "$py: under tileblas, CPU path" "$work/cpu" "$work/cpu.err"
-  names=$(sed -n 's/^tileblas:  \([a-z_0-9]*\):$/\1/p' "$work/cpu.err" | tr '\n' ' ')
+  names=$(sed -n 's/^tileblas:  \([a-z_0-9]*sgemm[a-z_0-9]*\):$/\1/p' "$work/cpu.err" | tr '\n' ' ')
   cmp -s "$work/plain" "$work/cpu" || fail "$py: CPU path: not the same results as numpy alone" "$work/plain" "$work/cpu"
-  [ "$(calls "$work/cpu.err")" = "$products 0" ] || fail "$py: CPU path: tileblas did not see the $products products" "$work/cpu.err"
+  [ "$(sgemm_calls "$work/cpu.err")" = "$products 0" ] || fail "$py: CPU path: tileblas did not see the $products products" "$work/cpu.err"
   echo "PASS: $py: CPU path: $products products through tileblas's ${names% }, byte for byte numpy's own results"
 
   LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 "$py" "$check" "$seed" >"$work/auto" 2>"$work/auto.err" ||
     fail "$py: under tileblas, auto mode" "$work/auto" "$work/auto.err"
-  set -- $(calls "$work/auto.err")
+  set -- $(sgemm_calls "$work/auto.err")
   [ "${1:-}" = "$products" ] || fail "$py: auto mode: $products products, tileblas saw ${1:-none}" "$work/auto.err"
   echo "PASS: $py: auto mode: $products products, ${2:-0} of them on the GPU, within the bound: $(cat "$work/auto")"
 
@@ -38,7 +38,7 @@ with() {
   else
     LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" >"$work/gpu" 2>"$work/gpu.err" ||
       fail "$py: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
-    [ "$(calls "$work/gpu.err")" = "$products $products" ] || fail "$py: GPU path: not all $products on the GPU" "$work/gpu.err"
+    [ "$(sgemm_calls "$work/gpu.err")" = "$products $products" ] || fail "$py: GPU path: not all $products on the GPU" "$work/gpu.err"
     echo "PASS: $py: GPU path: $products products on the GPU, within the bound: $(cat "$work/gpu")"
   fi
 }

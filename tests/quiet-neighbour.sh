@@ -103,7 +103,7 @@ if $cc -o "$work/exit" "$work/exit.c" $flags -lpthread 2>"$work/cc.err"; then
     2>"$work/exit.err"
   status=$?
   if [ $status = 77 ]; then echo "SKIP: exit with GPU calls in flight: no GPU ($(cat "$work/exit.out"))"
-  elif [ $status = 0 ] && grep -q 'summary of sgemm calls' "$work/exit.err"; then
+  elif [ $status = 0 ] && grep -q 'summary of GEMM calls' "$work/exit.err"; then
     pass "exit with SGEMM calls in flight on the GPU from two threads: status 0, summary printed"
   else fail "exit with GPU calls in flight: status $status"; tail -n 20 "$work/exit.err"; fi
 else

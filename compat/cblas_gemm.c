@@ -1,0 +1,133 @@
+/* The CBLAS names of GEMM (cblas_sgemm, cblas_dgemm and their ILP64 names; lib/entries.h): a call the reference
+ * CBLAS accepts is handed to the core as a column-major problem; any other goes to the BLAS beneath unchanged. */
+#include <config.h>
+#include <stdio.h>
+#include "blas_abi.h"
+#include "cpu_blas.h"
+#include "gemm_check.h"
+#include "entry_body.h"
+#include "util.h"
+
+enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
+
+/* a scalar as the caller passed it, bit for bit */
+typedef union scalar {
+    float s;
+    double d;
+} scalar;
+
+/* the caller's arguments, integers in their slots */
+typedef struct cblas_call {
+    tb_type type;
+    int order, trans_a, trans_b;
+    tb_slot m, n, k;
+    scalar alpha;
+    const void *a;
+    tb_slot lda;
+    const void *b;
+    tb_slot ldb;
+    scalar beta;
+    void *c;
+    tb_slot ldc;
+} cblas_call;
+
+/* the BLAS beneath's function, by type */
+#define FN(T, name)                                                                                                \
+    void (*name)(int, int, int, tb_slot, tb_slot, tb_slot, T, const T *, tb_slot, const T *, tb_slot, T, T *, tb_slot)
+#define FN_TYPE(T) FN(T, )
+typedef FN(float, cblas_s_fn);
+typedef FN(double, cblas_d_fn);
+
+static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const cblas_call *x)
+{
+    tb_in_cpu_blas++;
+    if (x->type == TB_TYPE_D)
+        ((cblas_d_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.d, x->a, x->lda, x->b,
+                            x->ldb, x->beta.d, x->c, x->ldc);
+    else
+        ((cblas_s_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.s, x->a, x->lda, x->b,
+                            x->ldb, x->beta.s, x->c, x->ldc);
+    tb_in_cpu_blas--;
+}
+
+/* a column-major piece, in slots that either width reads right (its numbers fit in the caller's integers) */
+static void piece(const tb_blas_fn *f, const tb_kproblem *p)
+{
+    cblas_call x = { .type = p->type, .order = COL_MAJOR, .trans_a = p->transa ? TRANS : NO_TRANS,
+                     .trans_b = p->transb ? TRANS : NO_TRANS, .m = p->m, .n = p->n, .k = p->k, .a = p->a,
+                     .lda = p->lda, .b = p->b, .ldb = p->ldb, .c = p->c, .ldc = p->ldc };
+    if (p->type == TB_TYPE_D)
+        x.alpha.d = p->alpha, x.beta.d = p->beta;
+    else
+        x.alpha.s = (float)p->alpha, x.beta.s = (float)p->beta; /* exact: they came as float */
+    call(f, &x);
+}
+
+static void describe(const tb_gemm *g, char *buf, size_t size)
+{
+    const cblas_call *x = g->raw;
+    const int row = x->order == ROW_MAJOR;
+    snprintf(buf, size, "%s %c%c M=%lld N=%lld K=%lld", row ? "row-major" : "col-major",
+             x->trans_a == NO_TRANS ? 'N' : x->trans_a == TRANS ? 'T' : 'C',
+             x->trans_b == NO_TRANS ? 'N' : x->trans_b == TRANS ? 'T' : 'C', (long long)(row ? g->p.n : g->p.m),
+             (long long)(row ? g->p.m : g->p.n), (long long)g->p.k);
+}
+
+static int cblas_trans(int t)
+{
+    return t == NO_TRANS ? 0 : (t == TRANS || t == CONJ_TRANS) ? 1 : -1;
+}
+
+/* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
+ * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when reference CBLAS would
+ * accept the call.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies nothing. */
+static inline __attribute__((always_inline)) int problem(tb_type type, int wide, int order, int TransA, int TransB,
+                                                         tb_slot M, tb_slot N, tb_slot K, tb_slot lda, tb_slot ldb,
+                                                         tb_slot ldc, tb_kproblem *p)
+{
+#define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
+    const int ta = cblas_trans(TransA), tb = cblas_trans(TransB), row = order == ROW_MAJOR;
+    p->type = type;
+    p->transa = row ? tb : ta, p->transb = row ? ta : tb;
+    p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
+    p->lda = INT(row ? ldb : lda), p->ldb = INT(row ? lda : ldb), p->ldc = INT(ldc);
+#undef INT
+    return (row || order == COL_MAJOR) && ta >= 0 && tb >= 0 && tb_gemm_valid(p);
+}
+
+/* The whole problem of a record (tb_abi_ops) */
+static int record_problem(const void *raw, int wide, tb_kproblem *p)
+{
+    const cblas_call *x = raw;
+    const int row = x->order == ROW_MAJOR;
+    if (!problem(x->type, wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p))
+        return 0;
+    p->alpha = x->type == TB_TYPE_D ? x->alpha.d : x->alpha.s;
+    p->beta = x->type == TB_TYPE_D ? x->beta.d : x->beta.s;
+    p->c = x->c;
+    p->a = row ? x->b : x->a, p->b = row ? x->a : x->b;
+    return 1;
+}
+
+static void reissue(const tb_blas_fn *f, const void *raw)
+{
+    call(f, raw);
+}
+
+static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, reissue, piece };
+
+/* The CBLAS names of GEMM (lib/entries.h), defined: T the C type, U the scalar's member, t the type */
+#define DEFINE_CBLAS_GEMM(id, name, T, U, t)                                                                       \
+    TB_EXPORT void name(TB_CBLAS_GEMM_ARGS(T))                                                                     \
+    {                                                                                                              \
+        TB_ENTRY_BODY(TB_E_##id,                                                                                   \
+                      (p.alpha = alpha, problem(t, f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p)),   \
+                      FN_TYPE(T), (order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), cblas_call, \
+                      .type = t, .order = order, .trans_a = TransA, .trans_b = TransB, .m = M, .n = N, .k = K,     \
+                      .alpha.U = alpha, .a = A, .lda = lda, .b = B, .ldb = ldb, .beta.U = beta, .c = C, .ldc = ldc); \
+    }
+#define TB_DEFINE_CBLAS_S_GEMM(id, name) DEFINE_CBLAS_GEMM(id, name, float, s, TB_TYPE_S)
+#define TB_DEFINE_CBLAS_D_GEMM(id, name) DEFINE_CBLAS_GEMM(id, name, double, d, TB_TYPE_D)
+#define TB_DEFINE_F77_S_GEMM(id, name) /* compat/fortran_gemm.c */
+#define TB_DEFINE_F77_D_GEMM(id, name)
+TB_ENTRY_LIST(TB_DEFINE_ENTRY)
