@@ -1,6 +1,6 @@
 /*
- * One program for the differential tests (tests/differential.sh): SGEMM calls, invalid ones and edge cases among
- * them, through cblas_sgemm and sgemm_, printing everything a program can observe of each: the error handler's
+ * One program for the differential tests (tests/differential.sh): SGEMM calls (DGEMM with -DDOUBLE), invalid ones and
+ * edge cases among them, through cblas_sgemm and sgemm_ (cblas_dgemm and dgemm_), printing everything a program can observe of each: the error handler's
  * calls (with -DOWN_HANDLERS the program defines xerbla_ and cblas_xerbla, as numpy and R do), every element of C
  * in hexadecimal, and how the program ends.  Built against an LP64 BLAS (TB_INT int) or an ILP64 one (int64_t,
  * -DILP64), through the plain names or (-DSUFFIX64) through cblas_sgemm64_ and sgemm_64_.
@@ -20,14 +20,31 @@
 #endif
 typedef TB_INT blasint;
 
+#ifdef DOUBLE
+typedef double real;
+#define P "d"
 #ifdef SUFFIX64
-#define cblas_sgemm cblas_sgemm64_
-#define sgemm_ sgemm_64_
+#define cblas_xgemm cblas_dgemm64_
+#define xgemm_ dgemm_64_
+#else
+#define cblas_xgemm cblas_dgemm
+#define xgemm_ dgemm_
 #endif
-void cblas_sgemm(int order, int ta, int tb, blasint m, blasint n, blasint k, float alpha, const float *a, blasint lda,
-                 const float *b, blasint ldb, float beta, float *c, blasint ldc);
-void sgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, const blasint *k, const float *alpha,
-            const float *a, const blasint *lda, const float *b, const blasint *ldb, const float *beta, float *c,
+#else
+typedef float real;
+#define P "s"
+#ifdef SUFFIX64
+#define cblas_xgemm cblas_sgemm64_
+#define xgemm_ sgemm_64_
+#else
+#define cblas_xgemm cblas_sgemm
+#define xgemm_ sgemm_
+#endif
+#endif
+void cblas_xgemm(int order, int ta, int tb, blasint m, blasint n, blasint k, real alpha, const real *a, blasint lda,
+                 const real *b, blasint ldb, real beta, real *c, blasint ldc);
+void xgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, const blasint *k, const real *alpha,
+            const real *a, const blasint *lda, const real *b, const blasint *ldb, const real *beta, real *c,
             const blasint *ldc, size_t la, size_t lb);
 
 #ifdef OWN_HANDLERS
@@ -121,15 +138,15 @@ static const f77_case f77_cases[] = {
 #define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
 #define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
 
-static float a[64], b[64], c[64];
+static real a[64], b[64], c[64];
 
 /* fresh operands; C holds a NaN, which a beta = 0 call must not let through */
 static void fill(void)
 {
     for (int i = 0; i < 64; i++) {
-        a[i] = (float)((i * 7) % 13) - 6.0f;
-        b[i] = (float)((i * 5) % 11) * 0.25f - 1.0f;
-        c[i] = (float)i + 0.5f;
+        a[i] = (real)((i * 7) % 13) - 6.0f;
+        b[i] = (real)((i * 5) % 11) * 0.25f - 1.0f;
+        c[i] = (real)i + 0.5f;
     }
     c[1] = NAN;
 }
@@ -146,21 +163,22 @@ static void run(int i)
     fill();
     if (i < NCBLAS) {
         const cblas_case *x = &cblas_cases[i];
-        printf("case %d: cblas_sgemm%s(%d, %d, %d, %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->order,
+        printf("case %d: cblas_" P "gemm%s(%d, %d, %d, %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->order,
                x->ta, x->tb, (long long)x->m, (long long)x->n, (long long)x->k, x->alpha, (long long)x->lda,
                (long long)x->ldb, x->beta, (long long)x->ldc);
         fflush(stdout);
-        cblas_sgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, x->alpha, a,
+        cblas_xgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, x->alpha, a,
                     (blasint)x->lda, b, (blasint)x->ldb, x->beta, c, (blasint)x->ldc);
     } else {
         const f77_case *x = &f77_cases[i - NCBLAS];
         const blasint m = (blasint)x->m, n = (blasint)x->n, k = (blasint)x->k;
         const blasint lda = (blasint)x->lda, ldb = (blasint)x->ldb, ldc = (blasint)x->ldc;
-        printf("case %d: sgemm_%s('%c', '%c', %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->ta, x->tb,
+        printf("case %d: " P "gemm_%s('%c', '%c', %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->ta, x->tb,
                (long long)m, (long long)n, (long long)k, x->alpha, (long long)lda, (long long)ldb, x->beta,
                (long long)ldc);
         fflush(stdout);
-        sgemm_(&x->ta, &x->tb, &m, &n, &k, &x->alpha, a, &lda, b, &ldb, &x->beta, c, &ldc, 1, 1);
+        const real alpha = x->alpha, beta = x->beta;
+        xgemm_(&x->ta, &x->tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
     }
     show_c();
 }

@@ -1,6 +1,6 @@
 /*
  * A stand-in for OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ (as Fedora and Julia ship it, named
- * libopenblas64_.so.0): cblas_sgemm64_ and sgemm_64_ of Debian's ILP64 OpenBLAS (libopenblas64.so.0, whose
+ * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_, cblas_dgemm64_ and dgemm_64_ of Debian's ILP64 OpenBLAS (libopenblas64.so.0, whose
  * 64-bit-integer symbols keep the plain names), taken from that library itself, never through the global scope, where
  * a preloaded tileblas's LP64 cblas_sgemm would be found.  Built by tests/ilp64.sh.
  */
@@ -8,12 +8,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-typedef void (*cblas_fn)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t, const float *,
-                         int64_t, float, float *, int64_t);
-typedef void (*f77_fn)(const char *, const char *, const int64_t *, const int64_t *, const int64_t *, const float *,
-                       const float *, const int64_t *, const float *, const int64_t *, const float *, float *,
-                       const int64_t *);
 
 static void *ilp64(const char *name)
 {
@@ -25,15 +19,29 @@ static void *ilp64(const char *name)
     return dlsym(h, name);
 }
 
-void cblas_sgemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
-                    int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
-{
-    ((cblas_fn)ilp64("cblas_sgemm"))(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
+/* cblas_?gemm64_ and ?gemm_64_ for element type T, from the library's cblas_?gemm and ?gemm_ (p: s or d) */
+#define STAND_IN(p, T)                                                                                             \
+    void cblas_##p##gemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a,        \
+                            int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc);                      \
+    void cblas_##p##gemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a,        \
+                            int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc)                       \
+    {                                                                                                              \
+        typedef void (*fn)(int, int, int, int64_t, int64_t, int64_t, T, const T *, int64_t, const T *, int64_t, T, \
+                           T *, int64_t);                                                                          \
+        ((fn)ilp64("cblas_" #p "gemm"))(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);              \
+    }                                                                                                              \
+    void p##gemm_64_(const char *ta, const char *tb, const int64_t *m, const int64_t *n, const int64_t *k,          \
+                     const T *alpha, const T *a, const int64_t *lda, const T *b, const int64_t *ldb, const T *beta, \
+                     T *c, const int64_t *ldc);                                                                    \
+    void p##gemm_64_(const char *ta, const char *tb, const int64_t *m, const int64_t *n, const int64_t *k,          \
+                     const T *alpha, const T *a, const int64_t *lda, const T *b, const int64_t *ldb, const T *beta, \
+                     T *c, const int64_t *ldc)                                                                     \
+    {                                                                                                              \
+        typedef void (*fn)(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,          \
+                           const T *, const T *, const int64_t *, const T *, const int64_t *, const T *, T *,      \
+                           const int64_t *);                                                                       \
+        ((fn)ilp64(#p "gemm_"))(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                             \
+    }
 
-void sgemm_64_(const char *ta, const char *tb, const int64_t *m, const int64_t *n, const int64_t *k,
-               const float *alpha, const float *a, const int64_t *lda, const float *b, const int64_t *ldb,
-               const float *beta, float *c, const int64_t *ldc)
-{
-    ((f77_fn)ilp64("sgemm_"))(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
+STAND_IN(s, float)
+STAND_IN(d, double)
