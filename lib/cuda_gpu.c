@@ -148,7 +148,7 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
     }
 }
 
-static int sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
+static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
 {
     *done = 0;
     if (!usable(err))
@@ -176,7 +176,7 @@ static int sgemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, con
     return rc;
 }
 
-/* The device-side problem of sgemm_resident: host operands copied into buffers from the cache.  Returns
+/* The device-side problem of gemm_resident: host operands copied into buffers from the cache.  Returns
  * the error (simulated ones included, TILEBLAS_FAULT) with *what naming the step, or cudaSuccess. */
 static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, void *tmp[3],
                             const char **what)
@@ -227,7 +227,7 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
                         (size_t)cols[2], cudaMemcpyDeviceToHost);
 }
 
-static int sgemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
+static int gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
 {
     if (!usable(err))
         return -1;
@@ -261,7 +261,7 @@ const tb_gpu_module tb_cuda_gpu = {
     .version = PACKAGE_VERSION,
     .usable = usable,
     .state = state,
-    .sgemm = sgemm,
-    .sgemm_resident = sgemm_resident,
+    .gemm = gemm,
+    .gemm_resident = gemm_resident,
     .take_bytes = tb_cuda_take_bytes,
 };

@@ -50,7 +50,7 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
     int kernel = tb_route_kernel(&g->p);
     if (kernel < 0)
         err = "no GPU kernel for this element type";
-    if (!other_device && kernel >= 0 && tb_gpu_sgemm_resident(g, kernel, w, &err) == 0) {
+    if (!other_device && kernel >= 0 && tb_gpu_gemm_resident(g, kernel, w, &err) == 0) {
         r->kernel = kernel;
         return TB_PATH_GPU;
     }
@@ -71,7 +71,7 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
     const char *err;
     tb_plan plan;
     int64_t done;
-    if (!tb_gpu_sgemm(g, kernel, &plan, &done, &err))
+    if (!tb_gpu_gemm(g, kernel, &plan, &done, &err))
         return 0;
     tb_warn_once(&tb_gpu_warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
     if (!done)
