@@ -37,10 +37,19 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
         else
             path = tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
     }
-    /* no kernel runs its type: the CPU, without starting the GPU */
-    *kernel = path == TB_PATH_GPU ? tb_route_kernel(&g->p) : -1;
-    if (*kernel < 0)
+    if (path != TB_PATH_GPU) {
+        *kernel = -1;
+        return path;
+    }
+    /* no kernel runs its type (while some kernel is built in): the CPU, without starting the GPU */
+    *kernel = tb_route_kernel(&g->p);
+    if (*kernel < 0 && tb_kernel_count > 0) {
+        static _Atomic int warned_type;
+        if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
+            tb_warn_once(&warned_type, "TILEBLAS_MODE=gpu, but no GPU kernel runs %s yet; those calls run on the CPU",
+                         tb_entries[g->entry].name);
         return TB_PATH_CPU;
+    }
     const char *why;
     if (!tb_gpu_usable(&why)) {
         /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
