@@ -46,10 +46,10 @@ typedef struct tb_kproblem {
     TB_PROBLEM_FIELDS(void, double)
 } tb_kproblem;
 
-/* Element i of an array of type t */
-static inline const void *tb_elem(const void *base, int64_t i, tb_type t)
+/* Element i of an array of esize-byte elements */
+static inline void *tb_at(const void *base, int64_t i, unsigned esize)
 {
-    return (const char *)base + i * (int64_t)tb_type_size(t);
+    return (char *)base + i * (int64_t)esize;
 }
 
 /* The contract of a kernel.  workspace: the device bytes it needs for p (0: none), which the caller allocates

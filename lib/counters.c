@@ -30,17 +30,14 @@ static double busy;           /* the busy time before that */
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
-#define BUMP(x, v) atomic_store_explicit(&(x), LOAD(x) + (v), memory_order_relaxed)
-
 static void add_block(tb_counts *to, const block *b)
 {
     for (int i = 0; i < TB_ENTRY_COUNT; i++)
         for (int p = 0; p < 3; p++) {
             tb_counter *t = &to->c[i][p];
             const tb_live_counter *c = &b->c[i][p];
-            t->calls += LOAD(c->calls), t->gpu_failures += LOAD(c->gpu_failures);
-            t->flops += LOAD(c->flops), t->seconds += LOAD(c->seconds), t->bytes += LOAD(c->bytes);
+            t->calls += TB_LOAD(c->calls), t->gpu_failures += TB_LOAD(c->gpu_failures);
+            t->flops += TB_LOAD(c->flops), t->seconds += TB_LOAD(c->seconds), t->bytes += TB_LOAD(c->bytes);
         }
 }
 
@@ -155,13 +152,13 @@ void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, do
         return;
     }
     tb_live_counter *c = &b->c[entry][path];
-    BUMP(c->calls, 1);
+    TB_BUMP(c->calls, 1);
     if (gpu_failed)
-        BUMP(c->gpu_failures, 1);
-    BUMP(c->flops, flops);
-    BUMP(c->seconds, seconds);
+        TB_BUMP(c->gpu_failures, 1);
+    TB_BUMP(c->flops, flops);
+    TB_BUMP(c->seconds, seconds);
     if (bytes != 0.0) /* only GPU calls move any */
-        BUMP(c->bytes, bytes);
+        TB_BUMP(c->bytes, bytes);
 }
 
 void tb_counts_sum(tb_counts *out)

@@ -27,6 +27,10 @@ typedef struct tb_live_counter {
     _Atomic double flops, seconds, bytes;
 } tb_live_counter;
 
+/* A live counter read, and raised by its one writer, without a lock */
+#define TB_LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define TB_BUMP(x, v) atomic_store_explicit(&(x), TB_LOAD(x) + (v), memory_order_relaxed)
+
 /* This thread's counters [entry point][path] once it has counted a call, NULL before that and after it exits. */
 TB_HIDDEN extern __thread tb_live_counter (*tb_counts_here)[3];
 
@@ -39,9 +43,8 @@ static inline void tb_counts_add_cpu(tb_entry_id entry, double flops)
         return;
     }
     tb_live_counter *c = &here[entry][1];
-    atomic_store_explicit(&c->calls, atomic_load_explicit(&c->calls, memory_order_relaxed) + 1, memory_order_relaxed);
-    atomic_store_explicit(&c->flops, atomic_load_explicit(&c->flops, memory_order_relaxed) + flops,
-                          memory_order_relaxed);
+    TB_BUMP(c->calls, 1);
+    TB_BUMP(c->flops, flops);
 }
 
 /* A timed call starts or ends at time t (tb_now()), for the busy time: the calls' seconds add up over threads,

@@ -1,4 +1,4 @@
-/* The core of every SGEMM call: calls with nothing to multiply to the BLAS beneath, the route, the GPU with the CPU
+/* The core of every GEMM call: calls with nothing to multiply to the BLAS beneath, the route, the GPU with the CPU
  * behind it. */
 #include <config.h>
 #include "counters.h"
@@ -33,10 +33,11 @@ void tb_scale_c(const tb_kproblem *p)
 static tb_kproblem tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
 {
     tb_kproblem t = g->p;
+    const unsigned e = tb_type_size(t.type);
     t.m = rows, t.n = cols;
-    t.a = tb_elem(g->p.a, g->p.transa ? i0 * g->p.lda : i0, g->p.type);
-    t.b = tb_elem(g->p.b, g->p.transb ? j0 : j0 * g->p.ldb, g->p.type);
-    t.c = (void *)tb_elem(g->p.c, i0 + j0 * g->p.ldc, g->p.type);
+    t.a = tb_at(t.a, t.transa ? i0 * t.lda : i0, e);
+    t.b = tb_at(t.b, t.transb ? j0 : j0 * t.ldb, e);
+    t.c = tb_at(t.c, i0 + j0 * t.ldc, e);
     return t;
 }
 

@@ -31,27 +31,26 @@ static struct {
  * library, the configured $(pkglibdir). */
 static void *open_module(void)
 {
+    enum { PATH = 4096 };
+    char where[3][PATH], first_error[400] = "";
+    int n = 0;
     Dl_info self;
-    char path[4096], first_error[400] = "";
-    const char *dirs[3] = { NULL, NULL, TB_PKGLIBDIR };
-    char here[4096] = "";
-    if (dladdr((void *)open_module, &self) && self.dli_fname && strrchr(self.dli_fname, '/')) {
-        snprintf(here, sizeof here, "%.*s", (int)(strrchr(self.dli_fname, '/') - self.dli_fname), self.dli_fname);
-        dirs[0] = here;
-        dirs[1] = here;
+    const char *slash;
+    if (dladdr((void *)open_module, &self) && self.dli_fname && (slash = strrchr(self.dli_fname, '/'))) {
+        const int dir = (int)(slash - self.dli_fname);
+        if (snprintf(where[n], PATH, "%.*s/" PACKAGE "/" MODULE, dir, self.dli_fname) < PATH)
+            n++;
+        if (snprintf(where[n], PATH, "%.*s/" MODULE, dir, self.dli_fname) < PATH)
+            n++;
     }
-    for (int i = 0; i < 3; i++) {
-        if (!dirs[i])
-            continue;
-        if (snprintf(path, sizeof path, "%s%s/" MODULE, dirs[i], i == 0 ? "/" PACKAGE : "") >= (int)sizeof path)
-            continue;
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    snprintf(where[n++], PATH, "%s", TB_PKGLIBDIR "/" MODULE);
+    for (int i = 0; i < n; i++) {
+        void *h = dlopen(where[i], RTLD_NOW | RTLD_LOCAL);
         if (h)
             return h;
+        const char *e = dlerror();
         if (!first_error[0])
-            snprintf(first_error, sizeof first_error, "%s", dlerror());
-        else
-            dlerror();
+            snprintf(first_error, sizeof first_error, "%s", e);
     }
     snprintf(gpu.why_not, sizeof gpu.why_not, "the GPU module cannot be loaded (%s)", first_error);
     return NULL;

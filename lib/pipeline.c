@@ -34,12 +34,6 @@ static int64_t min64(int64_t x, int64_t y)
     return x < y ? x : y;
 }
 
-/* element i of an array of e-byte elements */
-static void *at(const void *base, int64_t i, unsigned e)
-{
-    return (char *)base + i * (int64_t)e;
-}
-
 static int failed(run *r, const char *what)
 {
     if (!r->err)
@@ -116,8 +110,8 @@ static int upload(run *r, int q, void *dev, int64_t dld, const void *x, int64_t 
         r->next_in = (s + 1) % TB_PIPE_SLOTS;
         if (r->ops->host_wait(ctx, EV_IN(s)))
             return failed(r, "waiting for a staging buffer");
-        tb_copy2d(r->st->in[s], c.rows, at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e);
-        if (r->ops->h2d(ctx, q, at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
+        tb_copy2d(r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e);
+        if (r->ops->h2d(ctx, q, tb_at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
             return failed(r, "copy to device");
         if (r->ops->record(ctx, q, EV_IN(s)))
             return failed(r, "recording an event");
@@ -163,12 +157,12 @@ static int download(run *r, int q, int64_t t, const void *dev, int64_t dld, void
         r->next_out = (s + 1) % TB_PIPE_SLOTS;
         if (r->out_tile[s] >= 0 && flush_upto(r, r->out_tile[s]))
             return -1;
-        if (r->ops->d2h(ctx, q, r->st->out[s], k.rows, at(dev, k.i + k.j * dld, r->e), dld, k.rows, k.cols, r->e))
+        if (r->ops->d2h(ctx, q, r->st->out[s], k.rows, tb_at(dev, k.i + k.j * dld, r->e), dld, k.rows, k.cols, r->e))
             return failed(r, "copy to host");
         if (r->ops->record(ctx, q, EV_OUT(s)))
             return failed(r, "recording an event");
         r->out_tile[s] = t;
-        r->out_dst[s] = at(c, k.i + k.j * r->g->p.ldc, r->e);
+        r->out_dst[s] = tb_at(c, k.i + k.j * r->g->p.ldc, r->e);
         r->out_rows[s] = k.rows, r->out_cols[s] = k.cols;
     }
     return 0;
@@ -249,8 +243,8 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
             if ((panel_queues[b] >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(b, q2)))
                 return failed(r, "waiting for an event");
         panel_queues[b] = 0;
-        int bad = p->transb ? upload(r, q, bdev, k.ldb, at(p->b, j0, e), p->ldb, cols, p->k)
-                            : upload(r, q, bdev, k.ldb, at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols);
+        int bad = p->transb ? upload(r, q, bdev, k.ldb, tb_at(p->b, j0, e), p->ldb, cols, p->k)
+                            : upload(r, q, bdev, k.ldb, tb_at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols);
         if (bad || ops->record(ops->ctx, q, EV_READY(b)))
             return failed(r, "recording an event");
     } else if (ops->queue_wait(ops->ctx, q, EV_READY(b))) {
@@ -261,11 +255,11 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
      * for the first panel to be done everywhere) or uploaded for every tile */
     if (pl->a_resident) {
         k.lda = p->transa ? ld4(p->k) : ld4(p->m);
-        void *adev = at(d->a[0], p->transa ? i0 * k.lda : i0, e);
+        void *adev = tb_at(d->a[0], p->transa ? i0 * k.lda : i0, e);
         k.a = adev;
         if (j == 0) {
-            if (p->transa ? upload(r, q, adev, k.lda, at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
-                          : upload(r, q, adev, k.lda, at(p->a, i0, e), p->lda, rows, p->k))
+            if (p->transa ? upload(r, q, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
+                          : upload(r, q, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k))
                 return -1;
         } else if (!a_waited[q]) {
             for (int q2 = 0; q2 < depth; q2++)
@@ -277,15 +271,15 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
         k.lda = p->transa ? ld4(p->k) : ld4(pl->mb);
         void *adev = d->a[t % depth];
         k.a = adev;
-        if (p->transa ? upload(r, q, adev, k.lda, at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
-                      : upload(r, q, adev, k.lda, at(p->a, i0, e), p->lda, rows, p->k))
+        if (p->transa ? upload(r, q, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
+                      : upload(r, q, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k))
             return -1;
     }
 
     /* C: read only when beta != 0 */
     k.c = d->c[t % depth];
     k.ldc = ld4(pl->mb);
-    void *c = at(p->c, i0 + j0 * p->ldc, e);
+    void *c = tb_at(p->c, i0 + j0 * p->ldc, e);
     if (p->beta != 0.0 && upload(r, q, k.c, k.ldc, c, p->ldc, rows, cols))
         return -1;
     if (ops->gemm(ops->ctx, q, &k))
