@@ -1,5 +1,5 @@
 /*
- * The transfer pipeline (issue 4): a host-memory call computed tile by tile (lib/plan.h), so that the copies in and
+ * The transfer pipeline: a host-memory call computed tile by tile (lib/plan.h), so that the copies in and
  * out of some tiles overlap the kernels of others.
  *
  * Host side, every copy goes through pinned staging memory in chunks: the caller's pageable matrices are copied

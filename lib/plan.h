@@ -1,5 +1,5 @@
 /*
- * How a host-memory call is cut into blocks for the transfer pipeline (issue 4).  Pure arithmetic, no CUDA: the
+ * How a host-memory call is cut into blocks for the transfer pipeline.  Pure arithmetic, no CUDA: the
  * unit tests check it on the CPU.
  *
  * C is cut into tiles of mb rows x nb columns.  Tile (i, j) needs row block i of op(A) (mb x k) and column panel

@@ -28,7 +28,7 @@ START_TEST(large)
 }
 END_TEST
 
-/* Element offsets past 2^31 (issue 5): A, then C, with a leading dimension of INT_MAX, bit for bit. */
+/* Element offsets past 2^31: A, then C, with a leading dimension of INT_MAX, bit for bit. */
 START_TEST(far)
 {
     char msg[1024] = "";

@@ -1,9 +1,9 @@
 /*
- * Operands in device memory (issue 4): a program that allocates with its own CUDA runtime (this test links one, as
- * such a program does; tileblas has its own inside) passes cudaMalloc'd and managed pointers to cblas_sgemm, in
- * every mix with host memory.  The call must run on the GPU with those operands in place, give the product within
- * the bound of doc/TESTING.md of a double-precision reference, leave C's padding untouched and leave host operands as they
- * were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
+ * Operands in device memory: a program that allocates with its own CUDA runtime (this test links one, as such a program
+ * does; tileblas's GPU module loads the same shared runtime) passes cudaMalloc'd and managed pointers to cblas_sgemm,
+ * in every mix with host memory.  The call must run on the GPU with those operands in place, give the product within
+ * the bound of doc/TESTING.md of a double-precision reference, leave C's padding untouched and leave host operands as
+ * they were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
  * usable device.
  */
 #include <config.h>

@@ -1,5 +1,5 @@
 /*
- * fork (issue 5).  A child forked before any GPU use may use the GPU itself; a child of a process that has used the
+ * fork.  A child forked before any GPU use may use the GPU itself; a child of a process that has used the
  * GPU computes on the CPU (CUDA cannot be used there), and the parent keeps using the GPU; children forked while
  * other threads of the parent are inside GPU calls (holding the library's locks) neither deadlock nor go wrong.
  * Results are checked against OpenBLAS.  Without a GPU the first two check the CPU path across fork, and the third

@@ -52,7 +52,7 @@ START_TEST(large)
 }
 END_TEST
 
-/* Misaligned operands, and B the same matrix as A (issue 5): through the pipeline with copies shared among the
+/* Misaligned operands, and B the same matrix as A: through the pipeline with copies shared among the
  * threads (300^3: 352 KiB an operand) and the default kernel. */
 START_TEST(odd_pointers)
 {
@@ -64,7 +64,7 @@ START_TEST(odd_pointers)
 }
 END_TEST
 
-/* Element offsets past 2^31 (issue 5): A, then C, with a leading dimension of INT_MAX, through the pipeline;
+/* Element offsets past 2^31: A, then C, with a leading dimension of INT_MAX, through the pipeline;
  * both calls on the GPU. */
 START_TEST(far)
 {

@@ -378,7 +378,7 @@ START_TEST(faults_anywhere)
 }
 END_TEST
 
-/* Element offsets past 2^31 in the caller's matrices (issue 5): leading dimensions of 2^27 + rows with 24 to 40
+/* Element offsets past 2^31 in the caller's matrices: leading dimensions of 2^27 + rows with 24 to 40
  * columns (A 13 GB, B 17 GB, C 21 GB of address space, a few MB of it used), every transpose, beta 0 and not. */
 START_TEST(offsets_past_2_to_the_31)
 {

@@ -1,5 +1,5 @@
 /*
- * Threads (issue 5): 16 threads call cblas_sgemm (both orders) and sgemm_ at once, 200 calls each, on shapes from
+ * Threads: 16 threads call cblas_sgemm (both orders) and sgemm_ at once, 200 calls each, on shapes from
  * the suites' grid and some larger ones, with every scalar set.  Half the threads force the CPU path (results
  * bit for bit OpenBLAS's), half the GPU path (within the bound of doc/TESTING.md; on the CPU, so bit for bit, where there is
  * no GPU).  Every C must be right, and the counters of tileblas_get_stats must add up to exactly the calls made,

@@ -1,5 +1,5 @@
 /*
- * tileblas-bench --contend: what a second thread's calls cost while another thread keeps the GPU busy (issue 5).
+ * tileblas-bench --contend: what a second thread's calls cost while another thread keeps the GPU busy.
  * A background thread calls cblas_sgemm on host memory, big x big x big (auto mode: the GPU, through the pipeline),
  * over and over.  For each shape, this thread's calls are timed one by one (wall clock, R calls after a warm-up)
  * alone, then beside it (the thread started for them and stopped after), as:
