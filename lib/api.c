@@ -42,7 +42,7 @@ TB_EXPORT const char *tileblas_kernel_name(int i)
 
 TB_EXPORT int tileblas_gpu_available(const char **why_not)
 {
-    return tb_gpu_usable(why_not);
+    return tb_gpu_usable(why_not) > 0;
 }
 
 TB_EXPORT void tileblas_last_call(tileblas_call_info *info)

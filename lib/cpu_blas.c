@@ -209,6 +209,11 @@ void tb_cpu_gemm(const tb_gemm *g)
     builtin_gemm(&g->p);
 }
 
+void tb_cpu_gemm_builtin(const tb_gemm *g)
+{
+    builtin_gemm(&g->p);
+}
+
 void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p)
 {
     if (g->via->part(g, p) == 0)

@@ -28,7 +28,10 @@ TB_HIDDEN const char *tb_cpu_blas_name(tb_entry_id entry);
  * beneath, on a slow built-in loop. */
 TB_HIDDEN void tb_cpu_gemm(const tb_gemm *g);
 
-/* The same for p, a piece of g (the tiles that the GPU did not finish). */
+/* g on the built-in loop, whatever the BLAS beneath. */
+TB_HIDDEN void tb_cpu_gemm_builtin(const tb_gemm *g);
+
+/* The same as tb_cpu_gemm for p, a piece of g (the tiles that the GPU did not finish). */
 TB_HIDDEN void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p);
 
 /* Set while this thread is inside the BLAS beneath: an entry point reached then is that BLAS calling the symbols we

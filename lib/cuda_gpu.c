@@ -4,10 +4,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cuda_runtime_api.h>
 #include "cuda_ops.h"
 #include "env.h"
+#include "gpu.h"
 #include "gpu_module.h"
 #include "kernels.h"
 
@@ -18,10 +21,50 @@ static struct {
     pthread_once_t once;
     pthread_mutex_t lock;
     _Atomic int usable;
+    _Atomic int exiting;   /* exit() has begun: no new GPU work */
+    pthread_t exit_thread; /* the thread that runs exit(), set before `exiting` */
+    _Atomic int in_flight; /* calls between begin() and end() */
+    pthread_once_t held;   /* the exit guard registered again after the first call */
     int initialised;
     char why_not[256];
     char name[320];
-} gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
+} gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .held = PTHREAD_ONCE_INIT };
+
+/* Exit with calls in flight.  The CUDA runtime tears itself down from exit handlers it registers when first used,
+ * while other threads may still be inside it (they crash or hang there).  Our own handler, registered after the
+ * runtime's and so run before it, stops new GPU work (calls from then on run on the CPU, quietly) and waits for
+ * the calls in flight to finish.  It is registered again after the first call, in case the runtime registered
+ * more on that call's first uses. */
+static void exit_guard(void)
+{
+    gpu.exit_thread = pthread_self();
+    atomic_store(&gpu.exiting, 1);
+    const struct timespec ms = { 0, 1000000 };
+    while (atomic_load(&gpu.in_flight) > 0)
+        nanosleep(&ms, NULL);
+}
+
+static void hold_exit(void)
+{
+    atexit(exit_guard);
+}
+
+/* A call enters (0) unless the process is exiting (-1); every entered call ends with end(). */
+static int begin(const char **err)
+{
+    atomic_fetch_add(&gpu.in_flight, 1);
+    if (!atomic_load(&gpu.exiting))
+        return 0;
+    atomic_fetch_sub(&gpu.in_flight, 1);
+    *err = "the process is exiting";
+    return -1;
+}
+
+static void end(void)
+{
+    pthread_once(&gpu.held, hold_exit);
+    atomic_fetch_sub(&gpu.in_flight, 1);
+}
 
 /* The GPU off for good; the first reason is the one kept (calls on device operands may fail beside another). */
 static void disable(const char *what, cudaError_t e)
@@ -61,6 +104,7 @@ static void after_fork_in_child(void)
         atomic_store(&gpu.usable, 0);
     }
     pthread_mutex_init(&gpu.lock, NULL);
+    atomic_store(&gpu.in_flight, 0); /* the parent's other threads are not here */
 }
 
 static void gpu_init(void)
@@ -93,6 +137,7 @@ static void gpu_init(void)
     } else {
         snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
         atomic_store(&gpu.usable, 1);
+        hold_exit();
     }
     leave(caller);
 }
@@ -100,6 +145,11 @@ static void gpu_init(void)
 static int usable(const char **why_not)
 {
     pthread_once(&gpu.once, gpu_init);
+    if (atomic_load(&gpu.exiting)) {
+        if (why_not)
+            *why_not = "the process is exiting";
+        return pthread_equal(pthread_self(), gpu.exit_thread) ? TB_GPU_EXITING : TB_GPU_EXITING_ELSEWHERE;
+    }
     int ok = atomic_load(&gpu.usable);
     if (!ok && why_not)
         *why_not = gpu.why_not;
@@ -151,9 +201,15 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
 static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
 {
     *done = 0;
-    if (!usable(err))
+    if (usable(err) <= 0 || begin(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
+    if (atomic_load(&gpu.exiting)) { /* waited for the lock while exit began */
+        pthread_mutex_unlock(&gpu.lock);
+        *err = "the process is exiting";
+        end();
+        return -1;
+    }
     const int caller = enter();
     tb_cuda_fault_call();
     const tb_pipe_staging *st = NULL;
@@ -173,6 +229,7 @@ static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, cons
         call_failed(what, (cudaError_t)tb_cuda_last_error(), err);
     leave(caller);
     pthread_mutex_unlock(&gpu.lock);
+    end();
     return rc;
 }
 
@@ -229,7 +286,7 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
 
 static int gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
 {
-    if (!usable(err))
+    if (usable(err) <= 0 || begin(err))
         return -1;
     /* host operands are copied through the shared buffer cache; device ones need nothing shared */
     const int shared = w[0] == TB_ON_HOST || w[1] == TB_ON_HOST || w[2] == TB_ON_HOST;
@@ -254,6 +311,7 @@ static int gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], cons
     leave(caller);
     if (shared || e != cudaSuccess)
         pthread_mutex_unlock(&gpu.lock);
+    end();
     return e != cudaSuccess ? -1 : 0;
 }
 

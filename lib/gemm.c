@@ -66,7 +66,8 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
     return TB_PATH_NONE;
 }
 
-/* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; -1: nothing was written to C. */
+/* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; else nothing was written to C, and the
+ * value is the CPU's "kernel" for it (lib/route.h). */
 static int gpu_or_rest(const tb_gemm *g, int kernel)
 {
     const char *err;
@@ -74,9 +75,11 @@ static int gpu_or_rest(const tb_gemm *g, int kernel)
     int64_t done;
     if (!tb_gpu_gemm(g, kernel, &plan, &done, &err))
         return 0;
-    tb_warn_once(&tb_gpu_warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
+    const int usable = tb_gpu_usable(NULL);
+    if (usable >= 0) /* not when it turned the call away because the process is exiting */
+        tb_warn_once(&tb_gpu_warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
     if (!done)
-        return -1;
+        return usable == TB_GPU_EXITING_ELSEWHERE ? TB_OWN_LOOP : -1;
     for (int64_t t = done; t < plan.mtiles * plan.ntiles; t++) {
         int64_t i0, rows, j0, cols;
         tb_pipeline_tile(&plan, g->p.m, g->p.n, t, &i0, &rows, &j0, &cols);
@@ -108,12 +111,14 @@ void tb_gemm_run(const tb_gemm *g)
         r.path = in_place(g, w, other_device, &r);
     } else {
         r.path = tb_route(g, &r.kernel, &r.predicted);
-        if (r.path == TB_PATH_GPU && gpu_or_rest(g, r.kernel)) {
+        int cpu;
+        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, r.kernel)) != 0) {
             r.path = TB_PATH_CPU;
+            r.kernel = cpu;
             r.gpu_failed = 1;
         }
         if (r.path == TB_PATH_CPU)
-            tb_cpu_gemm(g);
+            (r.kernel == TB_OWN_LOOP ? tb_cpu_gemm_builtin : tb_cpu_gemm)(g);
     }
     if (timed) {
         const double t1 = tb_now();

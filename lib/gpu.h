@@ -12,7 +12,10 @@
 TB_HIDDEN extern _Atomic int tb_gpu_warned;
 
 /* 1 when a device is usable.  The first call initialises CUDA (once, thread-safe); nothing CUDA happens
- * before.  When 0, *why_not (if given) says why. */
+ * before.  When 0, *why_not (if given) says why.  Negative once the process is exiting: the GPU takes no new
+ * work, and calls run on the CPU without a word; on the BLAS beneath from the thread that runs exit(), on the
+ * built-in loop from the others (the BLAS beneath may be torn down under them). */
+enum { TB_GPU_EXITING = -1, TB_GPU_EXITING_ELSEWHERE = -2 };
 TB_HIDDEN int tb_gpu_usable(const char **why_not);
 
 /* Without initialising anything: 0 when the runtime was never initialised, 1 when usable (*text: the

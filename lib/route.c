@@ -51,11 +51,12 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
         return TB_PATH_CPU;
     }
     const char *why;
-    if (!tb_gpu_usable(&why)) {
-        /* asked for in the environment: say once why it cannot be had (auto mode stays quiet) */
-        if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
+    const int usable = tb_gpu_usable(&why);
+    if (usable <= 0) {
+        /* asked for in the environment: say once why it cannot be had (auto mode, and exit, stay quiet) */
+        if (usable == 0 && cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
             tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
-        *kernel = -1;
+        *kernel = usable == TB_GPU_EXITING_ELSEWHERE ? TB_OWN_LOOP : -1;
         return TB_PATH_CPU;
     }
     return path;
