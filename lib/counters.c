@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "counters.h"
+#include "util.h"
 
 typedef struct block {
     tb_live_counter c[TB_ENTRY_COUNT][3];
@@ -69,13 +70,14 @@ static void after_fork(void)
     pthread_mutex_unlock(&lock);
 }
 
-/* the sum since start; the caller holds the lock */
+/* the sum since start, busy time up to now (calls may be in progress: at exit, or throughout); the caller holds
+ * the lock */
 static void total(tb_counts *out)
 {
     *out = retired;
     for (const block *b = chain; b; b = b->next)
         add_block(out, b);
-    out->busy = busy;
+    out->busy = busy + (in_progress > 0 ? tb_now() - busy_since : 0.0);
 }
 
 /* a child is a process of its own: its counts start from zero, not from its parent's (the blocks of its parent's

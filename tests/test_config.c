@@ -8,9 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "counters.h"
 #include "env.h"
 #include "kernels.h"
 #include "route.h"
+#include "util.h"
 
 static const char *vars[] = { "TILEBLAS_MODE",        "TILEBLAS_KERNEL",       "TILEBLAS_CPU_BLAS",  "TILEBLAS_VERBOSE",
                               "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY",
@@ -365,9 +367,24 @@ START_TEST(auto_decisions)
 }
 END_TEST
 
+/* the busy time counts a call still in progress (the summary at exit, with calls in flight on other threads) */
+START_TEST(busy_time_open)
+{
+    tb_counts sum;
+    tb_counts_reset();
+    tb_counts_busy(1, tb_now() - 0.5);
+    tb_counts_sum(&sum);
+    ck_assert_msg(sum.busy >= 0.5 && sum.busy < 5.0, "busy %g s with a call in progress for 0.5 s", sum.busy);
+    tb_counts_busy(0, tb_now());
+    tb_counts_sum(&sum);
+    ck_assert_msg(sum.busy >= 0.5 && sum.busy < 5.0, "busy %g s after a 0.5 s call", sum.busy);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = { defaults_are_quiet,     good_values,    bad_values, sizes, kernel_table,
-                                   calibration_file,       calibration_not_a_file, auto_decisions, faults, numbers_strict, NULL };
+                                   calibration_file,       calibration_not_a_file, auto_decisions, faults, numbers_strict,
+                                   busy_time_open, NULL };
     return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);
 }
