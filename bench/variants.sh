@@ -1,9 +1,10 @@
 #!/bin/sh
-# Rebuild the register-blocked kernels with other compile-time settings and time each, side by side with cuBLAS.
+# Rebuild a kernel's file with other compile-time settings and time each, side by side with cuBLAS.
 #   sh bench/variants.sh "FLAGS" ... -- SHAPE...    (run in a configured build tree; SHAPE: N or MxNxK)
-# FLAGS: nvcc definitions for kernels/blocked.cu, e.g. "-DTB_MID_BK=16" or "-DTB_SMALL_BK=8" (the tile depths of
-# the large, middle and small tiles: TB_LARGE_BK, TB_MID_BK, TB_SMALL_BK).  KERNELS (default block256) and TRANS
-# (default "NN TN") choose what is timed.
+# FLAGS: nvcc definitions for kernels/$FILE.cu (FILE: blocked by default), e.g. for blocked "-DTB_MID_BK=16" or
+# "-DTB_SMALL_BK=8" (the tile depths of the large, middle and small tiles: TB_LARGE_BK, TB_MID_BK, TB_SMALL_BK); for
+# dmma "-DTB_DMMA_BK=32 -DTB_DMMA_STAGES=3" or "-DTB_DMMA_WM=32".  KERNELS (default block256), TRANS (default
+# "NN TN") and TYPE (s, d or sd; default s) choose what is timed.
 # The tree is left built with the last variant.
 set -u
 n=0
@@ -13,13 +14,14 @@ i=0
 while [ $i -lt $n ]; do
   i=$((i + 1))
   eval "flags=\$flags_$i"
-  rm -f kernels/blocked.lo kernels/.libs/blocked.o
+  file=${FILE:-blocked}
+  rm -f "kernels/$file.lo" "kernels/.libs/$file.o"
   make -s -j"$(nproc)" NVCCFLAGS="$flags" tools/tileblas-bench >/dev/null 2>&1 || { echo "variant $flags: build failed"; continue; }
-  echo "== blocked kernels built with: $flags"
+  echo "== kernels/$file.cu built with: $flags"
   t=
   for trans in ${TRANS:-NN TN}; do t="$t --trans $trans"; done
   shapes=
   for s in "$@"; do shapes="$shapes --shape $s"; done
   # shellcheck disable=SC2086
-  ./tools/tileblas-bench --no-cpu --kernels "${KERNELS:-block256}" $t $shapes
+  ./tools/tileblas-bench --type "${TYPE:-s}" --no-cpu --kernels "${KERNELS:-block256}" $t $shapes
 done

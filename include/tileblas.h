@@ -1,9 +1,10 @@
 /*
- * tileblas: single-precision GEMM on the GPU for unmodified BLAS programs.
+ * tileblas: single- and double-precision GEMM on the GPU for unmodified BLAS programs.
  *
  * The library exports the BLAS entry points cblas_sgemm, sgemm_ and sgemm, their ILP64 names (64-bit integers:
  * cblas_sgemm64_ and sgemm_64_ as OpenBLAS built with SYMBOLSUFFIX=64_ names them, scipy_cblas_sgemm64_ and
- * scipy_sgemm_64_ as the scipy-openblas64 library of numpy and scipy wheels does); programs call those as they
+ * scipy_sgemm_64_ as the scipy-openblas64 library of numpy and scipy wheels does), and the same for dgemm
+ * (cblas_dgemm, dgemm_, dgemm, cblas_dgemm64_, dgemm_64_, scipy_cblas_dgemm64_, scipy_dgemm_64_); programs call those as they
  * would call any BLAS.  It has no error handler of its own: invalid calls go to the BLAS beneath unchanged.  This header adds the tileblas_*
  * functions: version, per-thread forcing of the path and kernel (for tests and benchmarks), and statistics.
  */
@@ -44,10 +45,15 @@ int tileblas_set_kernel(const char *name);
 int tileblas_kernel_count(void);
 const char *tileblas_kernel_name(int i);
 
+/* The element types kernel i computes, as BLAS prefixes ("s", "d", "sd"), else NULL.  For each type, the last
+ * kernel of the table that computes it is the default; a kernel forced by tileblas_set_kernel or TILEBLAS_KERNEL
+ * for a type it does not compute gives way to that default. */
+const char *tileblas_kernel_types(int i);
+
 /* 1 when a CUDA device is usable (this initialises the GPU runtime once), else 0; why_not gets the reason. */
 int tileblas_gpu_available(const char **why_not);
 
-/* What this thread's last sgemm call did. */
+/* What this thread's last GEMM call did. */
 typedef struct tileblas_call_info {
     tileblas_path path;  /* TILEBLAS_PATH_CPU or TILEBLAS_PATH_GPU; AUTO for a call with nothing to multiply
                             (M or N = 0, alpha = 0 or K = 0), which the BLAS beneath answers */
@@ -80,7 +86,13 @@ enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 11
 void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
                  int K, float alpha, const float *A, int lda, const float *B, int ldb, float beta, float *C,
                  int ldc);
+void cblas_dgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
+                 int K, double alpha, const double *A, int lda, const double *B, int ldb, double beta, double *C,
+                 int ldc);
 #endif
+void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
             const int *ldc);
@@ -96,6 +108,17 @@ void sgemm_64_(const char *transa, const char *transb, const int64_t *m, const i
 void scipy_sgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n,
                      const int64_t *k, const float *alpha, const float *a, const int64_t *lda, const float *b,
                      const int64_t *ldb, const float *beta, float *c, const int64_t *ldc);
+void cblas_dgemm64_(int Order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, double alpha,
+                    const double *A, int64_t lda, const double *B, int64_t ldb, double beta, double *C, int64_t ldc);
+void scipy_cblas_dgemm64_(int Order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, double alpha,
+                          const double *A, int64_t lda, const double *B, int64_t ldb, double beta, double *C,
+                          int64_t ldc);
+void dgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n, const int64_t *k,
+               const double *alpha, const double *a, const int64_t *lda, const double *b, const int64_t *ldb,
+               const double *beta, double *c, const int64_t *ldc);
+void scipy_dgemm_64_(const char *transa, const char *transb, const int64_t *m, const int64_t *n,
+                     const int64_t *k, const double *alpha, const double *a, const int64_t *lda, const double *b,
+                     const int64_t *ldb, const double *beta, double *c, const int64_t *ldc);
 #endif
 
 #ifdef __cplusplus

@@ -5,29 +5,50 @@
 #include <cuda_runtime.h>
 #include "kernels.h"
 
-// A single-precision problem as the FP32 kernels take it (tb_kproblem with its pointers and scalars typed).
-struct tb_sproblem {
-    TB_PROBLEM_FIELDS(float, float)
+// A problem as a kernel takes it: tb_kproblem with its pointers and scalars typed (T: float or double).
+template <class T>
+struct tb_problem {
+    TB_PROBLEM_FIELDS(T, T)
 };
+typedef tb_problem<float> tb_sproblem;
+typedef tb_problem<double> tb_dproblem;
+
+template <class T>
+static inline tb_problem<T> tb_problem_of(const tb_kproblem *p)
+{
+    return { p->transa, p->transb, p->m, p->n, p->k, (T)p->alpha, (T)p->beta, (const T *)p->a, p->lda,
+             (const T *)p->b, p->ldb, (T *)p->c, p->ldc };
+}
 
 static inline tb_sproblem tb_sproblem_of(const tb_kproblem *p)
 {
-    return { p->transa, p->transb, p->m, p->n, p->k, (float)p->alpha, (float)p->beta, (const float *)p->a, p->lda,
-             (const float *)p->b, p->ldb, (float *)p->c, p->ldc };
+    return tb_problem_of<float>(p);
+}
+
+__device__ __forceinline__ float tb_fma(float a, float b, float c)
+{
+    return fmaf(a, b, c);
+}
+
+__device__ __forceinline__ double tb_fma(double a, double b, double c)
+{
+    return fma(a, b, c);
 }
 
 // op(X)(row, col) of a column-major matrix with leading dimension ld; 64-bit offsets throughout.
-__device__ __forceinline__ float tb_op_at(const float *x, int64_t ld, int trans, int64_t row, int64_t col)
+template <class T>
+__device__ __forceinline__ T tb_op_at(const T *x, int64_t ld, int trans, int64_t row, int64_t col)
 {
     return trans ? x[col + row * ld] : x[row + col * ld];
 }
 
 // C(i,j) = alpha*acc + beta*C(i,j); C is not read when beta == 0, so NaN there does not propagate.
-__device__ __forceinline__ void tb_store(const tb_sproblem &p, int64_t i, int64_t j, float acc)
+template <class T>
+__device__ __forceinline__ void tb_store(const tb_problem<T> &p, int64_t i, int64_t j, T acc)
 {
-    float *c = p.c + i + j * p.ldc;
-    float ab = p.alpha * acc;
-    *c = p.beta == 0.0f ? ab : fmaf(p.beta, *c, ab);
+    T *c = p.c + i + j * p.ldc;
+    T ab = p.alpha * acc;
+    *c = p.beta == (T)0 ? ab : tb_fma(p.beta, *c, ab);
 }
 
 // Column blocks beyond gridDim.y's limit (65535) are covered by striding over blockIdx.y.

@@ -9,8 +9,8 @@
 #define TB_KERNEL_LIST_H
 
 #define TB_KERNEL_LIST(X)                                                                                     \
-    /* one thread per element of C: the lessons' starting point */                                             \
-    X("naive", tb_launch_naive, 0, TB_TYPE_BIT(TB_TYPE_S))                                                        \
+    /* one thread per element of C: the lessons' starting point, and the reference for every type */          \
+    X("naive", tb_launch_naive, 0, TB_TYPE_BIT(TB_TYPE_S) | TB_TYPE_BIT(TB_TYPE_D))                               \
     /* shared-memory tiles, 16 x 16 and 32 x 32 (the lessons' best) */                                           \
     X("tiled16", tb_launch_tiled16, 0, TB_TYPE_BIT(TB_TYPE_S))                                                    \
     X("tiled32", tb_launch_tiled32, 0, TB_TYPE_BIT(TB_TYPE_S))                                                    \
@@ -19,6 +19,8 @@
     X("block128", tb_launch_block128, 0, TB_TYPE_BIT(TB_TYPE_S))                                                  \
     X("block256", tb_launch_block256, 0, TB_TYPE_BIT(TB_TYPE_S))                                                  \
     /* the register-blocked configuration chosen by shape, with k split (a workspace) for shapes of few tiles */ \
-    X("blocked", tb_launch_blocked, tb_workspace_blocked, TB_TYPE_BIT(TB_TYPE_S))
+    X("blocked", tb_launch_blocked, tb_workspace_blocked, TB_TYPE_BIT(TB_TYPE_S))                                \
+    /* FP64 on the tensor cores (DMMA), 128 x 128 per block */                                                   \
+    X("dmma", tb_launch_dmma, 0, TB_TYPE_BIT(TB_TYPE_D))
 
 #endif

@@ -35,6 +35,13 @@ TB_EXPORT int tileblas_kernel_count(void)
     return tb_kernel_count;
 }
 
+TB_EXPORT const char *tileblas_kernel_types(int i)
+{
+    _Static_assert(TB_TYPE_BIT(TB_TYPE_S) == 1 && TB_TYPE_BIT(TB_TYPE_D) == 2, "the sets below are by mask");
+    static const char *const sets[] = { "", "s", "d", "sd" };
+    return i >= 0 && i < tb_kernel_count ? sets[tb_kernel_types[i] & 3] : NULL;
+}
+
 TB_EXPORT const char *tileblas_kernel_name(int i)
 {
     return i >= 0 && i < tb_kernel_count ? tb_kernel_names[i] : NULL;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tileblas-bench --host: whole calls from host memory through the library's cblas_sgemm, against OpenBLAS (and the
+# tileblas-bench --host: whole calls from host memory through the library's cblas_sgemm and cblas_dgemm, against OpenBLAS (and the
 # GPU and NVBLAS where there are some), with beta = 0 and beta != 0 and every transpose; each result must agree
 # with OpenBLAS's.  Runs without a GPU (the library's calls then stay on the CPU).  SKIP (77) in a build without
 # CUDA (no tileblas-bench) or without OpenBLAS.
@@ -15,15 +15,16 @@ for beta in 0 0.5; do
   cat "$work/out.txt"
   [ $status = 77 ] && exit 77
   [ $status = 0 ] || { echo "FAIL: tileblas-bench --host --beta $beta exited $status"; exit 1; }
-  # per shape x transposes: OpenBLAS and tileblas (auto) at least
+  # per type x shape x transposes: OpenBLAS and tileblas (auto) at least
   rows=$(($(wc -l <"$work/out.csv") - 1))
-  [ "$rows" -ge 16 ] || { echo "FAIL: $rows CSV rows"; exit 1; }
-  grep -q '^shape,trans,implementation,ms,tflops,ratio_to_openblas,max_rel_diff$' "$work/out.csv" ||
+  [ "$rows" -ge 32 ] || { echo "FAIL: $rows CSV rows"; exit 1; }
+  grep -q '^shape,trans,implementation,ms,tflops,ratio_to_openblas,max_rel_diff,type$' "$work/out.csv" ||
     { echo "FAIL: CSV header"; exit 1; }
-  [ "$(grep -c ',tb-auto/' "$work/out.csv")" = 8 ] && [ "$(grep -c ',bare-fwd,' "$work/out.csv")" = 8 ] ||
-    { echo "FAIL: not one tileblas row and one bare-forward row per call"; exit 1; }
+  [ "$(grep -c ',tb-auto/.*,s$' "$work/out.csv")" = 8 ] && [ "$(grep -c ',tb-auto/.*,d$' "$work/out.csv")" = 8 ] &&
+    [ "$(grep -c ',bare-fwd,' "$work/out.csv")" = 16 ] ||
+    { echo "FAIL: not one tileblas row and one bare-forward row per call of each type"; exit 1; }
   if awk -F, 'NR > 1 && !($5 > 0 && $7 <= 1e-3) { bad = 1 } END { exit !bad }' "$work/out.csv"; then
     echo "FAIL: a row without a rate or with a large difference"; cat "$work/out.csv"; exit 1
   fi
 done
-echo "PASS: whole calls agree with OpenBLAS, beta = 0 and 0.5"
+echo "PASS: whole SGEMM and DGEMM calls agree with OpenBLAS, beta = 0 and 0.5"

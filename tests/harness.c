@@ -15,13 +15,16 @@
 #include "seed.h"
 
 /* OpenBLAS, called directly: the tests link it, and look its symbols up in it by handle, since a plain call
- * would reach tileblas's own cblas_sgemm and sgemm_ first. */
-typedef void (*cblas_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *,
-                         int);
-typedef void (*f77_fn)(const char *, const char *, const int *, const int *, const int *, const float *,
-                       const float *, const int *, const float *, const int *, const float *, float *, const int *);
-static cblas_fn ref_cblas;
-static f77_fn ref_f77;
+ * would reach tileblas's own cblas_?gemm and ?gemm_ first.  Scalars and matrices go through void pointers: the
+ * calls below cast to the function types of one precision. */
+typedef void (*cblas_s)(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *, int);
+typedef void (*cblas_d)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
+                        int);
+typedef void (*f77_fn)(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
+                       const int *, const void *, const int *, const void *, void *, const int *);
+static cblas_s ref_cblas_s;
+static cblas_d ref_cblas_d;
+static f77_fn ref_f77[2];
 static pthread_once_t reference_once = PTHREAD_ONCE_INIT;
 
 static void open_reference(void)
@@ -29,7 +32,8 @@ static void open_reference(void)
     void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
     if (!h)
         h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!h || !(ref_cblas = (cblas_fn)dlsym(h, "cblas_sgemm")) || !(ref_f77 = (f77_fn)dlsym(h, "sgemm_"))) {
+    if (!h || !(ref_cblas_s = (cblas_s)dlsym(h, "cblas_sgemm")) || !(ref_cblas_d = (cblas_d)dlsym(h, "cblas_dgemm")) ||
+        !(ref_f77[0] = (f77_fn)dlsym(h, "sgemm_")) || !(ref_f77[1] = (f77_fn)dlsym(h, "dgemm_"))) {
         fprintf(stderr, "cannot load OpenBLAS as the reference: %s\n", dlerror());
         exit(99); /* automake: hard error */
     }
@@ -59,7 +63,7 @@ unsigned long long tt_seed(void)
     return seed;
 }
 
-static float uniform(void)
+static double uniform(void)
 {
     if (!state_ready) {
         state = tt_seed() + 0x632be59bd9b4e019ull * atomic_fetch_add(&threads_seeded, 1);
@@ -70,7 +74,26 @@ static float uniform(void)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    return (float)((double)(z >> 40) / 16777216.0 * 2.0 - 1.0); /* [-1, 1) */
+    return (double)(z >> 11) / 9007199254740992.0 * 2.0 - 1.0; /* [-1, 1), rounded to float for SGEMM */
+}
+
+/* Elements of either type, read and written as doubles (exact for floats); es: the element size (4 or 8) */
+static double get(const void *x, size_t i, size_t es)
+{
+    return es == 8 ? ((const double *)x)[i] : ((const float *)x)[i];
+}
+
+static void set(void *x, size_t i, size_t es, double v)
+{
+    if (es == 8)
+        ((double *)x)[i] = v;
+    else
+        ((float *)x)[i] = (float)v;
+}
+
+static int same_bits(const void *x, const void *y, size_t i, size_t es)
+{
+    return !memcmp((const char *)x + i * es, (const char *)y + i * es, es);
 }
 
 /* A matrix as stored: `outer` runs of `inner` contiguous elements, runs `ld` apart. */
@@ -94,44 +117,65 @@ static int in_matrix(const stored *s, size_t i)
     return (int)(i % (size_t)s->ld) < s->inner && i < (size_t)s->ld * (size_t)s->outer;
 }
 
-static const uint32_t poison_bits = 0x7fc0dead; /* a NaN with a recognisable payload */
+/* a NaN with a recognisable payload, of either width */
+static void poison(void *x, size_t i, size_t es)
+{
+    static const uint32_t s = 0x7fc0dead;
+    static const uint64_t d = 0x7ff8deaddeadbeefull;
+    memcpy((char *)x + i * es, es == 8 ? (const void *)&d : (const void *)&s, es);
+}
 
 /* specials: +Inf, -Inf and NaN at a few places (every 97 elements, three of them) */
-static float *alloc_matrix(const stored *s, int nan_fill, int specials)
+static void *alloc_matrix(const stored *s, size_t es, int nan_fill, int specials)
 {
-    float *x = malloc(s->count * sizeof *x);
-    float poison;
-    memcpy(&poison, &poison_bits, sizeof poison);
+    void *x = malloc(s->count * es);
     for (size_t i = 0; i < s->count; i++) {
-        x[i] = !in_matrix(s, i) ? poison : nan_fill ? NAN : uniform();
-        if (specials && in_matrix(s, i) && !nan_fill)
-            x[i] = i % 97 == 13 ? INFINITY : i % 97 == 41 ? -INFINITY : i % 97 == 71 ? NAN : x[i];
+        if (!in_matrix(s, i)) {
+            poison(x, i, es);
+            continue;
+        }
+        double v = nan_fill ? NAN : uniform();
+        if (specials && !nan_fill)
+            v = i % 97 == 13 ? INFINITY : i % 97 == 41 ? -INFINITY : i % 97 == 71 ? NAN : v;
+        set(x, i, es, v);
     }
     return x;
 }
 
-static void call_sgemm(int use_ref, const tt_case *c, const float *a, int lda, const float *b, int ldb, float *cc,
-                       int ldc, float alpha, float beta)
+static void call_gemm(int use_ref, const tt_case *c, const void *a, int lda, const void *b, int ldb, void *cc, int ldc,
+                      double alpha, double beta)
 {
     load_reference();
+    const float salpha = (float)alpha, sbeta = (float)beta;
+    const void *pa = c->dp ? (const void *)&alpha : &salpha, *pb = c->dp ? (const void *)&beta : &sbeta;
     if (c->api == TT_FORTRAN) {
         char ta = c->ta ? 'T' : 'N', tb = c->tb ? 'T' : 'N';
-        (use_ref ? ref_f77 : sgemm_)(&ta, &tb, &c->m, &c->n, &c->k, &alpha, a, &lda, b, &ldb, &beta, cc, &ldc);
-    } else {
-        int order = c->api == TT_CBLAS_ROW ? 101 : 102;
-        int ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
         if (use_ref)
-            ref_cblas(order, ta, tb, c->m, c->n, c->k, alpha, a, lda, b, ldb, beta, cc, ldc);
+            ref_f77[c->dp](&ta, &tb, &c->m, &c->n, &c->k, pa, a, &lda, b, &ldb, pb, cc, &ldc);
+        else if (c->dp)
+            dgemm_(&ta, &tb, &c->m, &c->n, &c->k, &alpha, a, &lda, b, &ldb, &beta, cc, &ldc);
         else
-            cblas_sgemm((enum CBLAS_ORDER)order, (enum CBLAS_TRANSPOSE)ta, (enum CBLAS_TRANSPOSE)tb, c->m, c->n, c->k,
-                        alpha, a, lda, b, ldb, beta, cc, ldc);
+            sgemm_(&ta, &tb, &c->m, &c->n, &c->k, &salpha, a, &lda, b, &ldb, &sbeta, cc, &ldc);
+        return;
     }
+    const int order = c->api == TT_CBLAS_ROW ? 101 : 102, ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
+    const enum CBLAS_ORDER o = (enum CBLAS_ORDER)order;
+    const enum CBLAS_TRANSPOSE xa = (enum CBLAS_TRANSPOSE)ta, xb = (enum CBLAS_TRANSPOSE)tb;
+    if (use_ref && c->dp)
+        ref_cblas_d(order, ta, tb, c->m, c->n, c->k, alpha, a, lda, b, ldb, beta, cc, ldc);
+    else if (use_ref)
+        ref_cblas_s(order, ta, tb, c->m, c->n, c->k, salpha, a, lda, b, ldb, sbeta, cc, ldc);
+    else if (c->dp)
+        cblas_dgemm(o, xa, xb, c->m, c->n, c->k, alpha, a, lda, b, ldb, beta, cc, ldc);
+    else
+        cblas_sgemm(o, xa, xb, c->m, c->n, c->k, salpha, a, lda, b, ldb, sbeta, cc, ldc);
 }
 
 void tt_describe(const tt_case *c, char *buf, size_t len)
 {
-    static const char *api[] = { "cblas col-major", "cblas row-major", "sgemm_" };
-    snprintf(buf, len, "%s %c%c M=%d N=%d K=%d pad=%d alpha=%g beta=%g%s%s (seed %llu)", api[c->api],
+    static const char *api[2][3] = { { "cblas_sgemm col-major", "cblas_sgemm row-major", "sgemm_" },
+                                     { "cblas_dgemm col-major", "cblas_dgemm row-major", "dgemm_" } };
+    snprintf(buf, len, "%s %c%c M=%d N=%d K=%d pad=%d alpha=%g beta=%g%s%s (seed %llu)", api[c->dp][c->api],
              c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', c->m, c->n, c->k, c->pad, c->alpha, c->beta,
              c->nan_c ? " C=NaN" : "", c->nan_ab ? " A,B=NaN" : "", tt_seed());
     if (c->specials)
@@ -151,78 +195,95 @@ static int fail(char *msg, size_t len, const tt_case *c, const char *fmt, double
     return 0;
 }
 
-/* x (count floats from alloc_matrix) moved to start `off` floats past a malloc'd block's (aligned) start */
-static float *shifted(float *x, size_t count, int off)
+/* x (count elements from alloc_matrix) moved to start `off` elements past a malloc'd block's (aligned) start */
+static void *shifted(void *x, size_t count, size_t es, int off)
 {
     if (!off)
         return x;
-    float *y = malloc((count + (size_t)off) * sizeof *y);
-    memcpy(y + off, x, count * sizeof *y);
+    char *y = malloc((count + (size_t)off) * es);
+    memcpy(y + off * es, x, count * es);
     free(x);
-    return y + off;
+    return y + off * es;
+}
+
+static void *copy_of(const void *x, size_t count, size_t es, int off)
+{
+    char *y = (char *)malloc((count + (size_t)off) * es) + off * es;
+    memcpy(y, x, count * es);
+    return y;
+}
+
+static void release(void *x, size_t es, int off)
+{
+    free((char *)x - off * es);
+}
+
+/* the bound of doc/TESTING.md for K: |C - C_ref| <= c * K * u * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with
+ * c = 2 and K + 2 for K (the alpha scaling and the beta update round once each) */
+static double bound(int dp, int k, double mag)
+{
+    return 2.0 * (k + 2) * ldexp(1.0, dp ? -53 : -24) * mag;
 }
 
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
 {
-    int rm = c->api == TT_CBLAS_ROW, off = c->misalign ? 1 : 0;
+    const int rm = c->api == TT_CBLAS_ROW, off = c->misalign ? 1 : 0;
+    const size_t es = c->dp ? 8 : 4;
     stored sa = layout(rm, c->ta, c->m, c->k, c->pad), sb = layout(rm, c->tb, c->k, c->n, 2 * c->pad);
     stored sc = layout(rm, 0, c->m, c->n, 3 * c->pad);
     if (c->alias) /* B's storage is A's: the same shape when m = n = k and both transposed alike or square */
         sb = sa;
-    float *a = shifted(alloc_matrix(&sa, c->nan_ab, c->specials), sa.count, off);
-    float *b = c->alias ? a : shifted(alloc_matrix(&sb, c->nan_ab, c->specials), sb.count, off);
-    float *c0 = shifted(alloc_matrix(&sc, c->nan_c, c->specials && c->beta != 0.0f), sc.count, off);
-    float *got = (float *)malloc((sc.count + (size_t)off) * sizeof *got) + off;
-    float *want = (float *)malloc((sc.count + (size_t)off) * sizeof *want) + off;
-    memcpy(got, c0, sc.count * sizeof *got);
-    memcpy(want, c0, sc.count * sizeof *want);
+    void *a = shifted(alloc_matrix(&sa, es, c->nan_ab, c->specials), sa.count, es, off);
+    void *b = c->alias ? a : shifted(alloc_matrix(&sb, es, c->nan_ab, c->specials), sb.count, es, off);
+    void *c0 = shifted(alloc_matrix(&sc, es, c->nan_c, c->specials && c->beta != 0.0), sc.count, es, off);
+    void *got = copy_of(c0, sc.count, es, off), *want = copy_of(c0, sc.count, es, off);
+    /* the scalars as the call's type has them */
+    const double alpha = c->dp ? c->alpha : (float)c->alpha, beta = c->dp ? c->beta : (float)c->beta;
 
-    call_sgemm(0, c, a, sa.ld, b, sb.ld, got, sc.ld, c->alpha, c->beta);
-    call_sgemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, c->alpha, c->beta);
+    call_gemm(0, c, a, sa.ld, b, sb.ld, got, sc.ld, alpha, beta);
+    call_gemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, alpha, beta);
     /* Nothing to multiply: the BLAS beneath answers the call on every path, so its answer is the expectation, bit
      * for bit (OpenBLAS's small-matrix kernels of 0.3.26 read A and B when alpha = 0: NaN there reaches C) */
-    if (c->alpha == 0.0f || c->k == 0 || c->m == 0 || c->n == 0)
+    if (alpha == 0.0 || c->k == 0 || c->m == 0 || c->n == 0)
         match = TT_BITWISE;
 
     int ok = 1;
-    float *absab = NULL;
+    void *absab = NULL;
     if (match == TT_BITWISE) {
         for (size_t i = 0; ok && i < sc.count; i++)
-            if (memcmp(&got[i], &want[i], sizeof(float)))
-                ok = fail(msg, len, c, "got %.9g, OpenBLAS %.9g (bits differ)", got[i], want[i], i);
+            if (!same_bits(got, want, i, es))
+                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g (bits differ)", get(got, i, es), get(want, i, es),
+                          i);
     } else {
         /* (|A||B|) through OpenBLAS on absolute values, for the bound */
-        absab = malloc(sc.count * sizeof *absab);
-        memcpy(absab, c0, sc.count * sizeof *absab);
-        int reads_ab = c->alpha != 0.0f && c->k > 0;
+        absab = copy_of(c0, sc.count, es, 0);
+        const int reads_ab = alpha != 0.0 && c->k > 0;
         if (reads_ab) {
-            for (size_t i = 0; i < sa.count; i++) a[i] = fabsf(a[i]);
-            for (size_t i = 0; i < sb.count && !c->alias; i++) b[i] = fabsf(b[i]);
-            call_sgemm(1, c, a, sa.ld, b, sb.ld, absab, sc.ld, 1.0f, 0.0f);
+            for (size_t i = 0; i < sa.count; i++) set(a, i, es, fabs(get(a, i, es)));
+            for (size_t i = 0; i < sb.count && !c->alias; i++) set(b, i, es, fabs(get(b, i, es)));
+            call_gemm(1, c, a, sa.ld, b, sb.ld, absab, sc.ld, 1.0, 0.0);
         }
         for (size_t i = 0; ok && i < sc.count; i++) {
+            const double g = get(got, i, es), w = get(want, i, es), z = get(c0, i, es);
             if (!in_matrix(&sc, i)) {
-                if (memcmp(&got[i], &c0[i], sizeof(float)))
-                    ok = fail(msg, len, c, "padding overwritten: %g (was %g)", got[i], c0[i], i);
+                if (!same_bits(got, c0, i, es))
+                    ok = fail(msg, len, c, "padding overwritten: %g (was %g)", g, z, i);
                 continue;
             }
-            /* doc/TESTING.md: |C - C_ref| <= c * K * 2^-24 * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with c = 2 and
-             * K + 2 for K (the alpha scaling and the beta update round once each); NaN never passes */
-            if (!isfinite(want[i])) { /* Inf and NaN: the same class as OpenBLAS's (no order of sums changes it) */
-                if (isnan(want[i]) ? !isnan(got[i]) : got[i] != want[i])
-                    ok = fail(msg, len, c, "got %.9g, OpenBLAS %.9g", got[i], want[i], i);
+            if (!isfinite(w)) { /* Inf and NaN: the same class as OpenBLAS's (no order of sums changes it) */
+                if (isnan(w) ? !isnan(g) : g != w)
+                    ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g", g, w, i);
                 continue;
             }
-            double mag = (reads_ab ? fabs(c->alpha) * absab[i] : 0.0) + (c->beta != 0.0f ? fabs(c->beta * c0[i]) : 0.0);
-            double bound = 2.0 * (c->k + 2) * ldexp(1.0, -24) * mag;
-            double err = fabs((double)got[i] - (double)want[i]);
-            if (isnan(got[i]) || !(err <= bound))
-                ok = fail(msg, len, c, "got %.9g, OpenBLAS %.9g", got[i], want[i], i);
+            /* NaN never passes */
+            const double mag = (reads_ab ? fabs(alpha) * get(absab, i, es) : 0.0) + (beta != 0.0 ? fabs(beta * z) : 0.0);
+            if (isnan(g) || !(fabs(g - w) <= bound(c->dp, c->k, mag)))
+                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g", g, w, i);
         }
     }
-    free(a - off), free(c0 - off), free(got - off), free(want - off), free(absab);
+    release(a, es, off), release(c0, es, off), release(got, es, off), release(want, es, off), free(absab);
     if (!c->alias)
-        free(b - off);
+        release(b, es, off);
     return ok;
 }
 
@@ -243,20 +304,20 @@ const int tt_shapes[][3] = {
 const size_t tt_shape_count = sizeof tt_shapes / sizeof tt_shapes[0];
 
 const tt_scalars tt_scalar_sets[] = {
-    { 1.0f, 0.0f, 1, 0, 0 },    /* beta = 0: C (NaN here) is never read */
-    { 1.0f, 1.0f, 0, 0, 0 },    /* alpha = beta = 1 */
-    { -1.5f, 0.75f, 0, 0, 0 },  /* general */
-    { 0.5f, 0.0f, 1, 0, 0 },    /* alpha other, beta = 0 */
-    { 0.0f, 2.5f, 0, 1, 0 },    /* alpha = 0: A and B (NaN here) are never read, C = beta*C */
-    { 0.0f, 0.0f, 1, 1, 0 },    /* alpha = beta = 0: C = 0 */
-    { 0.0f, 1.0f, 0, 1, 0 },    /* quick return: nothing changes */
-    { 1.5f, 0.5f, 0, 0, 1 },    /* Inf and NaN among A, B and C */
-    { -1.0f, 0.0f, 1, 0, 1 },   /* Inf and NaN among A and B, C never read */
-    { 0.0f, 2.0f, 0, 0, 1 },    /* alpha = 0: A and B never read, Inf and NaN in C scaled */
+    { 1.0, 0.0, 1, 0, 0 },    /* beta = 0: C (NaN here) is never read */
+    { 1.0, 1.0, 0, 0, 0 },    /* alpha = beta = 1 */
+    { -1.5, 0.75, 0, 0, 0 },  /* general */
+    { 0.5, 0.0, 1, 0, 0 },    /* alpha other, beta = 0 */
+    { 0.0, 2.5, 0, 1, 0 },    /* alpha = 0: A and B (NaN here) are never read, C = beta*C */
+    { 0.0, 0.0, 1, 1, 0 },    /* alpha = beta = 0: C = 0 */
+    { 0.0, 1.0, 0, 1, 0 },    /* quick return: nothing changes */
+    { 1.5, 0.5, 0, 0, 1 },    /* Inf and NaN among A, B and C */
+    { -1.0, 0.0, 1, 0, 1 },   /* Inf and NaN among A and B, C never read */
+    { 0.0, 2.0, 0, 0, 1 },    /* alpha = 0: A and B never read, Inf and NaN in C scaled */
 };
 const size_t tt_scalar_set_count = sizeof tt_scalar_sets / sizeof tt_scalar_sets[0];
 
-int tt_run_grid(int combo, tt_match match, char *msg, size_t len)
+int tt_run_grid(int dp, int combo, tt_match match, char *msg, size_t len)
 {
     int failures = 0;
     for (size_t s = 0; s < tt_shape_count; s++)
@@ -264,6 +325,7 @@ int tt_run_grid(int combo, tt_match match, char *msg, size_t len)
             for (int pad = 0; pad <= 3; pad += 3) {
                 tt_case c;
                 tt_combo(combo, &c);
+                c.dp = dp;
                 c.m = tt_shapes[s][0], c.n = tt_shapes[s][1], c.k = tt_shapes[s][2];
                 c.pad = pad;
                 c.alpha = tt_scalar_sets[v].alpha, c.beta = tt_scalar_sets[v].beta;
@@ -276,52 +338,52 @@ int tt_run_grid(int combo, tt_match match, char *msg, size_t len)
     return failures;
 }
 
-/* count floats of address space, reserved but not committed: only the pages written cost memory */
-static float *reserve(size_t count)
+/* bytes of address space, reserved but not committed: only the pages written cost memory */
+static void *reserve(size_t bytes)
 {
-    float *x = mmap(NULL, count * sizeof(float), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                    -1, 0);
+    void *x = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return x == MAP_FAILED ? NULL : x;
 }
 
-static int run_far(int which, tt_match match, char *msg, size_t len)
+static int run_far(int dp, int which, tt_match match, char *msg, size_t len)
 {
     const int m = 100, n = which ? 3 : 30, k = which ? 30 : 3, pad = 16;
     const int lda = which ? m : INT_MAX, ldb = k, ldc = which ? INT_MAX : m + pad;
-    const float alpha = 0.75f, beta = 0.5f;
-    const size_t na = (size_t)lda * k, nc = (size_t)ldc * n;
-    float *a = reserve(na), *b = malloc((size_t)ldb * n * sizeof *b);
-    float *c0 = reserve(nc), *got = reserve(nc), *want = reserve(nc);
+    const double alpha = 0.75, beta = 0.5;
+    const size_t es = dp ? 8 : 4, na = (size_t)lda * k, nc = (size_t)ldc * n;
+    void *a = reserve(na * es), *b = malloc((size_t)ldb * n * es);
+    void *c0 = reserve(nc * es), *got = reserve(nc * es), *want = reserve(nc * es);
     int ok = -1;
     if (a && b && c0 && got && want) {
         for (int l = 0; l < k; l++)
             for (int i = 0; i < m; i++)
-                a[i + (size_t)l * lda] = uniform();
+                set(a, i + (size_t)l * lda, es, uniform());
         for (int i = 0; i < ldb * n; i++)
-            b[i] = uniform();
+            set(b, (size_t)i, es, uniform());
         for (int j = 0; j < n; j++)
-            for (int i = 0; i < m + pad; i++) /* the matrix, and padding poisoned */
-                c0[i + (size_t)j * ldc] = got[i + (size_t)j * ldc] = want[i + (size_t)j * ldc] = i < m ? uniform()
-                                                                                                        : -777.0f;
-        load_reference();
-        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc);
-        ref_cblas(102, 111, 111, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc);
+            for (int i = 0; i < m + pad; i++) { /* the matrix, and padding poisoned */
+                const size_t at = i + (size_t)j * ldc;
+                const double v = i < m ? uniform() : -777.0;
+                set(c0, at, es, v), set(got, at, es, v), set(want, at, es, v);
+            }
+        tt_case c = { .dp = dp, .api = TT_CBLAS_COL, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta };
+        call_gemm(0, &c, a, lda, b, ldb, got, ldc, alpha, beta);
+        call_gemm(1, &c, a, lda, b, ldb, want, ldc, alpha, beta);
         ok = 1;
-        tt_case c = { .api = TT_CBLAS_COL, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta };
         for (int j = 0; ok == 1 && j < n; j++)
             for (int i = 0; ok == 1 && i < m + pad; i++) {
-                size_t at = i + (size_t)j * ldc;
+                const size_t at = i + (size_t)j * ldc;
+                const double g = get(got, at, es), w = get(want, at, es);
                 if (i >= m) {
-                    if (got[at] != -777.0f)
-                        ok = fail(msg, len, &c, "padding overwritten: %g (was %g)", got[at], -777.0, at);
+                    if (g != -777.0)
+                        ok = fail(msg, len, &c, "padding overwritten: %g (was %g)", g, -777.0, at);
                     continue;
                 }
-                double mag = fabs(beta * c0[at]);
+                double mag = fabs(beta * get(c0, at, es));
                 for (int l = 0; l < k; l++)
-                    mag += fabs(alpha * a[i + (size_t)l * lda] * b[l + (size_t)j * ldb]);
-                double bound = match == TT_BITWISE ? 0.0 : 2.0 * (k + 2) * ldexp(1.0, -24) * mag;
-                if (isnan(got[at]) || !(fabs((double)got[at] - (double)want[at]) <= bound))
-                    ok = fail(msg, len, &c, "got %.9g, OpenBLAS %.9g", got[at], want[at], at);
+                    mag += fabs(alpha * get(a, i + (size_t)l * lda, es) * get(b, l + (size_t)j * ldb, es));
+                if (isnan(g) || !(fabs(g - w) <= (match == TT_BITWISE ? 0.0 : bound(dp, k, mag))))
+                    ok = fail(msg, len, &c, "got %.17g, OpenBLAS %.17g", g, w, at);
             }
         if (ok == 0) { /* say which operand was far */
             size_t used = strlen(msg);
@@ -329,32 +391,33 @@ static int run_far(int which, tt_match match, char *msg, size_t len)
         }
     }
     if (a)
-        munmap(a, na * sizeof(float));
-    float *cs[3] = { c0, got, want };
+        munmap(a, na * es);
+    void *cs[3] = { c0, got, want };
     for (int i = 0; i < 3; i++)
         if (cs[i])
-            munmap(cs[i], nc * sizeof(float));
+            munmap(cs[i], nc * es);
     free(b);
     return ok;
 }
 
-int tt_run_far(tt_match match, char *msg, size_t len)
+int tt_run_far(int dp, tt_match match, char *msg, size_t len)
 {
     int r = 1;
     for (int which = 0; which < 2 && r == 1; which++)
-        if ((r = run_far(which, match, msg, len)) < 0)
+        if ((r = run_far(dp, which, match, msg, len)) < 0)
             printf("offsets past 2^31: not run (the system refuses to reserve the address space)\n");
     return r;
 }
 
-int tt_run_odd_pointers(int combo, int n, tt_match match, char *msg, size_t len)
+int tt_run_odd_pointers(int dp, int combo, int n, tt_match match, char *msg, size_t len)
 {
     int failures = 0;
     for (int v = 0; v < 4; v++) {
         tt_case c;
         tt_combo(combo, &c);
-        c.m = c.n = c.k = n, c.pad = 1, c.alpha = 0.75f;
-        c.beta = v & 1 ? 0.5f : 0.0f, c.nan_c = !(v & 1);
+        c.dp = dp;
+        c.m = c.n = c.k = n, c.pad = 1, c.alpha = 0.75;
+        c.beta = v & 1 ? 0.5 : 0.0, c.nan_c = !(v & 1);
         c.misalign = 1, c.alias = v >> 1;
         char one[512];
         if (!tt_run(&c, match, one, sizeof one) && failures++ == 0)

@@ -1,4 +1,4 @@
-/* Shared test machinery: one SGEMM case run through tileblas and through OpenBLAS, and compared. */
+/* Shared test machinery: one GEMM case (SGEMM or DGEMM) run through tileblas and through OpenBLAS, and compared. */
 #ifndef TB_TEST_HARNESS_H
 #define TB_TEST_HARNESS_H
 
@@ -8,19 +8,21 @@
 typedef enum tt_api { TT_CBLAS_COL, TT_CBLAS_ROW, TT_FORTRAN } tt_api;
 
 typedef struct tt_case {
+    int dp;             /* DGEMM's entry points (doubles) instead of SGEMM's */
     tt_api api;
     int ta, tb;         /* transposes as the caller gives them */
     int m, n, k;        /* as the caller gives them (row-major: C is m x n in row-major) */
     int pad;            /* extra leading dimension on A, B, C (A gets pad, B 2*pad, C 3*pad) */
-    float alpha, beta;
+    double alpha, beta; /* rounded to float for SGEMM */
     int nan_c;          /* C starts as NaN (only meaningful with beta = 0) */
     int nan_ab;         /* A and B are NaN (only meaningful with alpha = 0 or k = 0) */
     int specials;       /* some elements of A and B (and of C when beta != 0) are +Inf, -Inf or NaN */
-    int misalign;       /* A, B and C start one float past an aligned address */
+    int misalign;       /* A, B and C start one element past an aligned address */
     int alias;          /* B is A (same pointer and leading dimension; needs m = n = k and the same layout) */
 } tt_case;
 
-/* How the result must match OpenBLAS: bit for bit (the CPU path) or within the bound of doc/TESTING.md (the GPU). */
+/* How the result must match OpenBLAS: bit for bit (the CPU path) or within the bound of doc/TESTING.md (the GPU), with
+ * the unit roundoff of the case's type. */
 typedef enum tt_match { TT_BITWISE, TT_TOLERANCE } tt_match;
 
 /* The seed of this process's random data: TILEBLAS_TEST_SEED if set, else from the clock; printed once. */
@@ -31,10 +33,10 @@ unsigned long long tt_seed(void);
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len);
 
 /* Two column-major NN calls (alpha 0.75, beta 0.5) whose A, then C (100 x 3), has a leading dimension of INT_MAX,
- * so that its elements lie past 2^31 floats from its start, in address space reserved but not committed; each
+ * so that its elements lie past 2^31 elements from its start, in address space reserved but not committed; each
  * through tileblas (the thread's forced path) and OpenBLAS.  1 when they match, 0 with why in msg, -1 (said on
  * stdout) when the system refuses to reserve the address space (26 GB a matrix). */
-int tt_run_far(tt_match match, char *msg, size_t len);
+int tt_run_far(int dp, tt_match match, char *msg, size_t len);
 
 /* A human-readable description of c, for failure messages. */
 void tt_describe(const tt_case *c, char *buf, size_t len);
@@ -48,17 +50,17 @@ void tt_combo(int i, tt_case *c);
 extern const int tt_shapes[][3];
 extern const size_t tt_shape_count;
 /* (alpha, beta, nan_c, nan_ab) combinations: 0, 1 and other values; NaN that must not propagate. */
-typedef struct tt_scalars { float alpha, beta; int nan_c, nan_ab, specials; } tt_scalars;
+typedef struct tt_scalars { double alpha, beta; int nan_c, nan_ab, specials; } tt_scalars;
 extern const tt_scalars tt_scalar_sets[];
 extern const size_t tt_scalar_set_count;
 
-/* Pointers that BLAS permits but a fast path may trip on, for one combination: A, B and C one float off
+/* Pointers that BLAS permits but a fast path may trip on, for one combination: A, B and C one element off
  * alignment, and B the same matrix as A, on a square product of side n (beta 0 and 0.5).  Returns the number of
  * failures and puts the first one's description in msg. */
-int tt_run_odd_pointers(int combo, int n, tt_match match, char *msg, size_t len);
+int tt_run_odd_pointers(int dp, int combo, int n, tt_match match, char *msg, size_t len);
 
-/* Run every shape x scalar set x pad {0, 3} for one combination; returns the number of failures and puts
+/* Run every shape x scalar set x pad {0, 3} for one combination, of DGEMM when dp; returns the number of failures and puts
  * the first failure's description in msg. */
-int tt_run_grid(int combo, tt_match match, char *msg, size_t len);
+int tt_run_grid(int dp, int combo, tt_match match, char *msg, size_t len);
 
 #endif

@@ -188,15 +188,23 @@ START_TEST(kernel_table)
     ck_assert_int_eq(tb_kernel_default(TB_TYPE_S), tb_kernel_find("blocked"));
     const char *set[] = { "TILEBLAS_KERNEL", "tiled16", NULL };
     ck_assert_int_eq(parse_with(set).kernel, tb_kernel_find("tiled16"));
-    /* the contract: every kernel runs single precision; a number outside the table runs nothing */
-    const tb_kproblem s = { .type = TB_TYPE_S };
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D), tb_kernel_find("dmma"));
+    /* the contract: every kernel runs some type, naive (the reference) every one; a number outside the table runs
+     * nothing; a kernel forced for a type it does not run gives way to the type's default */
+    const tb_kproblem s = { .type = TB_TYPE_S }, d = { .type = TB_TYPE_D };
     for (int k = 0; k < tb_kernel_count; k++)
-        ck_assert_msg(tb_kernel_can(k, &s), "%s", tb_kernel_names[k]);
+        ck_assert_msg(tb_kernel_can(k, &s) || tb_kernel_can(k, &d), "%s", tb_kernel_names[k]);
+    ck_assert(tb_kernel_can(0, &s) && tb_kernel_can(0, &d));
     ck_assert(!tb_kernel_can(-1, &s) && !tb_kernel_can(tb_kernel_count, &s));
-    ck_assert(tb_kernel_can(tb_route_kernel(&s), &s));
+    ck_assert(tb_kernel_can(tb_route_kernel(&s), &s) && tb_kernel_can(tb_route_kernel(&d), &d));
+    tb_route_force_kernel(tb_kernel_find("tiled16"));
+    ck_assert_int_eq(tb_route_kernel(&d), tb_kernel_find("dmma"));
+    ck_assert_int_eq(tb_route_kernel(&s), tb_kernel_find("tiled16"));
+    tb_route_force_kernel(-1);
 #else
     ck_assert_int_eq(tb_kernel_count, 0);
     ck_assert_int_eq(tb_kernel_default(TB_TYPE_S), -1);
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D), -1);
 #endif
     ck_assert_int_eq(tb_kernel_find("no-such-kernel"), -1);
 }

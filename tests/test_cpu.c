@@ -1,4 +1,5 @@
-/* The CPU path: every entry point and transpose, every shape and scalar set, bit for bit equal to OpenBLAS. */
+/* The CPU path: every type, entry point and transpose, every shape and scalar set, bit for bit equal to OpenBLAS.
+ * Loop indices run over both types: index / TT_COMBOS is dp (DGEMM), index % TT_COMBOS the combination. */
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>
@@ -8,7 +9,7 @@ START_TEST(grid)
 {
     char msg[1024] = "";
     tileblas_set_path(TILEBLAS_PATH_CPU);
-    int failures = tt_run_grid(_i, TT_BITWISE, msg, sizeof msg);
+    int failures = tt_run_grid(_i / TT_COMBOS, _i % TT_COMBOS, TT_BITWISE, msg, sizeof msg);
     ck_assert_msg(failures == 0, "%d cases differ from OpenBLAS; first: %s", failures, msg);
 }
 END_TEST
@@ -17,8 +18,9 @@ START_TEST(large)
 {
     char msg[1024] = "";
     tt_case c;
-    tt_combo(_i, &c);
-    c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5f, c.beta = 0.75f;
+    tt_combo(_i % TT_COMBOS, &c);
+    c.dp = _i / TT_COMBOS;
+    c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5, c.beta = 0.75;
     tileblas_set_path(TILEBLAS_PATH_CPU);
     ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
     tileblas_call_info info;
@@ -28,12 +30,12 @@ START_TEST(large)
 }
 END_TEST
 
-/* Element offsets past 2^31: A, then C, with a leading dimension of INT_MAX, bit for bit. */
+/* Element offsets past 2^31: A, then C, with a leading dimension of INT_MAX, bit for bit, for each type. */
 START_TEST(far)
 {
     char msg[1024] = "";
     tileblas_set_path(TILEBLAS_PATH_CPU);
-    ck_assert_msg(tt_run_far(TT_BITWISE, msg, sizeof msg) != 0, "%s", msg);
+    ck_assert_msg(tt_run_far(_i, TT_BITWISE, msg, sizeof msg) != 0, "%s", msg);
 }
 END_TEST
 
@@ -43,9 +45,10 @@ START_TEST(odd_pointers)
     char msg[1024] = "";
     tileblas_set_path(TILEBLAS_PATH_CPU);
     for (int n = 9; n <= 300; n += 291)
-        ck_assert_msg(tt_run_odd_pointers(_i, n, TT_BITWISE, msg, sizeof msg) == 0, "%s", msg);
+        ck_assert_msg(tt_run_odd_pointers(_i / TT_COMBOS, _i % TT_COMBOS, n, TT_BITWISE, msg, sizeof msg) == 0, "%s",
+                      msg);
     tileblas_set_path(TILEBLAS_PATH_AUTO);
-    ck_assert_msg(tt_run_odd_pointers(_i, 9, TT_BITWISE, msg, sizeof msg) == 0, "%s", msg);
+    ck_assert_msg(tt_run_odd_pointers(_i / TT_COMBOS, _i % TT_COMBOS, 9, TT_BITWISE, msg, sizeof msg) == 0, "%s", msg);
 }
 END_TEST
 
@@ -59,7 +62,8 @@ START_TEST(tiny_unwatched)
     int calls = 0;
     for (int combo = 0; combo < TT_COMBOS; combo++, calls++) {
         tt_combo(combo, &c);
-        c.m = 8, c.n = 7, c.k = 9, c.pad = 1, c.alpha = 1.5f, c.beta = combo % 2 ? 0.5f : 0.0f, c.nan_c = !(combo % 2);
+        c.m = 8, c.n = 7, c.k = 9, c.pad = 1, c.alpha = 1.5, c.beta = combo % 2 ? 0.5 : 0.0, c.nan_c = !(combo % 2);
+        c.dp = combo % 3 == 0;
         ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
         tileblas_call_info info;
         tileblas_last_call(&info);
@@ -100,12 +104,12 @@ int main(void)
     Suite *s = suite_create("cpu path");
     TCase *tc = tcase_create("vs OpenBLAS");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, grid, 0, TT_COMBOS);
-    tcase_add_loop_test(tc, large, 0, TT_COMBOS);
+    tcase_add_loop_test(tc, grid, 0, 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, large, 0, 2 * TT_COMBOS);
     tcase_add_test(tc, stats);
-    tcase_add_test(tc, far);
+    tcase_add_loop_test(tc, far, 0, 2);
     tcase_add_test(tc, tiny_unwatched);
-    tcase_add_loop_test(tc, odd_pointers, 0, TT_COMBOS);
+    tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);
 }

@@ -1,19 +1,33 @@
-/* The GPU path: every kernel of the table x entry point x transpose x shape x scalar set, within the bound of
- * doc/TESTING.md against OpenBLAS, and really on the GPU.  Skips (77) when no device is usable. */
+/* The GPU path: every kernel of the table x type it computes x entry point x transpose x shape x scalar set,
+ * within the bound of doc/TESTING.md against OpenBLAS, and really on the GPU.  Skips (77) when no device is
+ * usable. */
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>
 #include <string.h>
 #include "harness.h"
 
-/* loop index -> kernel and combination */
+/* loop index -> kernel, type (dp) and combination; NULL when the kernel does not compute that type */
 static const char *use_kernel(int i, tt_case *c)
 {
-    const char *name = tileblas_kernel_name(i / TT_COMBOS);
+    const int kernel = i / (2 * TT_COMBOS), dp = i / TT_COMBOS % 2;
+    const char *name = tileblas_kernel_name(kernel);
     tt_combo(i % TT_COMBOS, c);
+    c->dp = dp;
+    if (!strchr(tileblas_kernel_types(kernel), dp ? 'd' : 's'))
+        return NULL;
     tileblas_set_path(TILEBLAS_PATH_GPU);
     ck_assert_int_eq(tileblas_set_kernel(name), 0);
     return name;
+}
+
+/* the default kernel of a type: the last of the table that computes it */
+static const char *default_kernel(int dp)
+{
+    for (int k = tileblas_kernel_count() - 1; k >= 0; k--)
+        if (strchr(tileblas_kernel_types(k), dp ? 'd' : 's'))
+            return tileblas_kernel_name(k);
+    return NULL;
 }
 
 static void assert_ran_on_gpu(const char *kernel)
@@ -30,9 +44,11 @@ START_TEST(grid)
     tt_case c;
     char msg[1024] = "";
     const char *kernel = use_kernel(_i, &c);
-    int failures = tt_run_grid(_i % TT_COMBOS, TT_TOLERANCE, msg, sizeof msg);
+    if (!kernel)
+        return;
+    int failures = tt_run_grid(c.dp, _i % TT_COMBOS, TT_TOLERANCE, msg, sizeof msg);
     ck_assert_msg(failures == 0, "%s: %d cases out of tolerance; first: %s", kernel, failures, msg);
-    c.m = 33, c.n = 17, c.k = 65, c.alpha = 1.0f, c.beta = 0.5f;
+    c.m = 33, c.n = 17, c.k = 65, c.alpha = 1.0, c.beta = 0.5;
     ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
     assert_ran_on_gpu(kernel);
 }
@@ -43,29 +59,32 @@ START_TEST(large)
     tt_case c;
     char msg[1024] = "";
     const char *kernel = use_kernel(_i, &c);
-    c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5f, c.beta = 0.75f;
+    if (!kernel)
+        return;
+    c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5, c.beta = 0.75;
     ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
     assert_ran_on_gpu(kernel);
-    c.m = 1024, c.n = 1024, c.k = 1024, c.pad = 0, c.alpha = 1.0f, c.beta = 0.0f, c.nan_c = 1;
+    c.m = 1024, c.n = 1024, c.k = 1024, c.pad = 0, c.alpha = 1.0, c.beta = 0.0, c.nan_c = 1;
     ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
     assert_ran_on_gpu(kernel);
 }
 END_TEST
 
 /* Misaligned operands, and B the same matrix as A: through the pipeline with copies shared among the
- * threads (300^3: 352 KiB an operand) and the default kernel. */
+ * threads (300^3: 352 KiB an operand in single precision) and the type's default kernel. */
 START_TEST(odd_pointers)
 {
     char msg[1024] = "";
+    const int dp = _i / TT_COMBOS;
     tileblas_set_path(TILEBLAS_PATH_GPU);
     tileblas_set_kernel(NULL);
-    ck_assert_msg(tt_run_odd_pointers(_i, 300, TT_TOLERANCE, msg, sizeof msg) == 0, "%s", msg);
-    assert_ran_on_gpu(tileblas_kernel_name(tileblas_kernel_count() - 1));
+    ck_assert_msg(tt_run_odd_pointers(dp, _i % TT_COMBOS, 300, TT_TOLERANCE, msg, sizeof msg) == 0, "%s", msg);
+    assert_ran_on_gpu(default_kernel(dp));
 }
 END_TEST
 
 /* Element offsets past 2^31: A, then C, with a leading dimension of INT_MAX, through the pipeline;
- * both calls on the GPU. */
+ * both calls on the GPU, for each type. */
 START_TEST(far)
 {
     char msg[1024] = "";
@@ -73,7 +92,7 @@ START_TEST(far)
     tileblas_set_path(TILEBLAS_PATH_GPU);
     tileblas_set_kernel(NULL);
     tileblas_get_stats(&before);
-    int r = tt_run_far(TT_TOLERANCE, msg, sizeof msg);
+    int r = tt_run_far(_i, TT_TOLERANCE, msg, sizeof msg);
     ck_assert_msg(r != 0, "%s", msg);
     tileblas_get_stats(&after);
     if (r > 0)
@@ -103,10 +122,10 @@ int main(void)
     Suite *s = suite_create("gpu path");
     TCase *tc = tcase_create("vs OpenBLAS");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, grid, 0, kernels * TT_COMBOS);
-    tcase_add_loop_test(tc, large, 0, kernels * TT_COMBOS);
-    tcase_add_loop_test(tc, odd_pointers, 0, TT_COMBOS);
-    tcase_add_test(tc, far);
+    tcase_add_loop_test(tc, grid, 0, kernels * 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, large, 0, kernels * 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, far, 0, 2);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */

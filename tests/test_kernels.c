@@ -3,7 +3,8 @@
  * library), with leading dimensions a multiple of 4 as the library's device copies have them, and with what
  * those copies never have: odd leading dimensions, and operands that start off a 16-byte boundary.  Shapes
  * straddle the tiles' edges (16, 32, 64, 128, 256 and the k depths), fill whole large tiles and make the
- * blocked kernel split k.  Results are checked against a double-precision product with the bound of doc/TESTING.md;
+ * blocked kernel split k.  Every type a kernel runs.  Results are checked against a long-double product with the bound
+ * of doc/TESTING.md;
  * C's padding rows and guard bands before and after C are poisoned and must come back untouched.  Skips (77)
  * without a usable device.
  */
@@ -27,105 +28,125 @@ static const int shapes[][3] = {
 };
 
 static uint64_t state;
-static float uniform(void)
+static double uniform(void)
 {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-    return (float)((double)(state >> 40) / 16777216.0 * 2.0 - 1.0);
+    return (double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 }
 
-#define GUARD 64 /* floats poisoned before and after C on the device */
+#define GUARD 64 /* elements poisoned before and after C on the device */
 
 static void check_cuda(cudaError_t e, const char *what)
 {
     ck_assert_msg(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* op(X)(r, c) of a column-major host matrix */
-static double at(const float *x, int64_t ld, int trans, int64_t r, int64_t c)
+/* element i of an array of type t, as a double (exact for both types) */
+static double get(const void *x, size_t i, tb_type t)
 {
-    return trans ? x[c + r * ld] : x[r + c * ld];
+    return t == TB_TYPE_D ? ((const double *)x)[i] : ((const float *)x)[i];
+}
+
+static void set(void *x, size_t i, tb_type t, double v)
+{
+    if (t == TB_TYPE_D)
+        ((double *)x)[i] = v;
+    else
+        ((float *)x)[i] = (float)v;
+}
+
+/* op(X)(r, c) of a column-major host matrix */
+static long double at(const void *x, tb_type t, int64_t ld, int trans, int64_t r, int64_t c)
+{
+    return get(x, (size_t)(trans ? c + r * ld : r + c * ld), t);
 }
 
 /* Where the operands sit: 0 = leading dimensions a multiple of 4 and 16-byte aligned bases (the wide loads);
- * 1 = odd leading dimensions; 2 = leading dimensions a multiple of 4 but every base one float off 16 bytes. */
+ * 1 = odd leading dimensions; 2 = leading dimensions a multiple of 4 but every base one element off 16 bytes. */
 static int64_t leading(int64_t rows, int layout)
 {
     return layout == 1 ? rows + 1 + (rows % 2) : ((rows + 3) & ~(int64_t)3) + 4;
 }
 
-/* one case: kernel, transposes, shape, layout */
-static void run_case(int kernel, int ta, int tb, const int *shape, int layout, float beta)
+/* one case: kernel, type, transposes, shape, layout.  The reference is a long-double product; the bound is that of
+ * doc/TESTING.md with the type's unit roundoff. */
+static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double beta)
 {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
     const int64_t lda = leading(arows, layout), ldb = leading(brows, layout), ldc = leading(m, layout);
     const int misalign = layout == 2;
+    const size_t es = tb_type_size(type);
     const size_t na = (size_t)(lda * acols + misalign), nb = (size_t)(ldb * bcols + misalign);
     const size_t nc = (size_t)(ldc * n) + 2 * GUARD + misalign;
-    float *ha = malloc(na * sizeof(float)), *hb = malloc(nb * sizeof(float));
-    float *hc0 = malloc(nc * sizeof(float)), *hc = malloc(nc * sizeof(float));
-    for (size_t i = 0; i < na; i++) ha[i] = uniform();
-    for (size_t i = 0; i < nb; i++) hb[i] = uniform();
-    const uint32_t poison_bits = 0x7fc0beef;
-    float poison;
-    memcpy(&poison, &poison_bits, sizeof poison);
+    void *ha = malloc(na * es), *hb = malloc(nb * es), *hc0 = malloc(nc * es), *hc = malloc(nc * es);
+    for (size_t i = 0; i < na; i++) set(ha, i, type, uniform());
+    for (size_t i = 0; i < nb; i++) set(hb, i, type, uniform());
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int inside = e >= 0 && e < ldc * n && e % ldc < m;
-        /* beta = 0: C must not be read, so it starts as NaN */
-        hc0[i] = !inside ? poison : beta == 0.0f ? NAN : uniform();
+        /* beta = 0: C must not be read, so it starts as NaN; outside C, a poison that must come back as it was */
+        if (!inside)
+            memset((char *)hc0 + i * es, 0x7f, es);
+        else
+            set(hc0, i, type, beta == 0.0 ? NAN : uniform());
     }
-    float *da, *db, *dc; /* C's base is misaligned too: GUARD + misalign floats into its allocation */
-    check_cuda(cudaMalloc((void **)&da, na * sizeof(float)), "cudaMalloc A");
-    check_cuda(cudaMalloc((void **)&db, nb * sizeof(float)), "cudaMalloc B");
-    check_cuda(cudaMalloc((void **)&dc, nc * sizeof(float)), "cudaMalloc C");
-    check_cuda(cudaMemcpy(da, ha, na * sizeof(float), cudaMemcpyHostToDevice), "copy A");
-    check_cuda(cudaMemcpy(db, hb, nb * sizeof(float), cudaMemcpyHostToDevice), "copy B");
-    check_cuda(cudaMemcpy(dc, hc0, nc * sizeof(float), cudaMemcpyHostToDevice), "copy C");
+    void *da, *db, *dc; /* C's base is misaligned too: GUARD + misalign elements into its allocation */
+    check_cuda(cudaMalloc(&da, na * es), "cudaMalloc A");
+    check_cuda(cudaMalloc(&db, nb * es), "cudaMalloc B");
+    check_cuda(cudaMalloc(&dc, nc * es), "cudaMalloc C");
+    check_cuda(cudaMemcpy(da, ha, na * es, cudaMemcpyHostToDevice), "copy A");
+    check_cuda(cudaMemcpy(db, hb, nb * es, cudaMemcpyHostToDevice), "copy B");
+    check_cuda(cudaMemcpy(dc, hc0, nc * es, cudaMemcpyHostToDevice), "copy C");
 
-    const float alpha = -1.25f;
-    tb_kproblem p = { .type = TB_TYPE_S, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
-                      .beta = beta, .a = da + misalign, .lda = lda, .b = db + misalign, .ldb = ldb,
-                      .c = dc + GUARD + misalign, .ldc = ldc };
+    const double alpha = -1.25;
+    tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
+                      .beta = beta, .a = tb_at(da, misalign, es), .lda = lda, .b = tb_at(db, misalign, es),
+                      .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es), .ldc = ldc };
     check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
     check_cuda(cudaDeviceSynchronize(), "kernel");
-    check_cuda(cudaMemcpy(hc, dc, nc * sizeof(float), cudaMemcpyDeviceToHost), "copy C back");
+    check_cuda(cudaMemcpy(hc, dc, nc * es, cudaMemcpyDeviceToHost), "copy C back");
 
-    const float *a = ha + misalign, *b = hb + misalign;
+    const void *a = tb_at(ha, misalign, es), *b = tb_at(hb, misalign, es);
+    const double u = type == TB_TYPE_D ? ldexp(1.0, -53) : ldexp(1.0, -24);
     char what[160];
-    snprintf(what, sizeof what, "%s %c%c M=%lld N=%lld K=%lld layout %d beta=%g", tb_kernel_names[kernel],
-             ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n, (long long)k, layout, beta);
+    snprintf(what, sizeof what, "%s %s %c%c M=%lld N=%lld K=%lld layout %d beta=%g", tb_kernel_names[kernel],
+             type == TB_TYPE_D ? "D" : "S", ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n,
+             (long long)k, layout, beta);
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int64_t r = e % ldc, c = e / ldc;
         if (!(e >= 0 && e < ldc * n && r < m)) {
-            ck_assert_msg(!memcmp(&hc[i], &hc0[i], sizeof(float)), "%s: wrote outside C at offset %lld", what,
-                          (long long)e);
+            ck_assert_msg(!memcmp((char *)hc + i * es, (char *)hc0 + i * es, es), "%s: wrote outside C at offset %lld",
+                          what, (long long)e);
             continue;
         }
-        double sum = 0, mag = 0;
+        long double sum = 0, mag = 0;
         for (int64_t l = 0; l < k; l++) {
-            double t = at(a, lda, ta, r, l) * at(b, ldb, tb, l, c);
-            sum += t, mag += fabs(t);
+            long double t = at(a, type, lda, ta, r, l) * at(b, type, ldb, tb, l, c);
+            sum += t, mag += fabsl(t);
         }
-        double c0 = beta == 0.0f ? 0.0 : hc0[i];
-        double want = alpha * sum + beta * c0;
-        double bound = 2.0 * (k + 2) * ldexp(1.0, -24) * (fabs(alpha) * mag + fabs(beta * c0));
-        ck_assert_msg(!isnan(hc[i]) && fabs(hc[i] - want) <= bound, "%s: C(%lld,%lld) = %.9g, want %.9g", what,
-                      (long long)r, (long long)c, hc[i], want);
+        const double c0 = beta == 0.0 ? 0.0 : get(hc0, i, type), got = get(hc, i, type);
+        const double want = (double)(alpha * sum + beta * (long double)c0);
+        const double bound = 2.0 * (double)(k + 2) * u * (fabs(alpha) * (double)mag + fabs(beta * c0));
+        ck_assert_msg(!isnan(got) && fabs(got - want) <= bound, "%s: C(%lld,%lld) = %.17g, want %.17g", what,
+                      (long long)r, (long long)c, got, want);
     }
     cudaFree(da), cudaFree(db), cudaFree(dc);
     free(ha), free(hb), free(hc0), free(hc);
 }
 
-/* loop index -> kernel x transposes */
+/* loop index -> kernel x type x transposes; types a kernel does not run pass at once */
 START_TEST(odd_layouts)
 {
-    int kernel = _i / 4, ta = (_i >> 1) & 1, tb = _i & 1;
+    const int kernel = _i / 8, ta = (_i >> 1) & 1, tb = _i & 1;
+    const tb_type type = (_i >> 2) & 1 ? TB_TYPE_D : TB_TYPE_S;
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
+        return;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
-            run_case(kernel, ta, tb, shapes[s], layout, 0.0f);
-            run_case(kernel, ta, tb, shapes[s], layout, 0.5f);
+            run_case(kernel, type, ta, tb, shapes[s], layout, 0.0);
+            run_case(kernel, type, ta, tb, shapes[s], layout, 0.5);
         }
 }
 END_TEST
@@ -141,7 +162,7 @@ int main(void)
     Suite *suite = suite_create("kernels on odd layouts");
     TCase *tc = tcase_create("direct launches");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, odd_layouts, 0, tb_kernel_count * 4);
+    tcase_add_loop_test(tc, odd_layouts, 0, tb_kernel_count * 8);
     suite_add_tcase(suite, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
     return tt_run_suite(suite, CK_NOFORK);

@@ -133,7 +133,7 @@ int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int bi
     size_t bigelems = (size_t)big * big;
     bg.a = bench_alloc(bigelems * sizeof(float)), bg.b = bench_alloc(bigelems * sizeof(float));
     bg.c = bench_alloc(bigelems * sizeof(float));
-    bench_fill(bg.a, bigelems), bench_fill(bg.b, bigelems);
+    bench_fill(bg.a, bigelems, 4), bench_fill(bg.b, bigelems, 4);
     big_call(&bg); /* warm-up: staging buffers, device buffers */
     double t0 = bench_now();
     for (int i = 0; i < 3; i++)
@@ -152,7 +152,7 @@ int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int bi
         o.a = bench_alloc(ae * sizeof(float)), o.b = bench_alloc(be * sizeof(float));
         o.c = bench_alloc(ce * sizeof(float));
         float *ref = bench_alloc(ce * sizeof(float));
-        bench_fill(o.a, ae), bench_fill(o.b, be);
+        bench_fill(o.a, ae, 4), bench_fill(o.b, be, 4);
         if (2.0 * o.m * o.n * o.k >= TB_DEVPTR_MIN_FLOPS && (o.da = device_copy(o.a, ae)) &&
             (o.db = device_copy(o.b, be)))
             o.dc = device_copy(o.c, ce);
@@ -180,7 +180,7 @@ int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int bi
             if (kind == OPENBLAS) {
                 memcpy(ref, o.c, ce * sizeof(float));
             } else {
-                double d = bench_max_diff(o.c, ref, o.m, o.n, o.m);
+                double d = bench_max_diff(o.c, ref, o.m, o.n, o.m, 4);
                 diff = d > diff || d != d ? d : diff;
             }
             char where[24] = "";

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include <config.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -33,12 +34,30 @@ void bench_settle(void)
 }
 
 static unsigned long long rng = 0x2545f4914f6cdd1dull;
-void bench_fill(float *h, size_t count)
+void bench_fill(void *h, size_t count, size_t es)
 {
     for (size_t i = 0; i < count; i++) {
         rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-        h[i] = (float)((double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+        const double v = (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+        if (es == 8)
+            ((double *)h)[i] = v;
+        else
+            ((float *)h)[i] = (float)v;
     }
+}
+
+double bench_max_diff(const void *c, const void *ref, int64_t m, int64_t n, int64_t ld, size_t es)
+{
+    double diff = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t r = 0; r < m; r++) {
+            const size_t at = (size_t)r + (size_t)j * (size_t)ld;
+            const double x = es == 8 ? ((const double *)c)[at] : ((const float *)c)[at];
+            const double y = es == 8 ? ((const double *)ref)[at] : ((const float *)ref)[at];
+            const double d = fabs(x - y) / (fabs(y) + 1.0);
+            diff = d > diff || isnan(d) ? d : diff;
+        }
+    return diff;
 }
 
 void *bench_alloc(size_t bytes)

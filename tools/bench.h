@@ -9,6 +9,7 @@
 #define BENCH_MAX_SHAPES 64
 
 typedef struct row {
+    char type; /* 's' or 'd' */
     char shape[48];
     char trans[3];
     const char *impl;
@@ -22,18 +23,19 @@ void bench_settle(void);
 int bench_cmp_double(const void *x, const void *y);
 double bench_median(double *t, int n);           /* sorts t */
 void *bench_alloc(size_t bytes);                 /* malloc, or exit(1) */
-void bench_fill(float *h, size_t count);         /* fresh uniform random numbers in [-1, 1) */
-/* the largest |c - ref| / (|ref| + 1) over an m x n column-major matrix (NaN wins) */
-double bench_max_diff(const float *c, const float *ref, int64_t m, int64_t n, int64_t ld);
-/* fills a row and prints it as a line of the table */
-void bench_print_row(row *rw, long long m, long long n, long long k, const char *trans, const char *name, double ms,
-                     double ref_ms, double diff);
+/* fresh uniform random numbers in [-1, 1), count elements of es bytes (4: float, 8: double) */
+void bench_fill(void *h, size_t count, size_t es);
+/* the largest |c - ref| / (|ref| + 1) over an m x n column-major matrix of es-byte elements (NaN wins) */
+double bench_max_diff(const void *c, const void *ref, int64_t m, int64_t n, int64_t ld, size_t es);
+/* fills a row and prints it as a line of the table; type: 's' or 'd' */
+void bench_print_row(row *rw, char type, long long m, long long n, long long k, const char *trans, const char *name,
+                     double ms, double ref_ms, double diff);
 /* ratio_name: the heading of the ratio column */
 void bench_write_csv(const char *path, const char *ratio_name, const row *rows, int nrows);
 
 /* --host: whole calls from host memory (tools/bench-host.c); returns the exit status */
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
-               float beta, const char *csv);
+               double beta, const char *types, const char *csv);
 
 /* --contend: a second thread's calls beside a busy GPU (tools/bench-contend.c); returns the exit status */
 int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int big);

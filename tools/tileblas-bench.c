@@ -63,15 +63,19 @@ typedef struct impl {
     int kernel; /* IMPL_KERNEL: its number in the table */
 } impl;
 
-/* cuBLAS and OpenBLAS, declared here and loaded at run time: nothing links them */
+/* cuBLAS and OpenBLAS, declared here and loaded at run time: nothing links them.  Scalars go by pointer (cuBLAS)
+ * or by value of the call's type (OpenBLAS), so one pointer type per precision. */
 typedef int (*cublas_create_fn)(void **);
-typedef int (*cublas_sgemm_fn)(void *, int, int, int, int, int, const float *, const float *, int, const float *, int,
-                               const float *, float *, int);
-typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float,
-                               float *, int);
+typedef int (*cublas_gemm_fn)(void *, int, int, int, int, int, const void *, const void *, int, const void *, int,
+                              const void *, void *, int);
+typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *,
+                           int);
+typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
+                           int);
 static void *cublas;
-static cublas_sgemm_fn cublas_sgemm;
-static cblas_sgemm_fn openblas_sgemm;
+static cublas_gemm_fn cublas_gemm[2]; /* by type: cublasSgemm, cublasDgemm */
+static cblas_s_fn openblas_sgemm;
+static cblas_d_fn openblas_dgemm;
 
 static void load_libraries(int want_cpu)
 {
@@ -79,16 +83,20 @@ static void load_libraries(int want_cpu)
     if (!h)
         h = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
     cublas_create_fn create = h ? (cublas_create_fn)dlsym(h, "cublasCreate_v2") : NULL;
-    cublas_sgemm = h ? (cublas_sgemm_fn)dlsym(h, "cublasSgemm_v2") : NULL;
-    if (!create || !cublas_sgemm || create(&cublas) != 0) {
-        cublas_sgemm = NULL;
+    cublas_gemm[TB_TYPE_S] = h ? (cublas_gemm_fn)dlsym(h, "cublasSgemm_v2") : NULL;
+    cublas_gemm[TB_TYPE_D] = h ? (cublas_gemm_fn)dlsym(h, "cublasDgemm_v2") : NULL;
+    if (!create || !cublas_gemm[TB_TYPE_S] || !cublas_gemm[TB_TYPE_D] || create(&cublas) != 0) {
+        cublas_gemm[TB_TYPE_S] = cublas_gemm[TB_TYPE_D] = NULL;
         fprintf(stderr, "tileblas-bench: cuBLAS not available: ratios are to the default kernel\n");
     }
     if (want_cpu) {
         h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-        openblas_sgemm = h ? (cblas_sgemm_fn)dlsym(h, "cblas_sgemm") : NULL;
-        if (!openblas_sgemm)
+        openblas_sgemm = h ? (cblas_s_fn)dlsym(h, "cblas_sgemm") : NULL;
+        openblas_dgemm = h ? (cblas_d_fn)dlsym(h, "cblas_dgemm") : NULL;
+        if (!openblas_sgemm || !openblas_dgemm) {
+            openblas_sgemm = NULL, openblas_dgemm = NULL;
             fprintf(stderr, "tileblas-bench: OpenBLAS (libopenblas.so.0) not available: no CPU column\n");
+        }
     }
 }
 
@@ -96,26 +104,28 @@ static void load_libraries(int want_cpu)
 
 typedef struct problem {
     tb_kproblem p;          /* device pointers */
-    float *ha, *hb, *hc;    /* the same operands on the host (for OpenBLAS), and C's result */
-    size_t aelems, belems, celems;
+    void *ha, *hb, *hc;     /* the same operands on the host (for OpenBLAS), and C's result */
+    size_t aelems, belems, celems, es;
 } problem;
 
-static void setup(problem *pr, int64_t m, int64_t n, int64_t k, int ta, int tb)
+static void setup(problem *pr, tb_type type, int64_t m, int64_t n, int64_t k, int ta, int tb)
 {
     int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
-    tb_kproblem p = { .type = TB_TYPE_S, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = 1.0, .beta = 0.0,
+    tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = 1.0, .beta = 0.0,
                       .lda = (arows + 3) & ~3ll, .ldb = (brows + 3) & ~3ll, .ldc = (m + 3) & ~3ll };
+    const size_t es = tb_type_size(type);
+    pr->es = es;
     pr->aelems = (size_t)(p.lda * acols), pr->belems = (size_t)(p.ldb * bcols), pr->celems = (size_t)(p.ldc * n);
-    pr->ha = bench_alloc(pr->aelems * sizeof(float));
-    pr->hb = bench_alloc(pr->belems * sizeof(float));
-    pr->hc = bench_alloc(pr->celems * sizeof(float));
-    bench_fill(pr->ha, pr->aelems);
-    bench_fill(pr->hb, pr->belems);
-    die_cuda(cudaMalloc((void **)&p.a, pr->aelems * sizeof(float)), "cudaMalloc A");
-    die_cuda(cudaMalloc((void **)&p.b, pr->belems * sizeof(float)), "cudaMalloc B");
-    die_cuda(cudaMalloc((void **)&p.c, pr->celems * sizeof(float)), "cudaMalloc C");
-    die_cuda(cudaMemcpy((void *)p.a, pr->ha, pr->aelems * sizeof(float), cudaMemcpyHostToDevice), "copy A");
-    die_cuda(cudaMemcpy((void *)p.b, pr->hb, pr->belems * sizeof(float), cudaMemcpyHostToDevice), "copy B");
+    pr->ha = bench_alloc(pr->aelems * es);
+    pr->hb = bench_alloc(pr->belems * es);
+    pr->hc = bench_alloc(pr->celems * es);
+    bench_fill(pr->ha, pr->aelems, es);
+    bench_fill(pr->hb, pr->belems, es);
+    die_cuda(cudaMalloc((void **)&p.a, pr->aelems * es), "cudaMalloc A");
+    die_cuda(cudaMalloc((void **)&p.b, pr->belems * es), "cudaMalloc B");
+    die_cuda(cudaMalloc((void **)&p.c, pr->celems * es), "cudaMalloc C");
+    die_cuda(cudaMemcpy((void *)p.a, pr->ha, pr->aelems * es, cudaMemcpyHostToDevice), "copy A");
+    die_cuda(cudaMemcpy((void *)p.b, pr->hb, pr->belems * es, cudaMemcpyHostToDevice), "copy B");
     pr->p = p;
 }
 
@@ -129,19 +139,39 @@ static int launch(const impl *im, const tb_kproblem *p)
 {
     if (im->kind == IMPL_KERNEL)
         return tb_cuda_launch(im->kernel, p, NULL); /* with the workspace the library gives it */
+    const int ta = p->transa ? CblasTrans : CblasNoTrans, tb = p->transb ? CblasTrans : CblasNoTrans;
     if (im->kind == IMPL_CALL) { /* the library's entry point on the same device pointers: found and used in place */
-        cblas_sgemm(CblasColMajor, p->transa ? CblasTrans : CblasNoTrans, p->transb ? CblasTrans : CblasNoTrans,
-                    (int)p->m, (int)p->n, (int)p->k, p->alpha, p->a, (int)p->lda, p->b, (int)p->ldb, p->beta, p->c,
-                    (int)p->ldc);
+        if (p->type == TB_TYPE_D)
+            cblas_dgemm(CblasColMajor, ta, tb, (int)p->m, (int)p->n, (int)p->k, p->alpha, p->a, (int)p->lda, p->b,
+                        (int)p->ldb, p->beta, p->c, (int)p->ldc);
+        else
+            cblas_sgemm(CblasColMajor, ta, tb, (int)p->m, (int)p->n, (int)p->k, (float)p->alpha, p->a, (int)p->lda,
+                        p->b, (int)p->ldb, (float)p->beta, p->c, (int)p->ldc);
         tileblas_call_info info;
         tileblas_last_call(&info);
         return info.path == TILEBLAS_PATH_GPU ? 0 : (int)cudaErrorUnknown;
     }
-    float alpha = p->alpha, beta = p->beta; /* cublasOperation_t: 0 = N, 1 = T */
-    return cublas_sgemm(cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, &alpha, p->a, (int)p->lda,
-                        p->b, (int)p->ldb, &beta, p->c, (int)p->ldc)
+    /* cuBLAS: scalars of the call's type, by pointer; cublasOperation_t: 0 = N, 1 = T */
+    const float sa = (float)p->alpha, sb = (float)p->beta;
+    const void *alpha = p->type == TB_TYPE_D ? (const void *)&p->alpha : &sa;
+    const void *beta = p->type == TB_TYPE_D ? (const void *)&p->beta : &sb;
+    return cublas_gemm[p->type](cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, alpha, p->a,
+                                (int)p->lda, p->b, (int)p->ldb, beta, p->c, (int)p->ldc)
                ? (int)cudaErrorUnknown
                : 0;
+}
+
+/* OpenBLAS on the host operands, C = op(A) op(B) */
+static void openblas_call(const problem *pr)
+{
+    const tb_kproblem *p = &pr->p;
+    const int ta = p->transa ? 112 : 111, tb = p->transb ? 112 : 111;
+    if (p->type == TB_TYPE_D)
+        openblas_dgemm(102, ta, tb, (int)p->m, (int)p->n, (int)p->k, 1.0, pr->ha, (int)p->lda, pr->hb, (int)p->ldb,
+                       0.0, pr->hc, (int)p->ldc);
+    else
+        openblas_sgemm(102, ta, tb, (int)p->m, (int)p->n, (int)p->k, 1.0f, pr->ha, (int)p->lda, pr->hb, (int)p->ldb,
+                       0.0f, pr->hc, (int)p->ldc);
 }
 
 /* Median milliseconds of one implementation; its C ends up in pr->hc. */
@@ -154,10 +184,9 @@ static double time_impl(const impl *im, problem *pr, int repeats)
         double flops = 2.0 * p->m * p->n * p->k;
         int runs = flops > 2e11 ? 1 : repeats < 3 ? repeats : 3;
         for (int r = 0; r < runs; r++) {
-            memset(pr->hc, 0xff, pr->celems * sizeof(float));
+            memset(pr->hc, 0xff, pr->celems * pr->es);
             double t0 = bench_now();
-            openblas_sgemm(102, p->transa ? 112 : 111, p->transb ? 112 : 111, (int)p->m, (int)p->n, (int)p->k, 1.0f,
-                           pr->ha, (int)p->lda, pr->hb, (int)p->ldb, 0.0f, pr->hc, (int)p->ldc);
+            openblas_call(pr);
             ms[r] = 1e3 * (bench_now() - t0);
         }
         double med = bench_median(ms, runs);
@@ -167,7 +196,7 @@ static double time_impl(const impl *im, problem *pr, int repeats)
     cudaEvent_t e0, e1;
     die_cuda(cudaEventCreate(&e0), "event");
     die_cuda(cudaEventCreate(&e1), "event");
-    die_cuda(cudaMemset(p->c, 0xff, pr->celems * sizeof(float)), "poison C");
+    die_cuda(cudaMemset(p->c, 0xff, pr->celems * pr->es), "poison C");
     for (int w = 0; w < 2; w++)
         die_cuda((cudaError_t)launch(im, p), "warm-up launch");
     for (int r = 0; r < repeats; r++) {
@@ -180,34 +209,23 @@ static double time_impl(const impl *im, problem *pr, int repeats)
         ms[r] = t;
     }
     double med = bench_median(ms, repeats);
-    die_cuda(cudaMemcpy(pr->hc, p->c, pr->celems * sizeof(float), cudaMemcpyDeviceToHost), "copy C");
+    die_cuda(cudaMemcpy(pr->hc, p->c, pr->celems * pr->es, cudaMemcpyDeviceToHost), "copy C");
     cudaEventDestroy(e0), cudaEventDestroy(e1), free(ms);
     return med;
 }
 
 /* ---- output */
 
-double bench_max_diff(const float *c, const float *ref, int64_t m, int64_t n, int64_t ld)
+void bench_print_row(row *rw, char type, long long m, long long n, long long k, const char *trans, const char *name,
+                     double ms, double ref_ms, double diff)
 {
-    double diff = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t r = 0; r < m; r++) {
-            size_t at = (size_t)r + (size_t)j * (size_t)ld;
-            double d = fabs((double)c[at] - ref[at]) / (fabs((double)ref[at]) + 1.0);
-            diff = d > diff || isnan(d) ? d : diff;
-        }
-    return diff;
-}
-
-void bench_print_row(row *rw, long long m, long long n, long long k, const char *trans, const char *name, double ms,
-                     double ref_ms, double diff)
-{
+    rw->type = type;
     snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", m, n, k);
     memcpy(rw->trans, trans, 3);
     rw->impl = name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
     rw->ratio = ref_ms / ms, rw->diff = diff;
-    printf("%-18s %-5s %-11s %10.*f %9.2f %9.2f %12.2e%s\n", rw->shape, rw->trans, rw->impl, ms < 0.1 ? 5 : 3, ms,
-           rw->tflops, rw->ratio, diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
+    printf("%-4c %-18s %-5s %-11s %10.*f %9.2f %9.2f %12.2e%s\n", type, rw->shape, rw->trans, rw->impl,
+           ms < 0.1 ? 5 : 3, ms, rw->tflops, rw->ratio, diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
     fflush(stdout);
 }
 
@@ -218,15 +236,21 @@ void bench_write_csv(const char *path, const char *ratio_name, const row *rows, 
         perror(path);
         exit(1);
     }
-    fprintf(f, "shape,trans,implementation,ms,tflops,%s,max_rel_diff\n", ratio_name);
+    /* the type last: CSVs from before it had one read as single precision */
+    fprintf(f, "shape,trans,implementation,ms,tflops,%s,max_rel_diff,type\n", ratio_name);
     for (int i = 0; i < nrows; i++)
         /* %g: a tiny call's rate (1e-5 TFLOP/s) must not print as 0 */
-        fprintf(f, "%s,%s,%s,%.6f,%.6g,%.6g,%.3e\n", rows[i].shape, rows[i].trans, rows[i].impl, rows[i].ms,
-                rows[i].tflops, rows[i].ratio, rows[i].diff);
+        fprintf(f, "%s,%s,%s,%.6f,%.6g,%.6g,%.3e,%c\n", rows[i].shape, rows[i].trans, rows[i].impl, rows[i].ms,
+                rows[i].tflops, rows[i].ratio, rows[i].diff, rows[i].type);
     fclose(f);
 }
 
-/* A grouped bar chart of TFLOP/s: one group per shape and transpose pair, one bar per implementation. */
+static int same_case(const row *x, const row *y)
+{
+    return x->type == y->type && !strcmp(x->shape, y->shape) && !strcmp(x->trans, y->trans);
+}
+
+/* A grouped bar chart of TFLOP/s: one group per type, shape and transpose pair, one bar per implementation. */
 static int plot(const char *png, const row *rows, int nrows, const impl *impls, int nimpls)
 {
     char data[] = "/tmp/tileblas-bench-XXXXXX";
@@ -238,14 +262,12 @@ static int plot(const char *png, const row *rows, int nrows, const impl *impls, 
     for (int j = 0; j < nimpls; j++)
         fprintf(f, " %s", impls[j].name);
     for (int i = 0; i < nrows; i++) {
-        if (i == 0 || strcmp(rows[i].shape, rows[i - 1].shape) || strcmp(rows[i].trans, rows[i - 1].trans)) {
-            fprintf(f, "\n%s_%s", rows[i].shape, rows[i].trans);
+        if (i == 0 || !same_case(&rows[i], &rows[i - 1])) {
+            fprintf(f, "\n%c_%s_%s", rows[i].type, rows[i].shape, rows[i].trans);
             /* one column per implementation, in the order of impls; missing ones as "-" */
             for (int j = 0; j < nimpls; j++) {
                 double v = -1;
-                for (int r = i; r < nrows && !strcmp(rows[r].shape, rows[i].shape) &&
-                                !strcmp(rows[r].trans, rows[i].trans);
-                     r++)
+                for (int r = i; r < nrows && same_case(&rows[r], &rows[i]); r++)
                     if (!strcmp(rows[r].impl, impls[j].name))
                         v = rows[r].tflops;
                 v < 0 ? fprintf(f, " -") : fprintf(f, " %.4f", v);
@@ -282,10 +304,45 @@ static int plot(const char *png, const row *rows, int nrows, const impl *impls, 
     return status == 0 ? 0 : -1;
 }
 
+/* The implementations timed for a type, the yardstick first (cuBLAS if present, else the type's default kernel):
+ * the kernels named in `kernels` (or all) that compute the type, tb-call when named, OpenBLAS. */
+static int choose_impls(tb_type type, const char *kernels, impl *impls)
+{
+    int nimpls = 0;
+    if (cublas_gemm[type])
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", -1 };
+    for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 3; i++) {
+        const char *name = tb_kernel_names[i];
+        size_t len = strlen(name);
+        const char *at = kernels;
+        int chosen = !strcmp(kernels, "all");
+        while (!chosen && (at = strstr(at, name))) {
+            chosen = (at == kernels || at[-1] == ',') && (at[len] == ',' || at[len] == 0);
+            at += len;
+        }
+        if (chosen && (tb_kernel_types[i] & TB_TYPE_BIT(type)))
+            impls[nimpls++] = (impl){ IMPL_KERNEL, name, i };
+    }
+    if (!cublas_gemm[type]) { /* the default kernel as the yardstick */
+        const int d = tb_kernel_default(type);
+        impl dflt = { IMPL_KERNEL, tb_kernel_names[d], d };
+        memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
+        impls[0] = dflt, nimpls++;
+        for (int i = 1; i < nimpls; i++) /* not twice */
+            if (impls[i].kernel == dflt.kernel)
+                memmove(impls + i, impls + i + 1, (size_t)(--nimpls - i) * sizeof *impls);
+    }
+    if (strstr(kernels, "call") || !strcmp(kernels, "all"))
+        impls[nimpls++] = (impl){ IMPL_CALL, "tb-call", -1 };
+    if (openblas_sgemm)
+        impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", -1 };
+    return nimpls;
+}
+
 static const char usage_text[] =
-    "usage: tileblas-bench [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
+    "usage: tileblas-bench [--type s|d|sd] [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
     "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
-    "       tileblas-bench --host [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
+    "       tileblas-bench --host [--type s|d|sd] [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
     "                      [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --plot-csv FILE.csv FILE.png\n";
@@ -311,8 +368,9 @@ static int plot_csv(const char *csv, const char *png)
     char line[512], name[32];
     while (fgets(line, sizeof line, f) && nrows < (int)(sizeof rows / sizeof rows[0])) {
         row *r = &rows[nrows];
-        if (sscanf(line, "%47[^,],%2[^,],%31[^,],%lf,%lf,%lf,%lf", r->shape, r->trans, name, &r->ms, &r->tflops,
-                   &r->ratio, &r->diff) != 7)
+        r->type = 's';
+        if (sscanf(line, "%47[^,],%2[^,],%31[^,],%lf,%lf,%lf,%lf,%c", r->shape, r->trans, name, &r->ms, &r->tflops,
+                   &r->ratio, &r->diff, &r->type) < 7 || !strchr("sd", r->type))
             continue; /* the header, or not ours */
         int j = 0;
         while (j < nimpls && strcmp(names[j], name))
@@ -342,9 +400,9 @@ int main(int argc, char **argv)
 {
     long long shapes[MAX_SHAPES][3];
     int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0, contend = 0, big = 8192;
-    float beta = 0.0f;
+    double beta = 0.0;
     char trans[4][3];
-    const char *kernels = "naive,tiled32,blocked", *csv = NULL, *png = NULL;
+    const char *kernels = "naive,tiled32,blocked,dmma", *csv = NULL, *png = NULL, *types = "sd";
     tb_gpu_link(&tb_cuda_gpu); /* the GPU side is linked in: no module to load */
     if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
         return plot_csv(argv[2], argv[3]);
@@ -370,6 +428,8 @@ int main(int argc, char **argv)
                    strchr("NT", val[1])) {
             memcpy(trans[ntrans++], val, 3);
             i++;
+        } else if (!strcmp(arg, "--type") && val && (!strcmp(val, "s") || !strcmp(val, "d") || !strcmp(val, "sd"))) {
+            types = val, i++;
         } else if (!strcmp(arg, "--kernels") && val) {
             kernels = val, i++;
         } else if (!strcmp(arg, "--repeats") && val && atoi(val) > 0) {
@@ -390,7 +450,7 @@ int main(int argc, char **argv)
                 usage();
         } else if (!strcmp(arg, "--beta") && val) {
             char *end;
-            beta = strtof(val, &end), i++;
+            beta = strtod(val, &end), i++;
             if (*end || !isfinite(beta))
                 usage();
         } else {
@@ -412,10 +472,11 @@ int main(int argc, char **argv)
     if (ntrans == 0)
         memcpy(trans[ntrans++], "NN", 3);
 
-    if (beta != 0.0f && !host)
+    if (beta != 0.0 && !host)
         usage(); /* the kernels are timed with beta = 0 */
     if (host)
-        return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta, csv);
+        return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta,
+                          types, csv);
 
     int count = 0;
     if (tb_kernel_count == 0 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
@@ -423,72 +484,56 @@ int main(int argc, char **argv)
         return 77;
     }
     load_libraries(want_cpu);
-
-    /* the implementations, the yardstick first: cuBLAS if present, else the default kernel */
-    impl impls[MAX_IMPLS];
-    int nimpls = 0;
-    if (cublas_sgemm)
-        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", -1 };
-    for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 2; i++) {
-        const char *name = tb_kernel_names[i];
-        size_t len = strlen(name);
-        const char *at = kernels;
-        int chosen = !strcmp(kernels, "all");
-        while (!chosen && (at = strstr(at, name))) {
-            chosen = (at == kernels || at[-1] == ',') && (at[len] == ',' || at[len] == 0);
-            at += len;
-        }
-        if (chosen)
-            impls[nimpls++] = (impl){ IMPL_KERNEL, name, i };
-    }
-    if (!cublas_sgemm) { /* the default kernel as the yardstick */
-        impl dflt = { IMPL_KERNEL, tb_kernel_names[tb_kernel_default(TB_TYPE_S)], tb_kernel_default(TB_TYPE_S) };
-        memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
-        impls[0] = dflt, nimpls++;
-        for (int i = 1; i < nimpls; i++) /* not twice */
-            if (impls[i].kernel == dflt.kernel)
-                memmove(impls + i, impls + i + 1, (size_t)(--nimpls - i) * sizeof *impls);
-    }
-    if (strstr(kernels, "call") || !strcmp(kernels, "all"))
-        impls[nimpls++] = (impl){ IMPL_CALL, "tb-call", -1 };
-    if (openblas_sgemm)
-        impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", -1 };
+    const int ntypes = (int)strlen(types);
 
     struct cudaDeviceProp prop;
     die_cuda(cudaGetDeviceProperties(&prop, 0), "device properties");
     printf("tileblas-bench: %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
            "%d launches; OpenBLAS: host memory, wall clock\n",
            prop.name, prop.multiProcessorCount, repeats);
-    printf("%-18s %-5s %-11s %10s %9s %9s %12s\n", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
-           cublas_sgemm ? "x cuBLAS" : "x default", "max rel diff");
-    row *rows = bench_alloc((size_t)nshapes * ntrans * nimpls * sizeof *rows);
-    int nrows = 0, status = 0;
-    for (int s = 0; s < nshapes; s++)
-        for (int t = 0; t < ntrans; t++) {
-            problem pr;
-            int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
-            setup(&pr, m, n, k, trans[t][0] == 'T', trans[t][1] == 'T');
-            float *ref = bench_alloc(pr.celems * sizeof(float));
-            double ref_ms = 0;
-            for (int i = 0; i < nimpls; i++) {
-                if (impls[i].kind == IMPL_CALL && 2.0 * m * n * k < TB_DEVPTR_MIN_FLOPS)
-                    continue; /* too small for the library to look for device memory: it would read it as host */
-                double ms = time_impl(&impls[i], &pr, repeats);
-                if (i == 0) {
-                    ref_ms = ms;
-                    memcpy(ref, pr.hc, pr.celems * sizeof(float));
-                }
-                double diff = bench_max_diff(pr.hc, ref, m, n, pr.p.ldc);
-                bench_print_row(&rows[nrows++], m, n, k, trans[t], impls[i].name, ms, ref_ms, diff);
-                if (diff > 1e-3 || isnan(diff))
-                    status = 1;
-            }
-            free(ref);
-            teardown(&pr);
+    printf("%-4s %-18s %-5s %-11s %10s %9s %9s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
+           cublas_gemm[TB_TYPE_S] ? "x cuBLAS" : "x default", "max rel diff");
+    row *rows = bench_alloc((size_t)ntypes * nshapes * ntrans * MAX_IMPLS * sizeof *rows);
+    impl all[2 * MAX_IMPLS]; /* every implementation of every type, for the chart's columns */
+    int nrows = 0, nall = 0, status = 0;
+    for (int ty = 0; ty < ntypes; ty++) {
+        const tb_type type = types[ty] == 'd' ? TB_TYPE_D : TB_TYPE_S;
+        impl impls[MAX_IMPLS];
+        const int nimpls = choose_impls(type, kernels, impls);
+        for (int i = 0; i < nimpls; i++) {
+            int j = 0;
+            while (j < nall && strcmp(all[j].name, impls[i].name))
+                j++;
+            if (j == nall)
+                all[nall++] = impls[i];
         }
+        for (int s = 0; s < nshapes; s++)
+            for (int t = 0; t < ntrans; t++) {
+                problem pr;
+                int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+                setup(&pr, type, m, n, k, trans[t][0] == 'T', trans[t][1] == 'T');
+                void *ref = bench_alloc(pr.celems * pr.es);
+                double ref_ms = 0;
+                for (int i = 0; i < nimpls; i++) {
+                    if (impls[i].kind == IMPL_CALL && 2.0 * m * n * k < TB_DEVPTR_MIN_FLOPS)
+                        continue; /* too small for the library to look for device memory: it would read it as host */
+                    double ms = time_impl(&impls[i], &pr, repeats);
+                    if (i == 0) {
+                        ref_ms = ms;
+                        memcpy(ref, pr.hc, pr.celems * pr.es);
+                    }
+                    double diff = bench_max_diff(pr.hc, ref, m, n, pr.p.ldc, pr.es);
+                    bench_print_row(&rows[nrows++], types[ty], m, n, k, trans[t], impls[i].name, ms, ref_ms, diff);
+                    if (diff > 1e-3 || isnan(diff))
+                        status = 1;
+                }
+                free(ref);
+                teardown(&pr);
+            }
+    }
     if (csv)
-        bench_write_csv(csv, cublas_sgemm ? "ratio_to_cublas" : "ratio_to_default", rows, nrows);
-    if (png && plot(png, rows, nrows, impls, nimpls)) {
+        bench_write_csv(csv, cublas_gemm[TB_TYPE_S] ? "ratio_to_cublas" : "ratio_to_default", rows, nrows);
+    if (png && plot(png, rows, nrows, all, nall)) {
         fprintf(stderr, "tileblas-bench: --plot needs gnuplot with the pngcairo terminal "
                         "(Debian: apt-get install gnuplot-nox)\n");
         status = status ? status : 3;

@@ -38,7 +38,7 @@
 static float *random_floats(size_t count)
 {
     float *x = bench_alloc(count * sizeof *x);
-    bench_fill(x, count);
+    bench_fill(x, count, 4);
     return x;
 }
 
