@@ -15,7 +15,7 @@ extern "C" {
 #define TB_KERNEL_HIDDEN __attribute__((visibility("hidden")))
 
 /* Element types.  Every layer names a matrix's type with this; the sizes are the bytes of one element. */
-typedef enum tb_type { TB_TYPE_S = 0, TB_TYPE_D } tb_type;
+typedef enum tb_type { TB_TYPE_S = 0, TB_TYPE_D, TB_TYPE_COUNT } tb_type;
 #define TB_TYPE_BIT(t) (1u << (t))
 static inline unsigned tb_type_size(tb_type t)
 {

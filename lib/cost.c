@@ -17,11 +17,11 @@ const tb_cost_params tb_cost_defaults = {
     .h2d_a = 45e9,
     .h2d_b = 45e9,
     .d2h = 42e9,
-    .gpu_rate = 50e12,
-    .gpu_half = 128,
+    .gpu_rate = { [TB_TYPE_S] = 50e12, [TB_TYPE_D] = 60e12 },
+    .gpu_half = { [TB_TYPE_S] = 128, [TB_TYPE_D] = 250 },
     .cpu_call = 0.2e-6,
-    .cpu_rate = 1.3e12,
-    .cpu_half = 64,
+    .cpu_rate = { [TB_TYPE_S] = 1.3e12, [TB_TYPE_D] = 0.62e12 },
+    .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 64 },
 };
 
 /* 2 M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half): one division, for the calls of a few nanoseconds */
@@ -36,14 +36,15 @@ tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g)
     double b_in = e * (k * n + (g->p.beta != 0.0 ? m * n : 0.0));
     tb_cost t;
     t.gpu = c->gpu_call + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h +
-            compute_time(m, n, k, c->gpu_rate, c->gpu_half);
+            compute_time(m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
     t.cpu = tb_cost_predict_cpu(c, g);
     return t;
 }
 
 double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g)
 {
-    return c->cpu_call + compute_time((double)g->p.m, (double)g->p.n, (double)g->p.k, c->cpu_rate, c->cpu_half);
+    return c->cpu_call + compute_time((double)g->p.m, (double)g->p.n, (double)g->p.k, c->cpu_rate[g->p.type],
+                                      c->cpu_half[g->p.type]);
 }
 
 static const struct {
@@ -51,8 +52,10 @@ static const struct {
     size_t offset;
 } fields[] = {
 #define FIELD(f) { #f, offsetof(tb_cost_params, f) }
-    FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), FIELD(gpu_rate),
-    FIELD(gpu_half), FIELD(cpu_call), FIELD(cpu_rate), FIELD(cpu_half),
+#define RATES(f) { #f, offsetof(tb_cost_params, f[TB_TYPE_S]) }, { #f "_d", offsetof(tb_cost_params, f[TB_TYPE_D]) }
+    FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), RATES(gpu_rate),
+    RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half),
+#undef RATES
 #undef FIELD
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])

@@ -11,16 +11,19 @@
 #include <stdio.h>
 #include "gemm.h"
 
+/* The transfers and fixed costs are the same for every element type (bytes are bytes); the rates are per type
+ * (indexed by tb_type: DGEMM runs at half SGEMM's rate on the CPU, and on its own kernel on the GPU). */
 typedef struct tb_cost_params {
-    double gpu_call;  /* seconds of fixed cost per GPU call (launches, synchronisation, staging set-up) */
-    double h2d_a;     /* bytes/s moving op(A) from the program's memory to the device (tiles of A are strided) */
-    double h2d_b;     /* bytes/s moving op(B), and C when beta != 0 */
-    double d2h;       /* bytes/s moving C back */
-    double gpu_rate;  /* flops/s of the GPU kernel on large products */
-    double gpu_half;  /* M, N or K of this size halves the kernel's rate (see tb_cost_predict) */
-    double cpu_call;  /* seconds of fixed cost per CPU call */
-    double cpu_rate;  /* flops/s of the CPU BLAS on large products */
-    double cpu_half;  /* as gpu_half, for the CPU BLAS */
+    double gpu_call;                /* seconds of fixed cost per GPU call (launches, synchronisation, staging) */
+    double h2d_a;                   /* bytes/s moving op(A) from the program's memory to the device (tiles of A are
+                                       strided) */
+    double h2d_b;                   /* bytes/s moving op(B), and C when beta != 0 */
+    double d2h;                     /* bytes/s moving C back */
+    double gpu_rate[TB_TYPE_COUNT]; /* flops/s of the type's GPU kernel on large products */
+    double gpu_half[TB_TYPE_COUNT]; /* M, N or K of this size halves the kernel's rate (see tb_cost_predict) */
+    double cpu_call;                /* seconds of fixed cost per CPU call */
+    double cpu_rate[TB_TYPE_COUNT]; /* flops/s of the CPU BLAS on large products */
+    double cpu_half[TB_TYPE_COUNT]; /* as gpu_half, for the CPU BLAS */
 } tb_cost_params;
 
 /* Predicted seconds on each path. */
@@ -31,8 +34,9 @@ typedef struct tb_cost {
 TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
 
 /*
- * rate(M, N, K) = rate * f(M) f(N) f(K) with f(d) = d / (d + half), on both paths;
- * gpu = gpu_call + 4(M K)/h2d_a + 4(K N [+ M N when beta != 0])/h2d_b + 4 M N/d2h + 2 M N K / rate(M, N, K),
+ * rate(M, N, K) = rate * f(M) f(N) f(K) with f(d) = d / (d + half), on both paths, with the call's type's rates;
+ * with e the bytes of an element,
+ * gpu = gpu_call + e(M K)/h2d_a + e(K N [+ M N when beta != 0])/h2d_b + e M N/d2h + 2 M N K / rate(M, N, K),
  * with no credit for the pipeline's overlap of copies and kernel (conservative: the GPU is never predicted faster
  * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
  */
@@ -41,12 +45,14 @@ TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g);
 /* 1 when tb_cost_predict_cpu for the shape of p <= seconds, worked out without a division, inline (for tiny calls) */
 static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem *p, double seconds)
 {
-    const double h = c->cpu_half;
-    return 2.0 * ((double)p->m + h) * ((double)p->n + h) * ((double)p->k + h) <= (seconds - c->cpu_call) * c->cpu_rate;
+    const double h = c->cpu_half[p->type];
+    return 2.0 * ((double)p->m + h) * ((double)p->n + h) * ((double)p->k + h) <=
+           (seconds - c->cpu_call) * c->cpu_rate[p->type];
 }
 
 /*
- * A calibration file: lines "name value" (names as the fields above; seconds, bytes/s, flops/s), '#' comments
+ * A calibration file: lines "name value" (names as the fields above, those of a type's rates with the type's
+ * suffix: gpu_rate for single precision, gpu_rate_d for double; seconds, bytes/s, flops/s), '#' comments
  * and blank lines.  Fields not in the file keep their value in *c.  Returns 0, or the number of the first line
  * that is not such a line (with a value > 0); *c is then unchanged.
  */

@@ -225,14 +225,16 @@ static void write_file(char *path, const char *text)
 START_TEST(calibration_file)
 {
     char path[64];
-    write_file(path, "# measured\ngpu_call 0.002\n\ncpu_rate 2e12  # OpenBLAS\n");
+    write_file(path, "# measured\ngpu_call 0.002\n\ncpu_rate 2e12  # OpenBLAS\ncpu_rate_d 9e11\n");
     const char *set[] = { "TILEBLAS_CALIBRATION", path, NULL };
     tb_config cfg = parse_with(set);
     ck_assert_str_eq(warnings, "");
     ck_assert_str_eq(cfg.cost_source, path);
     ck_assert(cfg.cost.gpu_call == 0.002);
-    ck_assert(cfg.cost.cpu_rate == 2e12);
-    ck_assert(cfg.cost.h2d_a == tb_cost_defaults.h2d_a && cfg.cost.gpu_rate == tb_cost_defaults.gpu_rate);
+    ck_assert(cfg.cost.cpu_rate[TB_TYPE_S] == 2e12 && cfg.cost.cpu_rate[TB_TYPE_D] == 9e11);
+    ck_assert(cfg.cost.h2d_a == tb_cost_defaults.h2d_a &&
+              cfg.cost.gpu_rate[TB_TYPE_S] == tb_cost_defaults.gpu_rate[TB_TYPE_S] &&
+              cfg.cost.gpu_rate[TB_TYPE_D] == tb_cost_defaults.gpu_rate[TB_TYPE_D]);
     unlink(path);
 
     write_file(path, "gpu_call 0.002\nh2d_b fast\n");
@@ -368,10 +370,25 @@ START_TEST(auto_decisions)
     cfg.cost.h2d_a = cfg.cost.h2d_b = cfg.cost.d2h = 1e6;
     ck_assert(!tb_route_auto_wants_gpu(&g, &cfg, &t));
     cfg.cost = tb_cost_defaults;
-    cfg.cost.cpu_rate = 1e8;
+    cfg.cost.cpu_rate[TB_TYPE_S] = 1e8;
     g = shape(64, 64, 64, 1, 0);
     ck_assert(tb_route_auto_wants_gpu(&g, &cfg, &t));
     ck_assert(tb_gemm_flops(&g) == 2.0 * 64 * 64 * 64);
+    /* each type by its own rates: a slow CPU for SGEMM leaves DGEMM's 64^3 on the CPU; DGEMM's slower CPU sends a
+     * product to the GPU that SGEMM keeps (the built-in rates: 1.3 and 0.62 TFLOP/s on the CPU) */
+    g.p.type = TB_TYPE_D;
+    ck_assert(!tb_route_auto_wants_gpu(&g, &cfg, &t));
+    cfg.cost = tb_cost_defaults;
+    int differ = 0;
+    for (int64_t n = 128; n <= 1024 && !differ; n += 16) {
+        tb_gemm s = shape(n, n, n, 1, 0), d = s;
+        d.p.type = TB_TYPE_D;
+        tb_cost ts, td;
+        const int sg = tb_route_auto_wants_gpu(&s, &cfg, &ts), dg = tb_route_auto_wants_gpu(&d, &cfg, &td);
+        ck_assert_msg(!sg || dg, "%lld^3: the GPU for SGEMM but not DGEMM", (long long)n);
+        differ = dg && !sg;
+    }
+    ck_assert_msg(differ, "no square where DGEMM goes to the GPU and SGEMM does not");
 }
 END_TEST
 

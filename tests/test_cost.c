@@ -22,23 +22,31 @@ static int close_to(double x, double want)
     return fabs(x - want) <= 1e-12 * fabs(want);
 }
 
-/* Every term of the formula in cost.h, worked out by hand for one set of round numbers. */
+/* Every term of the formula in cost.h, worked out by hand for one set of round numbers, for each type: its bytes
+ * per element and its own rates. */
 START_TEST(prediction)
 {
-    /* gpu_call, h2d_a, h2d_b, d2h, gpu_rate, gpu_half, cpu_call, cpu_rate, cpu_half */
-    const tb_cost_params c = { 1e-3, 1e9, 2e9, 4e9, 1e12, 100, 1e-6, 1e11, 300 };
-    tb_gemm g = shape(100, 200, 300, 0.0f);
-    tb_cost t = tb_cost_predict(&c, &g);
-    double flops = 2.0 * 100 * 200 * 300;
-    double fg = (100.0 / 200) * (200.0 / 300) * (300.0 / 400), fc = (100.0 / 400) * (200.0 / 500) * (300.0 / 600);
-    double gpu = 1e-3 + 4.0 * 100 * 300 / 1e9 + 4.0 * 300 * 200 / 2e9 + 4.0 * 100 * 200 / 4e9 + flops / (1e12 * fg);
-    ck_assert_msg(close_to(t.gpu, gpu), "gpu %.17g, want %.17g", t.gpu, gpu);
-    ck_assert_msg(close_to(t.cpu, 1e-6 + flops / (1e11 * fc)), "cpu %.17g", t.cpu);
-    /* beta != 0: C goes in as well, at op(B)'s rate */
-    g.p.beta = 0.5f;
-    ck_assert(close_to(tb_cost_predict(&c, &g).gpu, gpu + 4.0 * 100 * 200 / 2e9));
-    /* the CPU's time does not depend on beta, nor either path on alpha */
-    ck_assert(close_to(tb_cost_predict(&c, &g).cpu, t.cpu));
+    const tb_cost_params c = { .gpu_call = 1e-3, .h2d_a = 1e9, .h2d_b = 2e9, .d2h = 4e9,
+                               .gpu_rate = { 1e12, 5e11 }, .gpu_half = { 100, 50 }, .cpu_call = 1e-6,
+                               .cpu_rate = { 1e11, 2e10 }, .cpu_half = { 300, 100 } };
+    for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
+        tb_gemm g = shape(100, 200, 300, 0.0f);
+        g.p.type = (tb_type)ty;
+        const double e = ty == TB_TYPE_D ? 8.0 : 4.0, gh = c.gpu_half[ty], ch = c.cpu_half[ty];
+        tb_cost t = tb_cost_predict(&c, &g);
+        double flops = 2.0 * 100 * 200 * 300;
+        double fg = (100.0 / (100 + gh)) * (200.0 / (200 + gh)) * (300.0 / (300 + gh));
+        double fc = (100.0 / (100 + ch)) * (200.0 / (200 + ch)) * (300.0 / (300 + ch));
+        double gpu = 1e-3 + e * 100 * 300 / 1e9 + e * 300 * 200 / 2e9 + e * 100 * 200 / 4e9 +
+                     flops / (c.gpu_rate[ty] * fg);
+        ck_assert_msg(close_to(t.gpu, gpu), "type %d: gpu %.17g, want %.17g", ty, t.gpu, gpu);
+        ck_assert_msg(close_to(t.cpu, 1e-6 + flops / (c.cpu_rate[ty] * fc)), "type %d: cpu %.17g", ty, t.cpu);
+        /* beta != 0: C goes in as well, at op(B)'s rate */
+        g.p.beta = 0.5f;
+        ck_assert(close_to(tb_cost_predict(&c, &g).gpu, gpu + e * 100 * 200 / 2e9));
+        /* the CPU's time does not depend on beta, nor either path on alpha */
+        ck_assert(close_to(tb_cost_predict(&c, &g).cpu, t.cpu));
+    }
 }
 END_TEST
 
@@ -47,8 +55,9 @@ START_TEST(parse_format)
     tb_cost_params c = tb_cost_defaults;
     ck_assert_int_eq(tb_cost_parse(&c, ""), 0);
     ck_assert(!memcmp(&c, &tb_cost_defaults, sizeof c));
-    ck_assert_int_eq(tb_cost_parse(&c, "# comment\n\n  gpu_rate   4.5e13 # tail\r\nh2d_a 1e9"), 0);
-    ck_assert(c.gpu_rate == 4.5e13 && c.h2d_a == 1e9 && c.d2h == tb_cost_defaults.d2h);
+    ck_assert_int_eq(tb_cost_parse(&c, "# comment\n\n  gpu_rate   4.5e13 # tail\r\nh2d_a 1e9\ngpu_half_d 300"), 0);
+    ck_assert(c.gpu_rate[TB_TYPE_S] == 4.5e13 && c.h2d_a == 1e9 && c.d2h == tb_cost_defaults.d2h);
+    ck_assert(c.gpu_half[TB_TYPE_D] == 300 && c.gpu_rate[TB_TYPE_D] == tb_cost_defaults.gpu_rate[TB_TYPE_D]);
     /* each bad line: its number back, nothing changed */
     static const char *bad[] = { "gpu_rate 1e13\nwarp_speed 9\n",
                                  "gpu_rate 1e13\n\ncpu_half 0\n",
@@ -58,8 +67,9 @@ START_TEST(parse_format)
                                  "gpu_rate nan\n",
                                  "gpu_rate inf\n",
                                  "gpu_rate 1e13 extra\n",
+                                 "gpu_rate_z 1e13\n",
                                  "gpu_rate 1e13x\n" };
-    static const int line[] = { 2, 3, 1, 1, 1, 1, 1, 1, 1 };
+    static const int line[] = { 2, 3, 1, 1, 1, 1, 1, 1, 1, 1 };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tb_cost_params before = c;
         ck_assert_msg(tb_cost_parse(&c, bad[i]) == line[i], "\"%s\"", bad[i]);
@@ -75,7 +85,9 @@ END_TEST
 /* What tb_cost_write writes, tb_cost_load reads back (values with 6 significant digits survive exactly). */
 START_TEST(write_and_load)
 {
-    const tb_cost_params c = { 4.5e-5, 7.25e9, 3.7e10, 3.2e10, 5e13, 128, 2e-7, 1.3e12, 64 }; /* as above */
+    const tb_cost_params c = { .gpu_call = 4.5e-5, .h2d_a = 7.25e9, .h2d_b = 3.7e10, .d2h = 3.2e10,
+                               .gpu_rate = { 5e13, 6.25e13 }, .gpu_half = { 128, 250 }, .cpu_call = 2e-7,
+                               .cpu_rate = { 1.3e12, 6.2e11 }, .cpu_half = { 64, 96 } };
     char path[] = "/tmp/tileblas-test-cost.XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);

@@ -7,11 +7,12 @@
  * FILE defaults to the first place the library searches ($XDG_CONFIG_HOME/tileblas/calibration, or
  * ~/.config/tileblas/calibration); TILEBLAS_CALIBRATION=FILE points the library at any other.  What it measures,
  * each the median of several calls after a warm-up, with the library's own entry point on malloc'd memory:
- *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then 64^3 and 1024^3 (2048^3 without
- *     --quick), from which the rate on large products and the size that halves it (cpu_rate, cpu_half);
- *   - the GPU path forced: the kernel alone, device-resident, at 1024^3 and 4096^3 (gpu_rate, gpu_half; smaller
- *     products measure the launch, not the kernel); a tiny call, and 256^3 less its trips and kernel as the model
- *     has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of
+ *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then for each type (SGEMM, DGEMM) 64^3
+ *     and 1024^3 (2048^3 without --quick), from which the rate on large products and the size that halves it
+ *     (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d);
+ *   - the GPU path forced: each type's default kernel alone, device-resident, at 1024^3 and 4096^3 (gpu_rate,
+ *     gpu_half and their _d; smaller products measure the launch, not the kernel); in single precision a tiny
+ *     call, and 256^3 less its trips and kernel as the model has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of
  *     8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b), and C of 8192 x 8192 back with
  *     K = 256 (d2h) (4096 with --quick), each less the model's time for the rest of the call.  (With N, M or
  *     K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
@@ -34,24 +35,31 @@
 #include "kernels.h"
 #include "tileblas.h"
 
-/* count fresh random floats */
-static float *random_floats(size_t count)
+static const char *const type_name[TB_TYPE_COUNT] = { "SGEMM", "DGEMM" };
+static const char *const suffix[TB_TYPE_COUNT] = { "", "_d" }; /* of the type's fields in the file (cost.h) */
+
+/* count fresh random elements of type t */
+static void *random_matrix(tb_type t, size_t count)
 {
-    float *x = bench_alloc(count * sizeof *x);
-    bench_fill(x, count, 4);
+    void *x = bench_alloc(count * tb_type_size(t));
+    bench_fill(x, count, tb_type_size(t));
     return x;
 }
 
-/* Median seconds of a whole column-major NN call (beta = 0) on the given path, after one warm-up. */
-static double time_call(tileblas_path path, int m, int n, int k, int runs)
+/* Median seconds of a whole column-major NN call of type t (beta = 0) on the given path, after one warm-up. */
+static double time_call(tb_type type, tileblas_path path, int m, int n, int k, int runs)
 {
-    float *a = random_floats((size_t)m * k), *b = random_floats((size_t)k * n), *c = random_floats((size_t)m * n);
+    void *a = random_matrix(type, (size_t)m * k), *b = random_matrix(type, (size_t)k * n);
+    void *c = random_matrix(type, (size_t)m * n);
     double t[16];
     runs = runs > 16 ? 16 : runs;
     tileblas_set_path(path);
     for (int r = -1; r < runs; r++) {
         double t0 = bench_now();
-        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, k, 0.0f, c, m);
+        if (type == TB_TYPE_D)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, m, b, k, 0.0, c, m);
+        else
+            cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, k, 0.0f, c, m);
         if (r >= 0)
             t[r] = bench_now() - t0;
     }
@@ -60,19 +68,19 @@ static double time_call(tileblas_path path, int m, int n, int k, int runs)
     return bench_median(t, runs);
 }
 
-/* Median seconds of the default kernel on an n^3 product already on the device, or -1. */
-static double time_kernel(int n, int runs)
+/* Median seconds of the type's default kernel on an n^3 product already on the device, or -1. */
+static double time_kernel(tb_type type, int n, int runs)
 {
-    int kernel = tb_kernel_default(TB_TYPE_S);
-    size_t bytes = (size_t)n * n * sizeof(float);
-    float *h = random_floats((size_t)n * n), *a = NULL, *b = NULL, *c = NULL;
+    int kernel = tb_kernel_default(type);
+    size_t bytes = (size_t)n * n * tb_type_size(type);
+    void *h = random_matrix(type, (size_t)n * n), *a = NULL, *b = NULL, *c = NULL;
     double result = -1;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    if (kernel >= 0 && cudaMalloc((void **)&a, bytes) == cudaSuccess && cudaMalloc((void **)&b, bytes) == cudaSuccess &&
-        cudaMalloc((void **)&c, bytes) == cudaSuccess && cudaMemcpy(a, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
+    if (kernel >= 0 && cudaMalloc(&a, bytes) == cudaSuccess && cudaMalloc(&b, bytes) == cudaSuccess &&
+        cudaMalloc(&c, bytes) == cudaSuccess && cudaMemcpy(a, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
         cudaMemcpy(b, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess && cudaEventCreate(&e0) == cudaSuccess &&
         cudaEventCreate(&e1) == cudaSuccess) {
-        tb_kproblem p = { .type = TB_TYPE_S, .m = n, .n = n, .k = n, .alpha = 1.0, .beta = 0.0, .a = a, .lda = n,
+        tb_kproblem p = { .type = type, .m = n, .n = n, .k = n, .alpha = 1.0, .beta = 0.0, .a = a, .lda = n,
                           .b = b, .ldb = n, .c = c, .ldc = n };
         double t[16];
         int ok = 1;
@@ -157,36 +165,47 @@ int main(int argc, char **argv)
     const int runs = quick ? 3 : 7;
     FILE *log = to_stdout ? stderr : stdout;
 
-    /* the CPU path */
-    c.cpu_call = time_call(TILEBLAS_PATH_CPU, 2, 2, 2, runs);
+    /* the CPU path: the fixed cost once, the rates per type */
+    c.cpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_CPU, 2, 2, 2, runs);
     const double n1 = 64, n2 = quick ? 1024 : 2048;
-    double t1 = time_call(TILEBLAS_PATH_CPU, (int)n1, (int)n1, (int)n1, runs) - c.cpu_call;
-    double t2 = time_call(TILEBLAS_PATH_CPU, (int)n2, (int)n2, (int)n2, quick ? 3 : 5) - c.cpu_call;
-    fit(n1, t1, n2, t2, &c.cpu_rate, &c.cpu_half);
-    fprintf(log, "CPU: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %g^3 -> cpu_rate %.3g, cpu_half %.3g\n",
-            1e6 * c.cpu_call, 2e-12 * n1 * n1 * n1 / t1, n1, 2e-12 * n2 * n2 * n2 / t2, n2, c.cpu_rate, c.cpu_half);
+    for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
+        double t1 = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n1, (int)n1, (int)n1, runs) - c.cpu_call;
+        double t2 = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n2, (int)n2, (int)n2, quick ? 3 : 5) - c.cpu_call;
+        fit(n1, t1, n2, t2, &c.cpu_rate[ty], &c.cpu_half[ty]);
+        fprintf(log, "CPU %s: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %g^3 -> cpu_rate%s %.3g, cpu_half%s %.3g\n",
+                type_name[ty], 1e6 * c.cpu_call, 2e-12 * n1 * n1 * n1 / t1, n1, 2e-12 * n2 * n2 * n2 / t2, n2,
+                suffix[ty], c.cpu_rate[ty], suffix[ty], c.cpu_half[ty]);
+    }
 
     /* the GPU path */
     const char *why = NULL;
     if (tileblas_gpu_available(&why)) {
         bench_settle(); /* the CPU BLAS's threads, still spinning, would slow the host copies */
-        c.gpu_call = time_call(TILEBLAS_PATH_GPU, 2, 2, 2, runs);
-        double k1 = time_kernel(1024, runs), k2 = time_kernel(4096, runs);
-        if (k1 > 0 && k2 > 0)
-            fit(1024, k1, 4096, k2, &c.gpu_rate, &c.gpu_half);
-        else
-            fprintf(log, "GPU kernel could not be timed: gpu_rate and gpu_half stay built in\n");
+        c.gpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 2, 2, 2, runs);
+        for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
+            double k1 = time_kernel((tb_type)ty, 1024, runs), k2 = time_kernel((tb_type)ty, 4096, runs);
+            if (k1 > 0 && k2 > 0) {
+                fit(1024, k1, 4096, k2, &c.gpu_rate[ty], &c.gpu_half[ty]);
+                fprintf(log, "GPU %s kernel: %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate%s %.3g, gpu_half%s "
+                             "%.3g\n",
+                        type_name[ty], 2e-12 * 1024 * 1024 * 1024 / k1, 2e-12 * 4096.0 * 4096 * 4096 / k2,
+                        suffix[ty], c.gpu_rate[ty], suffix[ty], c.gpu_half[ty]);
+            } else {
+                fprintf(log, "GPU %s kernel could not be timed: gpu_rate%s and gpu_half%s stay built in\n",
+                        type_name[ty], suffix[ty], suffix[ty]);
+            }
+        }
         const int big = quick ? 4096 : 8192, thin = 256;
         const double bytes = 4.0 * big * big;
         /* each: the call's time less its fixed cost, its kernel (predicted) and its small operands' trips */
         tb_gemm g = { .p.m = big, .p.n = thin, .p.k = big, .p.alpha = 1.0f };
         tb_cost_params only = c;
         only.h2d_a = INFINITY;
-        double ta = time_call(TILEBLAS_PATH_GPU, big, thin, big, runs) - tb_cost_predict(&only, &g).gpu;
+        double ta = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, thin, big, runs) - tb_cost_predict(&only, &g).gpu;
         g.p.m = thin, g.p.n = big, only = c, only.h2d_b = INFINITY;
-        double tb = time_call(TILEBLAS_PATH_GPU, thin, big, big, runs) - tb_cost_predict(&only, &g).gpu;
+        double tb = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, thin, big, big, runs) - tb_cost_predict(&only, &g).gpu;
         g.p.m = big, g.p.k = thin, only = c, only.d2h = INFINITY;
-        double tc = time_call(TILEBLAS_PATH_GPU, big, big, thin, runs) - tb_cost_predict(&only, &g).gpu;
+        double tc = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, big, thin, runs) - tb_cost_predict(&only, &g).gpu;
         if (ta > 0)
             c.h2d_a = bytes / ta;
         if (tb > 0)
@@ -197,14 +216,11 @@ int main(int argc, char **argv)
          * (small copies have latencies that the rates do not carry; 256^3 cost 100-130 us on the H200 host, a 2^3
          * call 31-35), when that is more than the tiny call's. */
         g.p.m = g.p.n = g.p.k = 256, only = c, only.gpu_call = 0;
-        double mid = time_call(TILEBLAS_PATH_GPU, 256, 256, 256, runs) - tb_cost_predict(&only, &g).gpu;
+        double mid = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 256, 256, 256, runs) - tb_cost_predict(&only, &g).gpu;
         if (mid > c.gpu_call)
             c.gpu_call = mid;
-        fprintf(log, "GPU: %.1f us a call; kernel %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate %.3g, gpu_half "
-                     "%.3g; op(A) in %.1f GB/s, op(B) in %.1f GB/s, C out %.1f GB/s\n",
-                1e6 * c.gpu_call, k1 > 0 ? 2e-12 * 1024 * 1024 * 1024 / k1 : 0.0,
-                k2 > 0 ? 2e-12 * 4096.0 * 4096 * 4096 / k2 : 0.0, c.gpu_rate, c.gpu_half, 1e-9 * c.h2d_a,
-                1e-9 * c.h2d_b, 1e-9 * c.d2h);
+        fprintf(log, "GPU: %.1f us a call; op(A) in %.1f GB/s, op(B) in %.1f GB/s, C out %.1f GB/s\n",
+                1e6 * c.gpu_call, 1e-9 * c.h2d_a, 1e-9 * c.h2d_b, 1e-9 * c.d2h);
     } else {
         fprintf(log, "GPU: none usable (%s): its parameters stay built in\n", why);
     }
