@@ -1,11 +1,12 @@
 #!/bin/sh
-# numpy, unmodified: float32 products of tests/numpy_check.py (C- and Fortran-ordered operands, transposed views,
-# np.dot, a stack) through numpy's BLAS, with and without tileblas preloaded, for each python3 with numpy among
-# /usr/bin/python3 (Debian's numpy: cblas_sgemm of the system BLAS), python3 on the PATH, and those named in
-# TILEBLAS_TEST_PYTHON (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ of its
-# scipy-openblas64).  Every product within the bound of doc/TESTING.md of a float64 one; on the CPU path the results are byte
-# for byte those without tileblas; the summary counts exactly the products numpy handed to its BLAS; with a GPU,
-# all of them forced there.  SKIP (77) without any python3 that has numpy.
+# numpy, unmodified: float32 and float64 products of tests/numpy_check.py (C- and Fortran-ordered operands,
+# transposed views, np.dot, a stack) through numpy's BLAS, with and without tileblas preloaded, for each python3
+# with numpy among /usr/bin/python3 (Debian's numpy: cblas_sgemm and cblas_dgemm of the system BLAS), python3 on
+# the PATH, and those named in TILEBLAS_TEST_PYTHON (space-separated; .ci/run names a venv with numpy's wheel:
+# scipy_cblas_sgemm64_ and scipy_cblas_dgemm64_ of its scipy-openblas64).  Every product within the bound of
+# doc/TESTING.md of one in higher precision; on the CPU path the results are byte for byte those without tileblas;
+# the summary counts exactly the products numpy handed to its BLAS (of the type's names); with a GPU, all of them
+# forced there.  SKIP (77) without any python3 that has numpy.
 set -u
 [ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (python under ASan)"; exit 77; }
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -14,32 +15,36 @@ seed=${TILEBLAS_TEST_SEED:-$(date +%s)}
 echo "seed $seed (TILEBLAS_TEST_SEED=$seed replays it)"
 unset TILEBLAS_MODE TILEBLAS_VERBOSE
 
-# one python: $1
+# one python and type: $1, float32 or float64 ($2)
 with() {
-  py=$1
-  "$py" "$check" "$seed" >"$work/plain" 2>&1 || fail "$py: numpy alone" "$work/plain"
+  py=$1 dtype=$2 t=s
+  [ "$dtype" = float64 ] && t=d
+  "$py" "$check" "$seed" "$dtype" >"$work/plain" 2>&1 || fail "$py $dtype: numpy alone" "$work/plain"
   products=$(sed -n 's/^products \([0-9]*\) .*/\1/p' "$work/plain")
-  [ "${products:-0}" -gt 0 ] || fail "$py: no products counted" "$work/plain"
-  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu "$py" "$check" "$seed" >"$work/cpu" 2>"$work/cpu.err" ||
-    fail "$py: under tileblas, CPU path" "$work/cpu" "$work/cpu.err"
-  names=$(sed -n 's/^tileblas:  \([a-z_0-9]*sgemm[a-z_0-9]*\):$/\1/p' "$work/cpu.err" | tr '\n' ' ')
-  cmp -s "$work/plain" "$work/cpu" || fail "$py: CPU path: not the same results as numpy alone" "$work/plain" "$work/cpu"
-  [ "$(sgemm_calls "$work/cpu.err")" = "$products 0" ] || fail "$py: CPU path: tileblas did not see the $products products" "$work/cpu.err"
-  echo "PASS: $py: CPU path: $products products through tileblas's ${names% }, byte for byte numpy's own results"
+  [ "${products:-0}" -gt 0 ] || fail "$py $dtype: no products counted" "$work/plain"
+  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu "$py" "$check" "$seed" "$dtype" >"$work/cpu" 2>"$work/cpu.err" ||
+    fail "$py $dtype: under tileblas, CPU path" "$work/cpu" "$work/cpu.err"
+  names=$(sed -n "s/^tileblas:  \([a-z_0-9]*${t}gemm[a-z_0-9]*\):\$/\1/p" "$work/cpu.err" | tr '\n' ' ')
+  cmp -s "$work/plain" "$work/cpu" ||
+    fail "$py $dtype: CPU path: not the same results as numpy alone" "$work/plain" "$work/cpu"
+  [ "$(gemm_calls $t "$work/cpu.err")" = "$products 0" ] ||
+    fail "$py $dtype: CPU path: tileblas did not see the $products products" "$work/cpu.err"
+  echo "PASS: $py $dtype: CPU path: $products products through tileblas's ${names% }, byte for byte numpy's own results"
 
-  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 "$py" "$check" "$seed" >"$work/auto" 2>"$work/auto.err" ||
-    fail "$py: under tileblas, auto mode" "$work/auto" "$work/auto.err"
-  set -- $(sgemm_calls "$work/auto.err")
-  [ "${1:-}" = "$products" ] || fail "$py: auto mode: $products products, tileblas saw ${1:-none}" "$work/auto.err"
-  echo "PASS: $py: auto mode: $products products, ${2:-0} of them on the GPU, within the bound: $(cat "$work/auto")"
+  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 "$py" "$check" "$seed" "$dtype" >"$work/auto" 2>"$work/auto.err" ||
+    fail "$py $dtype: under tileblas, auto mode" "$work/auto" "$work/auto.err"
+  set -- $(gemm_calls $t "$work/auto.err")
+  [ "${1:-}" = "$products" ] || fail "$py $dtype: auto mode: $products products, tileblas saw ${1:-none}" "$work/auto.err"
+  echo "PASS: $py $dtype: auto mode: $products products, ${2:-0} of them on the GPU, within the bound: $(cat "$work/auto")"
 
   if grep -q '^tileblas:  GPU: none usable' "$work/auto.err"; then
-    echo "SKIP: $py: GPU path (no usable GPU)"
+    echo "SKIP: $py $dtype: GPU path (no usable GPU)"
   else
-    LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" >"$work/gpu" 2>"$work/gpu.err" ||
-      fail "$py: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
-    [ "$(sgemm_calls "$work/gpu.err")" = "$products $products" ] || fail "$py: GPU path: not all $products on the GPU" "$work/gpu.err"
-    echo "PASS: $py: GPU path: $products products on the GPU, within the bound: $(cat "$work/gpu")"
+    LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" "$dtype" >"$work/gpu" 2>"$work/gpu.err" ||
+      fail "$py $dtype: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
+    [ "$(gemm_calls $t "$work/gpu.err")" = "$products $products" ] ||
+      fail "$py $dtype: GPU path: not all $products on the GPU" "$work/gpu.err"
+    echo "PASS: $py $dtype: GPU path: $products products on the GPU, within the bound: $(cat "$work/gpu")"
   fi
 }
 
@@ -49,7 +54,8 @@ for p in /usr/bin/python3 $(command -v python3 2>/dev/null) ${TILEBLAS_TEST_PYTH
   case " $tested " in *" $path "*) continue ;; esac  # by path: a venv's python links to the system's
   if "$p" -c 'import numpy' 2>/dev/null; then
     echo "== $p: numpy $("$p" -c 'import numpy; print(numpy.__version__)')"
-    with "$p"
+    with "$p" float32
+    with "$p" float64
     tested="$tested $path"
   elif [ -n "${TILEBLAS_TEST_PYTHON:-}" ] && case " $TILEBLAS_TEST_PYTHON " in *" $p "*) true ;; *) false ;; esac; then
     fail "TILEBLAS_TEST_PYTHON names $p, which has no numpy"

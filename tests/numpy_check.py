@@ -1,8 +1,12 @@
-"""float32 products through numpy's BLAS (tests/numpy.sh runs it with and without tileblas preloaded).
+"""float32 or float64 products through numpy's BLAS (tests/numpy.sh runs it with and without tileblas preloaded).
 
-Each product is checked against a float64 product within the bound of doc/TESTING.md, 2 (k + 2) u (|A| |B|)_ij with u = 2^-24;
-the last line gives how many products numpy handed to its BLAS and a digest of every result's bytes (equal to the
-run without tileblas on the CPU path, where the results are OpenBLAS's own).
+    numpy_check.py SEED [float32|float64]
+
+Each product is checked against a product in higher precision (float64 for float32, long double for float64: on
+every row, or on 16 rows drawn at random for the largest products) within the bound of doc/TESTING.md,
+2 (k + 2) u (|A| |B|)_ij with u = 2^-24 or 2^-53; the last line gives how many products numpy handed to its BLAS and a
+digest of every result's bytes (equal to the run without tileblas on the CPU path, where the results are
+OpenBLAS's own).
 """
 import hashlib
 import sys
@@ -10,6 +14,8 @@ import sys
 import numpy as np
 
 seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+dtype = np.dtype(sys.argv[2] if len(sys.argv) > 2 else "float32")
+wide, u = (np.float64, 2.0**-24) if dtype == np.float32 else (np.longdouble, 2.0**-53)
 rng = np.random.default_rng(seed)
 digest = hashlib.sha256()
 products = 0
@@ -19,20 +25,24 @@ worst = 0.0
 def check(c, a, b):
     """c = a @ b within the bound; remember its bytes"""
     global products, worst
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    want = a64 @ b64
-    bound = 2.0 * (a.shape[-1] + 2) * 2.0**-24 * (np.abs(a64) @ np.abs(b64))
-    err = np.abs(c.astype(np.float64) - want)
+    rows = np.arange(a.shape[0])
+    if a.shape[0] * a.shape[1] * b.shape[1] > 3e7:  # the reference in long double is slow: a sample of rows
+        rows = np.sort(rng.choice(a.shape[0], 16, replace=False))
+    aw, bw = a[rows].astype(wide), b.astype(wide)
+    want = aw @ bw
+    bound = 2.0 * (a.shape[-1] + 2) * u * (np.abs(aw) @ np.abs(bw))
+    got = c[rows].astype(wide)
+    err = np.abs(got - want)
     if not np.all(err <= bound):
         i = np.unravel_index(np.argmax(err - bound), err.shape)
-        sys.exit(f"FAIL: {a.shape} @ {b.shape}: C{i} = {c[i]!r}, want {want[i]!r} (bound {bound[i]:.3g})")
+        sys.exit(f"FAIL: {a.shape} @ {b.shape}: C{i} = {got[i]!r}, want {want[i]!r} (bound {float(bound[i]):.3g})")
     worst = max(worst, float((err / (bound + 1e-300)).max()))
     digest.update(np.ascontiguousarray(c).tobytes())
     products += 1
 
 
 def rand(*shape):
-    return rng.standard_normal(shape, dtype=np.float32)
+    return rng.standard_normal(shape, dtype=dtype)
 
 
 for m, n, k in [(64, 64, 64), (300, 200, 100), (257, 129, 511), (1000, 1000, 1000), (64, 2000, 64)]:

@@ -3,7 +3,8 @@
 #   asan: the ASan runtime to preload in the sanitizer build (empty otherwise)
 #   lib: what to put in LD_PRELOAD for tileblas (the ASan runtime first, where there is one)
 #   work: the scratch directory
-#   calls FILE: "CALLS ON_GPU" from the summary at exit in FILE; sgemm_calls FILE: the same for the sgemm names
+#   calls FILE: "CALLS ON_GPU" from the summary at exit in FILE; gemm_calls s|d FILE: the same for the sgemm or
+#   the dgemm names
 set -u
 builddir=${top_builddir:-.}
 srcdir=${top_srcdir:-.}
@@ -15,10 +16,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $1"; shift; [ $# = 0 ] || cat "$@"; exit 1; }
 calls() { sed -n 's/^tileblas:  total: \([0-9]*\) calls, \([0-9]*\) on the GPU.*/\1 \2/p' "$1"; }
-# sgemm_calls FILE: "CALLS ON_GPU" of the single-precision entry points alone (a program's float64 work is apart)
-sgemm_calls() {
-  awk '/^tileblas:  [a-z_0-9]*:$/ { s = $2 ~ /sgemm/ }
+# gemm_calls s|d FILE: "CALLS ON_GPU" of one type's entry points alone (a program's work in the other is apart)
+gemm_calls() {
+  awk -v name="$1gemm" '/^tileblas:  [a-z_0-9]*:$/ { s = index($2, name) > 0 }
        s && /^tileblas:   (GPU|CPU|quick return) / { for (i = 3; i <= NF; i++) if ($i == "calls") c = $(i - 1)
                                                     n += c; if ($2 == "GPU") g += c }
-       END { print n + 0, g + 0 }' "$1"
+       END { print n + 0, g + 0 }' "$2"
 }
