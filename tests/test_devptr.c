@@ -1,8 +1,8 @@
 /*
  * Operands in device memory: a program that allocates with its own CUDA runtime (this test links one, as such a program
- * does; tileblas's GPU module loads the same shared runtime) passes cudaMalloc'd and managed pointers to cblas_sgemm,
- * in every mix with host memory.  The call must run on the GPU with those operands in place, give the product within
- * the bound of doc/TESTING.md of a double-precision reference, leave C's padding untouched and leave host operands as
+ * does; tileblas's GPU module loads the same shared runtime) passes cudaMalloc'd and managed pointers to cblas_sgemm
+ * and cblas_dgemm, in every mix with host memory.  The call must run on the GPU with those operands in place, give the
+ * product within the bound of doc/TESTING.md of a long-double reference, leave C's padding untouched and leave host operands as
  * they were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
  * usable device.
  */
@@ -31,29 +31,54 @@ static float uniform(void)
     return (float)((double)(state >> 40) / 16777216.0 * 2.0 - 1.0);
 }
 
+/* in [-1, 1) to the last bit of a double, rounded to float for single precision by put() */
+static double uniform53(void)
+{
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return (double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* element i of an array of floats (dp = 0) or doubles (dp = 1), as a double */
+static double get(const void *x, size_t i, int dp)
+{
+    return dp ? ((const double *)x)[i] : ((const float *)x)[i];
+}
+
+static void put(void *x, size_t i, int dp, double v)
+{
+    if (dp)
+        ((double *)x)[i] = v;
+    else
+        ((float *)x)[i] = (float)v;
+}
+
 static void check_cuda(cudaError_t e, const char *what)
 {
     ck_assert_msg(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* count floats at `place`, filled from host[] */
-static float *place_copy(int place, const float *host, size_t count)
+/* count elements of es bytes at `place`, filled from host[] */
+static void *place_copy_es(int place, const void *host, size_t count, size_t es)
 {
-    float *p = NULL;
-    size_t bytes = count * sizeof(float);
+    void *p = NULL;
+    size_t bytes = count * es;
     if (place == HOST) {
         p = malloc(bytes);
         ck_assert_ptr_nonnull(p);
         memcpy(p, host, bytes);
     } else {
-        check_cuda(place == DEVICE ? cudaMalloc((void **)&p, bytes) : cudaMallocManaged((void **)&p, bytes, 1),
-                   "allocate");
+        check_cuda(place == DEVICE ? cudaMalloc(&p, bytes) : cudaMallocManaged(&p, bytes, 1), "allocate");
         check_cuda(cudaMemcpy(p, host, bytes, cudaMemcpyDefault), "fill");
     }
     return p;
 }
 
-static void place_free(int place, float *p)
+static float *place_copy(int place, const float *host, size_t count)
+{
+    return place_copy_es(place, host, count, sizeof(float));
+}
+
+static void place_free(int place, void *p)
 {
     if (place == HOST)
         free(p);
@@ -61,88 +86,95 @@ static void place_free(int place, float *p)
         cudaFree(p);
 }
 
-/* column-major cblas_sgemm with A, B, C at the given places; ld = rows + 3 (C's padding poisoned).  Rows of C
- * checked: every `step`-th and the last 300 (all when step is 1); the padding everywhere.  gpu: forced there. */
-static void run_rows(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, float beta, int step, int gpu)
+/* column-major cblas_sgemm (dp = 0) or cblas_dgemm (dp = 1) with A, B, C at the given places; ld = rows + 3 (C's
+ * padding poisoned).  Rows of C checked: every `step`-th and the last 300 (all when step is 1); the padding
+ * everywhere.  gpu: forced there. */
+static void run_rows(int dp, int pa, int pb, int pc, int ta, int tb, int m, int n, int k, double beta, int step,
+                     int gpu)
 {
     const int arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
     const int lda = arows + 3, ldb = brows + 3, ldc = m + 3;
-    const size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n;
-    float *ha = malloc(na * sizeof(float)), *hb = malloc(nb * sizeof(float)), *hc = malloc(nc * sizeof(float));
-    float *out = malloc(nc * sizeof(float));
+    const size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n, es = dp ? 8 : 4;
+    void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * es), *out = malloc(nc * es);
     ck_assert(ha && hb && hc && out);
     for (size_t i = 0; i < na; i++)
-        ha[i] = uniform();
+        put(ha, i, dp, uniform53());
     for (size_t i = 0; i < nb; i++)
-        hb[i] = uniform();
+        put(hb, i, dp, uniform53());
     for (size_t i = 0; i < nc; i++)
-        hc[i] = (int)(i % ldc) >= m ? -777.0f : beta == 0.0f ? NAN : uniform();
-    float *a = place_copy(pa, ha, na), *b = place_copy(pb, hb, nb), *c = place_copy(pc, hc, nc);
-    const float alpha = 0.75f;
+        put(hc, i, dp, (int)(i % ldc) >= m ? -777.0 : beta == 0.0 ? NAN : uniform53());
+    void *a = place_copy_es(pa, ha, na, es), *b = place_copy_es(pb, hb, nb, es), *c = place_copy_es(pc, hc, nc, es);
+    const double alpha = 0.75;
+    const enum CBLAS_TRANSPOSE xa = ta ? CblasTrans : CblasNoTrans, xb = tb ? CblasTrans : CblasNoTrans;
     if (gpu)
         tileblas_set_path(TILEBLAS_PATH_GPU);
-    cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, alpha, a,
-                lda, b, ldb, beta, c, ldc);
+    if (dp)
+        cblas_dgemm(CblasColMajor, xa, xb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        cblas_sgemm(CblasColMajor, xa, xb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc);
     tileblas_set_path(TILEBLAS_PATH_AUTO);
     tileblas_call_info info;
     tileblas_last_call(&info);
-    check_cuda(cudaMemcpy(out, c, nc * sizeof(float), cudaMemcpyDefault), "read C");
+    check_cuda(cudaMemcpy(out, c, nc * es, cudaMemcpyDefault), "read C");
     char what[160];
-    snprintf(what, sizeof what, "A %s, B %s, C %s, %c%c M=%d N=%d K=%d beta=%g", place_name[pa], place_name[pb],
-             place_name[pc], ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, beta);
+    snprintf(what, sizeof what, "%s: A %s, B %s, C %s, %c%c M=%d N=%d K=%d beta=%g", dp ? "dgemm" : "sgemm",
+             place_name[pa], place_name[pb], place_name[pc], ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, beta);
     if (gpu || pa != HOST || pb != HOST || pc != HOST)
         ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "%s: not run on the GPU", what);
     /* row by row, each row's sums for every column at once: A is read along the row once (its elements are lda
-     * apart, which costs a cache miss each for the large A) */
-    double *sum = malloc((size_t)n * sizeof *sum), *mag = malloc((size_t)n * sizeof *mag);
+     * apart, which costs a cache miss each for the large A); sums in long double, a reference for both types */
+    long double *sum = malloc((size_t)n * sizeof *sum), *mag = malloc((size_t)n * sizeof *mag);
     ck_assert(sum && mag);
+    const double u = ldexp(1.0, dp ? -53 : -24);
     for (int i = 0; i < ldc; i++) {
         if (i < m && i % step && i < m - 300)
             continue;
         for (int j = 0; j < n && i >= m; j++)
-            ck_assert_msg(out[(size_t)i + (size_t)j * ldc] == -777.0f, "%s: C's padding (%d, %d) overwritten", what,
-                          i, j);
+            ck_assert_msg(get(out, (size_t)i + (size_t)j * ldc, dp) == -777.0, "%s: C's padding (%d, %d) overwritten",
+                          what, i, j);
         if (i >= m)
             continue;
         for (int j = 0; j < n; j++)
             sum[j] = mag[j] = 0;
         for (int l = 0; l < k; l++) {
-            double x = ta ? ha[l + (size_t)i * lda] : ha[i + (size_t)l * lda];
+            long double x = get(ha, ta ? l + (size_t)i * lda : i + (size_t)l * lda, dp);
             for (int j = 0; j < n; j++) {
-                double y = tb ? hb[j + (size_t)l * ldb] : hb[l + (size_t)j * ldb];
-                sum[j] += x * y, mag[j] += fabs(x * y);
+                long double y = get(hb, tb ? j + (size_t)l * ldb : l + (size_t)j * ldb, dp);
+                sum[j] += x * y, mag[j] += fabsl(x * y);
             }
         }
         for (int j = 0; j < n; j++) {
             size_t at = (size_t)i + (size_t)j * ldc;
-            double c0 = beta == 0.0f ? 0.0 : hc[at], want = alpha * sum[j] + beta * c0;
-            double bound = 2.0 * (k + 2) * ldexp(1.0, -24) * (fabs(alpha) * mag[j] + fabs(beta * c0));
-            ck_assert_msg(!isnan(out[at]) && fabs(out[at] - want) <= bound, "%s: C(%d,%d) = %.9g, want %.9g", what, i,
-                          j, out[at], want);
+            const double c0 = beta == 0.0 ? 0.0 : get(hc, at, dp), got = get(out, at, dp);
+            const double want = (double)(alpha * sum[j] + beta * (long double)c0);
+            const double bound = 2.0 * (k + 2) * u * (fabs(alpha) * (double)mag[j] + fabs(beta * c0));
+            ck_assert_msg(!isnan(got) && fabs(got - want) <= bound, "%s: C(%d,%d) = %.17g, want %.17g", what, i, j,
+                          got, want);
         }
     }
     free(sum), free(mag);
     if (pa == HOST)
-        ck_assert_msg(!memcmp(a, ha, na * sizeof(float)), "%s: A changed", what);
+        ck_assert_msg(!memcmp(a, ha, na * es), "%s: A changed", what);
     if (pb == HOST)
-        ck_assert_msg(!memcmp(b, hb, nb * sizeof(float)), "%s: B changed", what);
+        ck_assert_msg(!memcmp(b, hb, nb * es), "%s: B changed", what);
     place_free(pa, a), place_free(pb, b), place_free(pc, c);
     free(ha), free(hb), free(hc), free(out);
 }
 
-static void run(int pa, int pb, int pc, int ta, int tb, int m, int n, int k, float beta)
+static void run(int dp, int pa, int pb, int pc, int ta, int tb, int m, int n, int k, double beta)
 {
-    run_rows(pa, pb, pc, ta, tb, m, n, k, beta, 1, 0);
+    run_rows(dp, pa, pb, pc, ta, tb, m, n, k, beta, 1, 0);
 }
 
-/* _i: the places of A, B and C (27 mixes); each with the four transposes, beta = 0 and 0.5.  300 x 200 x 180 is
- * 21.6 MFLOP, above the size from which operands are looked at (lib/devptr.h). */
+/* _i: the type (_i / 27: SGEMM, DGEMM) and the places of A, B and C (27 mixes); each with the four transposes,
+ * beta = 0 and 0.5.  300 x 200 x 180 is 21.6 MFLOP, above the size from which operands are looked at
+ * (lib/devptr.h). */
 START_TEST(every_mix)
 {
-    int pa = _i / 9, pb = (_i / 3) % 3, pc = _i % 3;
+    const int dp = _i / 27, pa = _i % 27 / 9, pb = (_i / 3) % 3, pc = _i % 3;
     for (int t = 0; t < 4; t++) {
-        run(pa, pb, pc, t >> 1, t & 1, 300, 200, 180, 0.0f);
-        run(pa, pb, pc, t >> 1, t & 1, 257, 130, 513, 0.5f);
+        run(dp, pa, pb, pc, t >> 1, t & 1, 300, 200, 180, 0.0);
+        run(dp, pa, pb, pc, t >> 1, t & 1, 257, 130, 513, 0.5);
     }
 }
 END_TEST
@@ -188,10 +220,10 @@ START_TEST(offsets_past_2_to_the_31)
         return;
     }
     ck_assert((int64_t)m * k > ((int64_t)1 << 31));
-    run_rows(HOST, HOST, HOST, 0, 0, m, n, k, 0.0f, 61, 1);
-    run_rows(DEVICE, HOST, HOST, 0, 0, m, n, k, 0.5f, 61, 1);
-    run_rows(DEVICE, HOST, DEVICE, 1, 0, m, n, k, 0.0f, 61, 1);
-    run_rows(HOST, HOST, HOST, 1, 0, m, n, k, 0.5f, 61, 1);
+    run_rows(0, HOST, HOST, HOST, 0, 0, m, n, k, 0.0, 61, 1);
+    run_rows(0, DEVICE, HOST, HOST, 0, 0, m, n, k, 0.5, 61, 1);
+    run_rows(0, DEVICE, HOST, DEVICE, 1, 0, m, n, k, 0.0, 61, 1);
+    run_rows(0, HOST, HOST, HOST, 1, 0, m, n, k, 0.5, 61, 1);
     printf("offsets past 2^31: 4 calls of %d x %d x %d on the GPU, right\n", m, n, k);
 }
 END_TEST
@@ -309,9 +341,10 @@ START_TEST(caller_device_and_pool_unchanged)
         for (int i = 0; i < 3; i++) {
             ck_assert_int_eq(cudaSetDevice(dev), cudaSuccess);
             if (where == 0)
-                run_rows(HOST, HOST, HOST, 0, 0, shapes[i][0], shapes[i][1], shapes[i][2], 0.5f, 1, 1);
+                run_rows(i % 2, HOST, HOST, HOST, 0, 0, shapes[i][0], shapes[i][1], shapes[i][2], 0.5, 1, 1); /* S, D */
             else if (dev == 0) /* device operands: the library uses device 0's */
-                run_rows(DEVICE, DEVICE, DEVICE, 0, 0, shapes[i][0], shapes[i][1], shapes[i][2], 0.5f, 1, 1);
+                run_rows(i % 2, DEVICE, DEVICE, DEVICE, 0, 0, shapes[i][0], shapes[i][1], shapes[i][2], 0.5, 1,
+                         1);
             int cur = -1;
             ck_assert_int_eq(ctx_get_device(&cur), 0);
             ck_assert_msg(cur == dev, "current device %d after the call, %d before", cur, dev);
@@ -335,7 +368,7 @@ int main(void)
     Suite *s = suite_create("operands in device memory");
     TCase *tc = tcase_create("in place");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, every_mix, 0, 27);
+    tcase_add_loop_test(tc, every_mix, 0, 2 * 27);
     tcase_add_test(tc, row_major);
     tcase_add_test(tc, beside_the_pipeline);
     tcase_add_test(tc, caller_device_and_pool_unchanged);
