@@ -7,8 +7,8 @@
 //
 // Shared tiles keep each operand's global layout (the side that is contiguous in memory stays contiguous), so
 // every copy is a straight 16-byte cp.async whatever the transposes, and the fragment loads read across that
-// layout.  Rows are padded by 4 doubles: a half-warp's 16 eight-byte fragment loads then fall on 16 different
-// bank pairs in either layout.
+// layout, 16 bytes at a time where they can (layout and fragments below say how, and how bank conflicts are
+// avoided).
 //
 // Edges: chunks past op(A), op(B) or k are zero-filled by cp.async (src-size), and stores outside C are
 // skipped, so any m, n, k works.  16-byte copies need 16-byte aligned columns; otherwise each double is copied
@@ -50,6 +50,7 @@ constexpr bool PREFETCH = TB_DMMA_PREFETCH;
 constexpr int WM = TB_DMMA_WM, WN = TB_DMMA_WN, MI = WM / 16, NJ = WN / 8; // a warp's tile, in MMA tiles
 constexpr int WARPS_M = BM / WM, THREADS = 32 * WARPS_M * (BN / WN);
 static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0 && BK % 8 == 0, "tile shapes");
+static_assert(STAGES >= 3, "the ring keeps a tile in flight while the next is waited for (see the main loop)");
 
 // An operand's tile of side RS (BM for op(A), BN for op(B)) is kept in the operand's own layout:
 //   contiguous along its side (A not transposed, B transposed): [l][r], rows of RS + 2
@@ -261,8 +262,9 @@ __global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem
                 acc[i][j][q] = 0.0;
 
     // The ring: tile kt in stage kt % STAGES.  The barrier that makes tile kt + 1 visible comes before the last
-    // step of tile kt, when the buffer of tile kt - 1 (read by every warp before the previous barrier) is refilled:
-    // with PREFETCH, each warp then reads the next step's fragments, across tiles too, while this step's MMAs run.
+    // step of tile kt; after it the buffer of tile kt - 1 is refilled (every warp read it before this barrier: its
+    // last step ran, or with PREFETCH its fragments were read, before the warp got here).  With PREFETCH each warp
+    // reads the next step's fragments, across tiles too, while this step's MMAs run.
     const int64_t ktiles = (p.k + BK - 1) / BK;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -283,14 +285,14 @@ __global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem
 #pragma unroll
         for (int step = 0; step < STEPS; step++) {
             if (step == STEPS - 1) {
+                wait_groups<STAGES - 3>(); // tile kt + 1 is in (the last STAGES - 3 tiles issued may not be)
+                __syncthreads();           // ... for every warp, and every warp is done with tile kt - 1
                 if (kt + STAGES - 1 < ktiles) {
-                    double *s = smem + ((kt + STAGES - 1) % STAGES) * STAGE_DOUBLES;
+                    double *s = smem + ((kt + STAGES - 1) % STAGES) * STAGE_DOUBLES; // tile kt - 1's buffer
                     la.load(s, p.lda);
                     lb.load(s + A_DOUBLES, p.ldb);
                 }
                 commit();
-                wait_groups<STAGES - 2>();
-                __syncthreads(); // tile kt + 1 is in
             }
             const double *next = step == STEPS - 1 ? smem + ((kt + 1) % STAGES) * STAGE_DOUBLES : as;
             if (!PREFETCH)
