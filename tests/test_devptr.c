@@ -205,7 +205,7 @@ START_TEST(row_major)
 }
 END_TEST
 
-/* Issue 5: element offsets past 2^31 (M x K = 69632 x 32832 = 2.29e9 floats, 9.1 GiB): through the pipeline from
+/* Element offsets past 2^31 (M x K = 69632 x 32832 = 2.29e9 floats, 9.1 GiB): through the pipeline from
  * host memory, and in place in device memory, where the kernel itself indexes the whole of A.  Needs 24 GiB of host
  * memory and 12 GiB of free device memory; says so and checks nothing where there is less. */
 START_TEST(offsets_past_2_to_the_31)
@@ -228,7 +228,7 @@ START_TEST(offsets_past_2_to_the_31)
 }
 END_TEST
 
-/* Issue 5: calls on device operands run beside the pipeline's (they share none of its buffers).  Three threads
+/* Calls on device operands run beside the pipeline's (they share none of its buffers).  Three threads
  * make 20 calls each on their own cudaMalloc'd A, B, C (C poisoned with NaN before each call) while a fourth makes
  * host-memory calls forced through the pipeline; every C must be right and every device call on the GPU. */
 enum { DEV_THREADS = 3, DEV_CALLS = 20, DM = 256, DN = 320, DK = 288 };
