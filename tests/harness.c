@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include "elements.h"
 #include "harness.h"
 #include "seed.h"
 
@@ -77,20 +78,6 @@ static double uniform(void)
     return (double)(z >> 11) / 9007199254740992.0 * 2.0 - 1.0; /* [-1, 1), rounded to float for SGEMM */
 }
 
-/* Elements of either type, read and written as doubles (exact for floats); es: the element size (4 or 8) */
-static double get(const void *x, size_t i, size_t es)
-{
-    return es == 8 ? ((const double *)x)[i] : ((const float *)x)[i];
-}
-
-static void set(void *x, size_t i, size_t es, double v)
-{
-    if (es == 8)
-        ((double *)x)[i] = v;
-    else
-        ((float *)x)[i] = (float)v;
-}
-
 static int same_bits(const void *x, const void *y, size_t i, size_t es)
 {
     return !memcmp((const char *)x + i * es, (const char *)y + i * es, es);
@@ -137,7 +124,7 @@ static void *alloc_matrix(const stored *s, size_t es, int nan_fill, int specials
         double v = nan_fill ? NAN : uniform();
         if (specials && !nan_fill)
             v = i % 97 == 13 ? INFINITY : i % 97 == 41 ? -INFINITY : i % 97 == 71 ? NAN : v;
-        set(x, i, es, v);
+        tt_put(x, i, es, v);
     }
     return x;
 }
@@ -252,19 +239,19 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
     if (match == TT_BITWISE) {
         for (size_t i = 0; ok && i < sc.count; i++)
             if (!same_bits(got, want, i, es))
-                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g (bits differ)", get(got, i, es), get(want, i, es),
+                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g (bits differ)", tt_get(got, i, es), tt_get(want, i, es),
                           i);
     } else {
         /* (|A||B|) through OpenBLAS on absolute values, for the bound */
         absab = copy_of(c0, sc.count, es, 0);
         const int reads_ab = alpha != 0.0 && c->k > 0;
         if (reads_ab) {
-            for (size_t i = 0; i < sa.count; i++) set(a, i, es, fabs(get(a, i, es)));
-            for (size_t i = 0; i < sb.count && !c->alias; i++) set(b, i, es, fabs(get(b, i, es)));
+            for (size_t i = 0; i < sa.count; i++) tt_put(a, i, es, fabs(tt_get(a, i, es)));
+            for (size_t i = 0; i < sb.count && !c->alias; i++) tt_put(b, i, es, fabs(tt_get(b, i, es)));
             call_gemm(1, c, a, sa.ld, b, sb.ld, absab, sc.ld, 1.0, 0.0);
         }
         for (size_t i = 0; ok && i < sc.count; i++) {
-            const double g = get(got, i, es), w = get(want, i, es), z = get(c0, i, es);
+            const double g = tt_get(got, i, es), w = tt_get(want, i, es), z = tt_get(c0, i, es);
             if (!in_matrix(&sc, i)) {
                 if (!same_bits(got, c0, i, es))
                     ok = fail(msg, len, c, "padding overwritten: %g (was %g)", g, z, i);
@@ -276,7 +263,7 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
                 continue;
             }
             /* NaN never passes */
-            const double mag = (reads_ab ? fabs(alpha) * get(absab, i, es) : 0.0) + (beta != 0.0 ? fabs(beta * z) : 0.0);
+            const double mag = (reads_ab ? fabs(alpha) * tt_get(absab, i, es) : 0.0) + (beta != 0.0 ? fabs(beta * z) : 0.0);
             if (isnan(g) || !(fabs(g - w) <= bound(c->dp, c->k, mag)))
                 ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g", g, w, i);
         }
@@ -357,14 +344,14 @@ static int run_far(int dp, int which, tt_match match, char *msg, size_t len)
     if (a && b && c0 && got && want) {
         for (int l = 0; l < k; l++)
             for (int i = 0; i < m; i++)
-                set(a, i + (size_t)l * lda, es, uniform());
+                tt_put(a, i + (size_t)l * lda, es, uniform());
         for (int i = 0; i < ldb * n; i++)
-            set(b, (size_t)i, es, uniform());
+            tt_put(b, (size_t)i, es, uniform());
         for (int j = 0; j < n; j++)
             for (int i = 0; i < m + pad; i++) { /* the matrix, and padding poisoned */
                 const size_t at = i + (size_t)j * ldc;
                 const double v = i < m ? uniform() : -777.0;
-                set(c0, at, es, v), set(got, at, es, v), set(want, at, es, v);
+                tt_put(c0, at, es, v), tt_put(got, at, es, v), tt_put(want, at, es, v);
             }
         tt_case c = { .dp = dp, .api = TT_CBLAS_COL, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta };
         call_gemm(0, &c, a, lda, b, ldb, got, ldc, alpha, beta);
@@ -373,15 +360,15 @@ static int run_far(int dp, int which, tt_match match, char *msg, size_t len)
         for (int j = 0; ok == 1 && j < n; j++)
             for (int i = 0; ok == 1 && i < m + pad; i++) {
                 const size_t at = i + (size_t)j * ldc;
-                const double g = get(got, at, es), w = get(want, at, es);
+                const double g = tt_get(got, at, es), w = tt_get(want, at, es);
                 if (i >= m) {
                     if (g != -777.0)
                         ok = fail(msg, len, &c, "padding overwritten: %g (was %g)", g, -777.0, at);
                     continue;
                 }
-                double mag = fabs(beta * get(c0, at, es));
+                double mag = fabs(beta * tt_get(c0, at, es));
                 for (int l = 0; l < k; l++)
-                    mag += fabs(alpha * get(a, i + (size_t)l * lda, es) * get(b, l + (size_t)j * ldb, es));
+                    mag += fabs(alpha * tt_get(a, i + (size_t)l * lda, es) * tt_get(b, l + (size_t)j * ldb, es));
                 if (isnan(g) || !(fabs(g - w) <= (match == TT_BITWISE ? 0.0 : bound(dp, k, mag))))
                     ok = fail(msg, len, &c, "got %.17g, OpenBLAS %.17g", g, w, at);
             }

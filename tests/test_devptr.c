@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "elements.h"
 #include "harness.h"
 #include "suite.h"
 #include "tileblas.h"
@@ -31,25 +32,11 @@ static float uniform(void)
     return (float)((double)(state >> 40) / 16777216.0 * 2.0 - 1.0);
 }
 
-/* in [-1, 1) to the last bit of a double, rounded to float for single precision by put() */
+/* in [-1, 1) to the last bit of a double, rounded to float for single precision by tt_put() */
 static double uniform53(void)
 {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
     return (double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
-
-/* element i of an array of floats (dp = 0) or doubles (dp = 1), as a double */
-static double get(const void *x, size_t i, int dp)
-{
-    return dp ? ((const double *)x)[i] : ((const float *)x)[i];
-}
-
-static void put(void *x, size_t i, int dp, double v)
-{
-    if (dp)
-        ((double *)x)[i] = v;
-    else
-        ((float *)x)[i] = (float)v;
 }
 
 static void check_cuda(cudaError_t e, const char *what)
@@ -98,11 +85,11 @@ static void run_rows(int dp, int pa, int pb, int pc, int ta, int tb, int m, int 
     void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * es), *out = malloc(nc * es);
     ck_assert(ha && hb && hc && out);
     for (size_t i = 0; i < na; i++)
-        put(ha, i, dp, uniform53());
+        tt_put(ha, i, es, uniform53());
     for (size_t i = 0; i < nb; i++)
-        put(hb, i, dp, uniform53());
+        tt_put(hb, i, es, uniform53());
     for (size_t i = 0; i < nc; i++)
-        put(hc, i, dp, (int)(i % ldc) >= m ? -777.0 : beta == 0.0 ? NAN : uniform53());
+        tt_put(hc, i, es, (int)(i % ldc) >= m ? -777.0 : beta == 0.0 ? NAN : uniform53());
     void *a = place_copy_es(pa, ha, na, es), *b = place_copy_es(pb, hb, nb, es), *c = place_copy_es(pc, hc, nc, es);
     const double alpha = 0.75;
     const enum CBLAS_TRANSPOSE xa = ta ? CblasTrans : CblasNoTrans, xb = tb ? CblasTrans : CblasNoTrans;
@@ -130,22 +117,22 @@ static void run_rows(int dp, int pa, int pb, int pc, int ta, int tb, int m, int 
         if (i < m && i % step && i < m - 300)
             continue;
         for (int j = 0; j < n && i >= m; j++)
-            ck_assert_msg(get(out, (size_t)i + (size_t)j * ldc, dp) == -777.0, "%s: C's padding (%d, %d) overwritten",
+            ck_assert_msg(tt_get(out, (size_t)i + (size_t)j * ldc, es) == -777.0, "%s: C's padding (%d, %d) overwritten",
                           what, i, j);
         if (i >= m)
             continue;
         for (int j = 0; j < n; j++)
             sum[j] = mag[j] = 0;
         for (int l = 0; l < k; l++) {
-            long double x = get(ha, ta ? l + (size_t)i * lda : i + (size_t)l * lda, dp);
+            long double x = tt_get(ha, ta ? l + (size_t)i * lda : i + (size_t)l * lda, es);
             for (int j = 0; j < n; j++) {
-                long double y = get(hb, tb ? j + (size_t)l * ldb : l + (size_t)j * ldb, dp);
+                long double y = tt_get(hb, tb ? j + (size_t)l * ldb : l + (size_t)j * ldb, es);
                 sum[j] += x * y, mag[j] += fabsl(x * y);
             }
         }
         for (int j = 0; j < n; j++) {
             size_t at = (size_t)i + (size_t)j * ldc;
-            const double c0 = beta == 0.0 ? 0.0 : get(hc, at, dp), got = get(out, at, dp);
+            const double c0 = beta == 0.0 ? 0.0 : tt_get(hc, at, es), got = tt_get(out, at, es);
             const double want = (double)(alpha * sum[j] + beta * (long double)c0);
             const double bound = 2.0 * (k + 2) * u * (fabs(alpha) * (double)mag[j] + fabs(beta * c0));
             ck_assert_msg(!isnan(got) && fabs(got - want) <= bound, "%s: C(%d,%d) = %.17g, want %.17g", what, i, j,

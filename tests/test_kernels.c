@@ -19,6 +19,7 @@
 #include <time.h>
 #include "cuda_ops.h"
 #include "kernels.h"
+#include "elements.h"
 #include "suite.h"
 
 static const int shapes[][3] = {
@@ -41,24 +42,10 @@ static void check_cuda(cudaError_t e, const char *what)
     ck_assert_msg(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* element i of an array of type t, as a double (exact for both types) */
-static double get(const void *x, size_t i, tb_type t)
-{
-    return t == TB_TYPE_D ? ((const double *)x)[i] : ((const float *)x)[i];
-}
-
-static void set(void *x, size_t i, tb_type t, double v)
-{
-    if (t == TB_TYPE_D)
-        ((double *)x)[i] = v;
-    else
-        ((float *)x)[i] = (float)v;
-}
-
 /* op(X)(r, c) of a column-major host matrix */
 static long double at(const void *x, tb_type t, int64_t ld, int trans, int64_t r, int64_t c)
 {
-    return get(x, (size_t)(trans ? c + r * ld : r + c * ld), t);
+    return tt_get(x, (size_t)(trans ? c + r * ld : r + c * ld), tb_type_size(t));
 }
 
 /* Where the operands sit: 0 = leading dimensions a multiple of 4 and 16-byte aligned bases (the wide loads);
@@ -80,8 +67,8 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     const size_t na = (size_t)(lda * acols + misalign), nb = (size_t)(ldb * bcols + misalign);
     const size_t nc = (size_t)(ldc * n) + 2 * GUARD + misalign;
     void *ha = malloc(na * es), *hb = malloc(nb * es), *hc0 = malloc(nc * es), *hc = malloc(nc * es);
-    for (size_t i = 0; i < na; i++) set(ha, i, type, uniform());
-    for (size_t i = 0; i < nb; i++) set(hb, i, type, uniform());
+    for (size_t i = 0; i < na; i++) tt_put(ha, i, es, uniform());
+    for (size_t i = 0; i < nb; i++) tt_put(hb, i, es, uniform());
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int inside = e >= 0 && e < ldc * n && e % ldc < m;
@@ -89,7 +76,7 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
         if (!inside)
             memset((char *)hc0 + i * es, 0x7f, es);
         else
-            set(hc0, i, type, beta == 0.0 ? NAN : uniform());
+            tt_put(hc0, i, es, beta == 0.0 ? NAN : uniform());
     }
     void *da, *db, *dc; /* C's base is misaligned too: GUARD + misalign elements into its allocation */
     check_cuda(cudaMalloc(&da, na * es), "cudaMalloc A");
@@ -126,7 +113,7 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
             long double t = at(a, type, lda, ta, r, l) * at(b, type, ldb, tb, l, c);
             sum += t, mag += fabsl(t);
         }
-        const double c0 = beta == 0.0 ? 0.0 : get(hc0, i, type), got = get(hc, i, type);
+        const double c0 = beta == 0.0 ? 0.0 : tt_get(hc0, i, es), got = tt_get(hc, i, es);
         const double want = (double)(alpha * sum + beta * (long double)c0);
         const double bound = 2.0 * (double)(k + 2) * u * (fabs(alpha) * (double)mag + fabs(beta * c0));
         ck_assert_msg(!isnan(got) && fabs(got - want) <= bound, "%s: C(%lld,%lld) = %.17g, want %.17g", what,
