@@ -14,7 +14,6 @@
  */
 #include <config.h>
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,9 +22,6 @@
 #include "bench.h"
 #include "devptr.h"
 #include "tileblas.h"
-
-typedef void (*cblas_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *,
-                         int);
 
 typedef struct background {
     int n;
@@ -63,7 +59,7 @@ typedef struct operands {
 } operands;
 
 /* `repeats` calls of one kind, timed one by one: their median and mean ms; *on_gpu: how many ran there */
-static void time_kind(int kind, cblas_fn openblas, const operands *o, int repeats, double *median, double *mean,
+static void time_kind(int kind, const operands *o, int repeats, double *median, double *mean,
                       int *on_gpu)
 {
     double *ms = bench_alloc((size_t)repeats * sizeof *ms), sum = 0;
@@ -73,7 +69,7 @@ static void time_kind(int kind, cblas_fn openblas, const operands *o, int repeat
     for (int r = 0; r < repeats; r++) {
         double t0 = bench_now();
         if (kind == OPENBLAS)
-            openblas(102, 111, 111, o->m, o->n, o->k, 1.0f, o->a, o->m, o->b, o->k, 0.0f, o->c, o->m);
+            bench_openblas_gemm(0, 0, 0, o->m, o->n, o->k, 1.0, o->a, o->m, o->b, o->k, 0.0, o->c, o->m);
         else
             cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, o->m, o->n, o->k, 1.0f, dev ? o->da : o->a, o->m,
                         dev ? o->db : o->b, o->k, 0.0f, dev ? o->dc : o->c, o->m);
@@ -92,7 +88,7 @@ static void time_kind(int kind, cblas_fn openblas, const operands *o, int repeat
 
 /* One kind's calls beside the background thread, started for them and stopped after; the background's mean ms a
  * call meanwhile in *bg_ms.  0, or -1 when the thread cannot be started. */
-static int beside(background *bg, int kind, cblas_fn openblas, const operands *o, int repeats, double *median,
+static int beside(background *bg, int kind, const operands *o, int repeats, double *median,
                   double *mean, int *on_gpu, double *bg_ms)
 {
     pthread_t t;
@@ -102,7 +98,7 @@ static int beside(background *bg, int kind, cblas_fn openblas, const operands *o
     while (atomic_load(&bg->calls) < 1) /* its first call done: it is into its stride */
         bench_settle();
     atomic_store(&bg->calls, 0), atomic_store(&bg->seconds, 0.0);
-    time_kind(kind, openblas, o, repeats, median, mean, on_gpu);
+    time_kind(kind, o, repeats, median, mean, on_gpu);
     atomic_store(&bg->stop, 1);
     pthread_join(t, NULL);
     *bg_ms = bg->calls ? 1e3 * bg->seconds / (double)bg->calls : 0.0;
@@ -122,10 +118,8 @@ static float *device_copy(const float *h, size_t count)
 
 int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int big)
 {
-    void *ob = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    cblas_fn openblas = ob ? (cblas_fn)dlsym(ob, "cblas_sgemm") : NULL;
     const char *why;
-    if (!openblas || !tileblas_gpu_available(&why)) {
+    if (!bench_openblas_load() || !tileblas_gpu_available(&why)) {
         printf("SKIP: --contend needs OpenBLAS (libopenblas.so.0) and a usable GPU\n");
         return 77;
     }
@@ -169,10 +163,10 @@ int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int bi
             double med, mean, bmed, bmean, bg_ms;
             int gpu, bgpu;
             memset(o.c, 0xff, ce * sizeof(float)); /* NaN: a result not written shows */
-            time_kind(kind, openblas, &o, 1, &med, &mean, &gpu); /* warm-up */
-            time_kind(kind, openblas, &o, repeats, &med, &mean, &gpu);
+            time_kind(kind, &o, 1, &med, &mean, &gpu); /* warm-up */
+            time_kind(kind, &o, repeats, &med, &mean, &gpu);
             bench_settle();
-            if (beside(&bg, kind, openblas, &o, repeats, &bmed, &bmean, &bgpu, &bg_ms)) {
+            if (beside(&bg, kind, &o, repeats, &bmed, &bmean, &bgpu, &bg_ms)) {
                 perror("pthread_create");
                 return 1;
             }

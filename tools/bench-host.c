@@ -25,11 +25,7 @@
 #include "bench.h"
 #include "tileblas.h"
 
-/* OpenBLAS's and NVBLAS's functions, one pointer type per precision (the scalars' types differ) */
-typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *,
-                           int);
-typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
-                           int);
+/* NVBLAS's sgemm_ and dgemm_, through one pointer type (the scalars go by pointer) */
 typedef void (*fortran_fn)(const char *, const char *, const int *, const int *, const int *, const void *,
                            const void *, const int *, const void *, const int *, const void *, void *, const int *);
 
@@ -49,18 +45,12 @@ typedef struct himpl {
     tileblas_path path; /* for tileblas's own: the path to force (AUTO: the environment's) */
 } himpl;
 
-static cblas_s_fn openblas_s;
-static cblas_d_fn openblas_d;
 static fortran_fn nvblas[2]; /* sgemm_, dgemm_ */
 
 static void openblas_call(const call *x)
 {
-    const int ta = x->ta ? 112 : 111, tb = x->tb ? 112 : 111;
-    if (x->dp)
-        openblas_d(102, ta, tb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c, x->ldc);
-    else
-        openblas_s(102, ta, tb, x->m, x->n, x->k, (float)x->alpha, x->a, x->lda, x->b, x->ldb, (float)x->beta, x->c,
-                   x->ldc);
+    bench_openblas_gemm(x->dp, x->ta, x->tb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
+                        x->ldc);
 }
 
 /* bare-fwd: a call that only goes on to OpenBLAS through a pointer; not inlined, its call is what it measures */
@@ -210,10 +200,7 @@ static void load_nvblas(char *conf, size_t size)
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
                double beta, const char *types, const char *csv)
 {
-    void *ob = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    openblas_s = ob ? (cblas_s_fn)dlsym(ob, "cblas_sgemm") : NULL;
-    openblas_d = ob ? (cblas_d_fn)dlsym(ob, "cblas_dgemm") : NULL;
-    if (!openblas_s || !openblas_d) {
+    if (!bench_openblas_load()) {
         printf("SKIP: OpenBLAS (libopenblas.so.0), the yardstick, is not available\n");
         return 77;
     }

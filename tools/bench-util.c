@@ -1,6 +1,7 @@
 /* The helpers tileblas-bench and tileblas-calibrate share (declared in bench.h). */
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include <config.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -68,4 +69,33 @@ void *bench_alloc(size_t bytes)
         exit(1);
     }
     return x;
+}
+
+typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *,
+                           int);
+typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
+                           int);
+static cblas_s_fn openblas_s;
+static cblas_d_fn openblas_d;
+
+int bench_openblas_load(void)
+{
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+        openblas_s = h ? (cblas_s_fn)dlsym(h, "cblas_sgemm") : NULL;
+        openblas_d = h ? (cblas_d_fn)dlsym(h, "cblas_dgemm") : NULL;
+    }
+    return openblas_s && openblas_d;
+}
+
+void bench_openblas_gemm(int dp, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
+                         const void *b, int ldb, double beta, void *c, int ldc)
+{
+    const int xa = ta ? 112 : 111, xb = tb ? 112 : 111; /* CblasTrans, CblasNoTrans; 102: CblasColMajor */
+    if (dp)
+        openblas_d(102, xa, xb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        openblas_s(102, xa, xb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc);
 }

@@ -33,6 +33,14 @@ void bench_print_row(row *rw, char type, long long m, long long n, long long k, 
 /* ratio_name: the heading of the ratio column */
 void bench_write_csv(const char *path, const char *ratio_name, const row *rows, int nrows);
 
+/* OpenBLAS's cblas_sgemm and cblas_dgemm, loaded at run time (nothing links OpenBLAS): 1 when both were found
+ * (loaded once). */
+int bench_openblas_load(void);
+/* A column-major call of OpenBLAS's, of doubles when dp, else of floats (alpha and beta rounded to float);
+ * ta, tb: transposed */
+void bench_openblas_gemm(int dp, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
+                         const void *b, int ldb, double beta, void *c, int ldc);
+
 /* --host: whole calls from host memory (tools/bench-host.c); returns the exit status */
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
                double beta, const char *types, const char *csv);

@@ -68,14 +68,9 @@ typedef struct impl {
 typedef int (*cublas_create_fn)(void **);
 typedef int (*cublas_gemm_fn)(void *, int, int, int, int, int, const void *, const void *, int, const void *, int,
                               const void *, void *, int);
-typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *,
-                           int);
-typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
-                           int);
 static void *cublas;
 static cublas_gemm_fn cublas_gemm[2]; /* by type: cublasSgemm, cublasDgemm */
-static cblas_s_fn openblas_sgemm;
-static cblas_d_fn openblas_dgemm;
+static int openblas;                  /* OpenBLAS is timed (bench_openblas_gemm) */
 
 static void load_libraries(int want_cpu)
 {
@@ -90,11 +85,8 @@ static void load_libraries(int want_cpu)
         fprintf(stderr, "tileblas-bench: cuBLAS not available: ratios are to the default kernel\n");
     }
     if (want_cpu) {
-        h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-        openblas_sgemm = h ? (cblas_s_fn)dlsym(h, "cblas_sgemm") : NULL;
-        openblas_dgemm = h ? (cblas_d_fn)dlsym(h, "cblas_dgemm") : NULL;
-        if (!openblas_sgemm || !openblas_dgemm) {
-            openblas_sgemm = NULL, openblas_dgemm = NULL;
+        openblas = bench_openblas_load();
+        if (!openblas) {
             fprintf(stderr, "tileblas-bench: OpenBLAS (libopenblas.so.0) not available: no CPU column\n");
         }
     }
@@ -165,13 +157,8 @@ static int launch(const impl *im, const tb_kproblem *p)
 static void openblas_call(const problem *pr)
 {
     const tb_kproblem *p = &pr->p;
-    const int ta = p->transa ? 112 : 111, tb = p->transb ? 112 : 111;
-    if (p->type == TB_TYPE_D)
-        openblas_dgemm(102, ta, tb, (int)p->m, (int)p->n, (int)p->k, 1.0, pr->ha, (int)p->lda, pr->hb, (int)p->ldb,
-                       0.0, pr->hc, (int)p->ldc);
-    else
-        openblas_sgemm(102, ta, tb, (int)p->m, (int)p->n, (int)p->k, 1.0f, pr->ha, (int)p->lda, pr->hb, (int)p->ldb,
-                       0.0f, pr->hc, (int)p->ldc);
+    bench_openblas_gemm(p->type == TB_TYPE_D, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, 1.0, pr->ha,
+                        (int)p->lda, pr->hb, (int)p->ldb, 0.0, pr->hc, (int)p->ldc);
 }
 
 /* Median milliseconds of one implementation; its C ends up in pr->hc. */
@@ -334,7 +321,7 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
     }
     if (strstr(kernels, "call") || !strcmp(kernels, "all"))
         impls[nimpls++] = (impl){ IMPL_CALL, "tb-call", -1 };
-    if (openblas_sgemm)
+    if (openblas)
         impls[nimpls++] = (impl){ IMPL_OPENBLAS, "OpenBLAS", -1 };
     return nimpls;
 }
