@@ -44,6 +44,8 @@ static void exit_guard(void)
         nanosleep(&ms, NULL);
 }
 
+static const char exiting_why[] = "the process is exiting"; /* why the GPU takes no call then */
+
 static void hold_exit(void)
 {
     atexit(exit_guard);
@@ -56,7 +58,7 @@ static int begin(const char **err)
     if (!atomic_load(&gpu.exiting))
         return 0;
     atomic_fetch_sub(&gpu.in_flight, 1);
-    *err = "the process is exiting";
+    *err = exiting_why;
     return -1;
 }
 
@@ -147,7 +149,7 @@ static int usable(const char **why_not)
     pthread_once(&gpu.once, gpu_init);
     if (atomic_load(&gpu.exiting)) {
         if (why_not)
-            *why_not = "the process is exiting";
+            *why_not = exiting_why;
         return pthread_equal(pthread_self(), gpu.exit_thread) ? TB_GPU_EXITING : TB_GPU_EXITING_ELSEWHERE;
     }
     int ok = atomic_load(&gpu.usable);
@@ -206,7 +208,7 @@ static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, cons
     pthread_mutex_lock(&gpu.lock);
     if (atomic_load(&gpu.exiting)) { /* waited for the lock while exit began */
         pthread_mutex_unlock(&gpu.lock);
-        *err = "the process is exiting";
+        *err = exiting_why;
         end();
         return -1;
     }
