@@ -41,36 +41,33 @@ namespace {
 #ifndef TB_DMMA_MINB
 #define TB_DMMA_MINB 1
 #endif
-#ifndef TB_DMMA_PREFETCH
-#define TB_DMMA_PREFETCH 0 // 1: a warp reads the next k8 step's fragments while this one's MMAs run
-#endif
 
 constexpr int BM = TB_DMMA_BM, BN = TB_DMMA_BN, BK = TB_DMMA_BK, STAGES = TB_DMMA_STAGES;
-constexpr bool PREFETCH = TB_DMMA_PREFETCH;
 constexpr int WM = TB_DMMA_WM, WN = TB_DMMA_WN, MI = WM / 16, NJ = WN / 8; // a warp's tile, in MMA tiles
 constexpr int WARPS_M = BM / WM, THREADS = 32 * WARPS_M * (BN / WN);
-static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0 && BK % 8 == 0, "tile shapes");
-static_assert(STAGES >= 3, "the ring keeps a tile in flight while the next is waited for (see the main loop)");
+static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0 && BK % 16 == 0,
+              "tile shapes (an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each)");
+static_assert(STAGES >= 2, "the ring keeps a tile in flight while the current one is multiplied");
 
 // An operand's tile of side RS (BM for op(A), BN for op(B)) is kept in the operand's own layout:
-//   contiguous along its side (A not transposed, B transposed): [l][r], rows of RS + 2
-//   contiguous along k (A transposed, B not transposed):        [r][l], rows of BK + 8
-// The fragments are read 16 bytes at a time where two of a thread's values lie side by side (fragments below);
-// rows of 2 (along) and 8 (along k) mod 16 doubles keep those reads, and the 8-byte ones of B along n, free of bank
-// conflicts.
-template <int RS, bool ALONG>
+//   contiguous along its side (A not transposed, B transposed): [l][r], rows of RS + PAD
+//   contiguous along k (A transposed, B not transposed):        [r][l], rows of BK + PAD
+// PAD (2, 4 or 8 doubles) keeps the fragment reads free of bank conflicts, for the way they are read (PAIRED:
+// fragments below): paired, 16-byte reads of two rows (along) or two k (along k) need rows of 2 or 8 mod 16
+// doubles, and 8-byte reads of B along n rows of 2; one by one, 8-byte reads need rows of 4 mod 16.
+template <int RS, bool ALONG, bool PAIRED>
 struct layout {
-    static constexpr int ROW = ALONG ? RS + 2 : BK + 8;
-    static_assert(ROW % 16 == (ALONG ? 2 : 8), "conflict-free padding");
+    static constexpr int PAD = PAIRED ? (ALONG ? 2 : 8) : 4;
+    static constexpr int ROW = (ALONG ? RS : BK) + PAD;
+    static_assert(ROW % 2 == 0, "rows start on 16 bytes");
     static __device__ __forceinline__ int at(int r, int l) { return ALONG ? l * ROW + r : r * ROW + l; }
 };
 
-// One stage: op(A)'s tile then op(B)'s, each sized for the larger of its two layouts
+// One stage: op(A)'s tile then op(B)'s, each sized for the largest of its layouts
 template <int RS>
 constexpr int tile_doubles()
 {
-    return BK * layout<RS, true>::ROW > RS * layout<RS, false>::ROW ? BK * layout<RS, true>::ROW
-                                                                     : RS * layout<RS, false>::ROW;
+    return BK * (RS + 4) > RS * (BK + 8) ? BK * (RS + 4) : RS * (BK + 8);
 }
 constexpr int A_DOUBLES = tile_doubles<BM>(), B_DOUBLES = tile_doubles<BN>();
 constexpr int STAGE_DOUBLES = A_DOUBLES + B_DOUBLES;
@@ -86,38 +83,39 @@ template <int SIZE>
 __device__ __forceinline__ void copy_async(void *dst, const void *src, int bytes)
 {
     if (SIZE == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes)
+                     : "memory");
     else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes));
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes)
+                     : "memory");
 }
 
 __device__ __forceinline__ void commit()
 {
-    asm volatile("cp.async.commit_group;\n" ::);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 
 template <int N>
 __device__ __forceinline__ void wait_groups()
 {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 // One operand's tile loads: x is the operand, R its extent along the block tile's side RS (m for op(A), n for
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
 // thread copies CHUNKS chunks of 2 doubles per tile: along the contiguous side it always has the same 2 (so their
 // bounds are worked out once), across it a fixed stride apart; each tile only moves the pointer along k.
-template <int RS, bool ALONG, bool VEC>
+template <int RS, bool ALONG, bool PAIRED, bool VEC>
 struct tile_loader {
-    typedef layout<RS, ALONG> L;
+    typedef layout<RS, ALONG, PAIRED> L;
     static constexpr int CHUNKS = RS * BK / 2 / THREADS;
     static constexpr int PER_ROW = ALONG ? RS / 2 : BK / 2; // chunks along the contiguous side
     static constexpr int ACROSS = THREADS / PER_ROW;          // rows (ALONG: of l; else of r) one pass covers
-    static_assert(CHUNKS >= 1 && THREADS % PER_ROW == 0 && (ALONG ? BK : RS) % ACROSS == 0,
+    static_assert(CHUNKS >= 1 && CHUNKS <= 32 && THREADS % PER_ROW == 0 && (ALONG ? BK : RS) % ACROSS == 0,
                   "threads must cover the tile evenly");
-    const double *src;  // the thread's first chunk in the current tile
-    int64_t kleft;      // K less the k index of the thread's first element in the current tile
-    int along;          // ALONG: valid doubles of the chunk along r (0..2)
-    unsigned rvalid;    // !ALONG: bit q set when chunk q's r is inside
+    const double *src;  // the thread's first chunk in the next tile
+    int64_t kleft;      // K less the k index of the thread's first element in the next tile
+    unsigned bytes;     // ALONG: valid bytes of the chunk along r (0, 8, 16); else bit q set when chunk q's r is inside
     int dst;            // the first chunk's offset in a tile's buffer
 
     __device__ __forceinline__ tile_loader(const double *x, int64_t ld, int64_t R, int64_t K, int64_t r0)
@@ -130,30 +128,34 @@ struct tile_loader {
         kleft = K - l;
         dst = ALONG ? L::at(c, l) : L::at(row, c);
         const int64_t left = R - r;
-        along = ALONG ? (int)(left <= 0 ? 0 : left >= 2 ? 2 : 1) : 0;
-        rvalid = 0;
-        if (!ALONG)
+        bytes = 0;
+        if (ALONG)
+            bytes = left <= 0 ? 0 : left >= 2 ? 16 : 8;
+        else
             for (int q = 0; q < CHUNKS; q++)
-                rvalid |= (unsigned)(r + q * ACROSS < R) << q;
+                bytes |= (unsigned)(r + q * ACROSS < R) << q;
     }
 
-    // the current tile into s (zeros outside the operand), then on to the next; ld is read from the kernel's
-    // parameters each time rather than kept (with the strides made from it) in registers
+    // the next tile into s (zeros outside the operand; all zeros past K), then on to the one after.  No branches,
+    // so that the copies can be scheduled among the MMAs.  A chunk outside copies nothing (src-size 0), so its
+    // address, which may lie outside the operand, is not read.  ld is read from the kernel's parameters each time
+    // rather than kept in registers.
     __device__ __forceinline__ void load(double *s, int64_t ld)
     {
+        // valid doubles along k: ALONG, rows l + q ACROSS < kl; else columns c, c + 1 < kl
+        const int kl = (int)(kleft <= 0 ? 0 : kleft >= BK ? BK : kleft);
+        const int n2 = kl < 2 ? kl : 2;
 #pragma unroll
         for (int q = 0; q < CHUNKS; q++) {
-            // valid doubles: ALONG, those along r while this chunk's l is inside; else those along l while r is
-            const int64_t kl = ALONG ? kleft - q * ACROSS : kleft;
-            const int n = ALONG ? (kl > 0 ? along : 0)
-                                : ((rvalid >> q) & 1 ? (int)(kl <= 0 ? 0 : kl >= 2 ? 2 : 1) : 0);
+            const int rb = ALONG ? (int)bytes : (int)((bytes >> q) & 1u) * 16; // bytes while k is inside
+            const int n = ALONG ? (q * ACROSS < kl ? rb / 8 : 0) : (rb ? n2 : 0);
             double *d = s + dst + q * ACROSS * L::ROW;
             const double *g = src + q * ACROSS * ld;
             if (VEC) {
-                copy_async<16>(d, n ? g : src, 8 * n);
+                copy_async<16>(d, g, 8 * n);
             } else {
-                copy_async<8>(d, n > 0 ? g : src, n > 0 ? 8 : 0);
-                copy_async<8>(d + 1, n > 1 ? g + 1 : src, n > 1 ? 8 : 0);
+                copy_async<8>(d, g, n > 0 ? 8 : 0);
+                copy_async<8>(d + 1, g + 1, n > 1 ? 8 : 0);
             }
         }
         src += ALONG ? BK * ld : BK;
@@ -198,41 +200,54 @@ __device__ __forceinline__ void block_tile(int64_t b, int64_t tiles_m, int64_t t
     *tn = within / rows;
 }
 
-// A warp's fragments for the k8 step at kk of a stage (as, bs): for each 16-row MMA tile i (rows wm + 16 i ..) and
-// 8-column tile j.  The MMA's k slots t and t + 4 are the tile's k 2t and 2t + 1 (the same for A and B, so the
-// product is the same sum); along k (A transposed, B not) that makes a thread's two k values adjacent.  Where
-// op(A) is contiguous along m, its MMA rows g and g + 8 are the tile's rows 2g and 2g + 1, adjacent too (rowmap).
+// A warp's fragments: a[i] for each of its 16-row MMA tiles i (rows wm + 16 i ..), b[buf][j] for each 8-column
+// tile j, in two buffers so that a k8 step's b can be read while the step before still multiplies with the other
+// (a[i] is read again as soon as the step's last MMA with it has been issued).
+//
+// The MMA's rows and k slots are only names: which of the tile's rows and k they stand for is chosen so that the
+// reads are few (the same k for A and B, so the product is the same sum).  Where op(A) runs along m (PAIRED), the
+// MMA's k slots t and t + 4 are the tile's k 2t and 2t + 1 and its rows g and g + 8 the tile's rows 2g and 2g + 1:
+// a[i] is then two 16-byte reads, and b[j] one where op(B) runs along k.  Where op(A) runs along k, a thread's four
+// values of A lie in two rows, in the wrong order for the MMA's registers; they are read one by one straight into
+// place (k slots t and t + 4 as they are, rows g and g + 8).  Offsets are to the thread's first element, so that
+// each read is a base and a constant.
 template <bool TA, bool TB>
 struct fragments {
-    double a[MI][4], b[NJ][2];
-    static __device__ __forceinline__ int rowmap(int g, int half) { return TA ? g + 8 * half : 2 * g + half; }
-
-    __device__ __forceinline__ void load(const double *as, const double *bs, int kk, int wm, int wn, int g, int t)
+    static constexpr bool PAIRED = !TA;
+    typedef layout<BM, !TA, PAIRED> LA;
+    typedef layout<BN, TB, PAIRED> LB;
+    static constexpr int K1 = PAIRED ? 1 : 4; // the tile's k of the MMA's k slot t + 4, less that of slot t
+    double a[MI][4], b[2][NJ][2];
+    static __device__ __forceinline__ int rowmap(int g, int half) { return PAIRED ? 2 * g + half : g + 8 * half; }
+    static __device__ __forceinline__ int a_offset(int wm, int g, int t)
     {
-        typedef layout<BM, !TA> LA;
-        typedef layout<BN, TB> LB;
-        const int k0 = kk + 2 * t;
-#pragma unroll
-        for (int i = 0; i < MI; i++) {
-            const int r = wm + 16 * i + rowmap(g, 0);
-            if (!TA) { // rows 2g, 2g + 1 side by side: (a0, a1) at k0, (a2, a3) at k0 + 1
-                const double2 lo = *reinterpret_cast<const double2 *>(&as[LA::at(r, k0)]);
-                const double2 hi = *reinterpret_cast<const double2 *>(&as[LA::at(r, k0 + 1)]);
-                a[i][0] = lo.x, a[i][1] = lo.y, a[i][2] = hi.x, a[i][3] = hi.y;
-            } else { // k0, k0 + 1 side by side: (a0, a2) in row g, (a1, a3) in row g + 8
-                const double2 top = *reinterpret_cast<const double2 *>(&as[LA::at(r, k0)]);
-                const double2 bot = *reinterpret_cast<const double2 *>(&as[LA::at(r + 8, k0)]);
-                a[i][0] = top.x, a[i][1] = bot.x, a[i][2] = top.y, a[i][3] = bot.y;
-            }
+        return LA::at(wm + rowmap(g, 0), PAIRED ? 2 * t : t);
+    }
+    static __device__ __forceinline__ int b_offset(int wn, int g, int t) { return LB::at(wn + g, PAIRED ? 2 * t : t); }
+
+    // a[i] for the k8 step at kk; as: the stage's op(A) tile plus a_offset
+    __device__ __forceinline__ void load_a(int i, const double *as, int kk)
+    {
+        if (PAIRED) { // rows 2g, 2g + 1 side by side: (a0, a1) at k 2t, (a2, a3) at k 2t + 1
+            const double2 lo = *reinterpret_cast<const double2 *>(&as[LA::at(16 * i, kk)]);
+            const double2 hi = *reinterpret_cast<const double2 *>(&as[LA::at(16 * i, kk + 1)]);
+            a[i][0] = lo.x, a[i][1] = lo.y, a[i][2] = hi.x, a[i][3] = hi.y;
+        } else {
+            a[i][0] = as[LA::at(16 * i, kk)], a[i][1] = as[LA::at(16 * i + 8, kk)];
+            a[i][2] = as[LA::at(16 * i, kk + K1)], a[i][3] = as[LA::at(16 * i + 8, kk + K1)];
         }
+    }
+
+    // b[buf] for the k8 step at kk; bs: the stage's op(B) tile plus b_offset
+    __device__ __forceinline__ void load_b(int buf, const double *bs, int kk)
+    {
 #pragma unroll
         for (int j = 0; j < NJ; j++) {
-            const int c = wn + 8 * j + g;
-            if (!TB) { // along k: (b0, b1) side by side
-                const double2 v = *reinterpret_cast<const double2 *>(&bs[LB::at(c, k0)]);
-                b[j][0] = v.x, b[j][1] = v.y;
+            if (PAIRED && !TB) { // along k: (b0, b1) side by side
+                const double2 v = *reinterpret_cast<const double2 *>(&bs[LB::at(8 * j, kk)]);
+                b[buf][j][0] = v.x, b[buf][j][1] = v.y;
             } else {
-                b[j][0] = bs[LB::at(c, k0)], b[j][1] = bs[LB::at(c, k0 + 1)];
+                b[buf][j][0] = bs[LB::at(8 * j, kk)], b[buf][j][1] = bs[LB::at(8 * j, kk + K1)];
             }
         }
     }
@@ -246,11 +261,13 @@ __global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem
     block_tile(blockIdx.x, tiles_m, tiles_n, &tm, &tn);
     const int64_t m0 = tm * BM, n0 = tn * BN;
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
-    tile_loader<BM, !TA, VEC> la(p.a, p.lda, p.m, p.k, m0);
-    tile_loader<BN, TB, VEC> lb(p.b, p.ldb, p.n, p.k, n0);
+    tile_loader<BM, !TA, !TA, VEC> la(p.a, p.lda, p.m, p.k, m0);
+    tile_loader<BN, TB, !TA, VEC> lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % WARPS_M) * WM, wn = (warp / WARPS_M) * WN;
+    typedef fragments<TA, TB> frags;
+    const int aoff = frags::a_offset(wm, g, t), boff = A_DOUBLES + frags::b_offset(wn, g, t);
 
     double acc[MI][NJ][4];
 #pragma unroll
@@ -261,51 +278,55 @@ __global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem
             for (int q = 0; q < 4; q++)
                 acc[i][j][q] = 0.0;
 
-    // The ring: tile kt in stage kt % STAGES.  The barrier that makes tile kt + 1 visible comes before the last
-    // step of tile kt; after it the buffer of tile kt - 1 is refilled (every warp read it before this barrier: its
-    // last step ran, or with PREFETCH its fragments were read, before the warp got here).  With PREFETCH each warp
-    // reads the next step's fragments, across tiles too, while this step's MMAs run.
+    // The ring: tile kt in stage kt % STAGES, all STAGES in flight at the start.  Each k8 step's MMAs run on
+    // fragments read during the step before; the last step of tile kt reads tile kt + 1's first fragments, after
+    // a barrier that makes tile kt + 1 visible to all warps.  Every warp has read the whole of tile kt before that
+    // barrier, so right after it tile kt's buffer is refilled with tile kt + STAGES.  The barrier comes after the
+    // step's first MMAs, so that the tensor cores have work queued while the warps meet.
     const int64_t ktiles = (p.k + BK - 1) / BK;
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < ktiles) {
-            la.load(smem + s * STAGE_DOUBLES, p.lda);
-            lb.load(smem + s * STAGE_DOUBLES + A_DOUBLES, p.ldb);
-        }
+    for (int s = 0; s < STAGES; s++) { // past K: zeros, nothing read
+        la.load(smem + s * STAGE_DOUBLES, p.lda);
+        lb.load(smem + s * STAGE_DOUBLES + A_DOUBLES, p.ldb);
         commit();
     }
-    wait_groups<STAGES - 2>();
+    wait_groups<STAGES - 1>();
     __syncthreads();
     constexpr int STEPS = BK / 8;
-    fragments<TA, TB> f[PREFETCH ? 2 : 1];
-    if (PREFETCH)
-        f[0].load(smem, smem + A_DOUBLES, 0, wm, wn, g, t);
+    frags f;
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+        f.load_a(i, smem + aoff, 0);
+    f.load_b(0, smem + boff, 0);
+    int stage = 0;
     for (int64_t kt = 0; kt < ktiles; kt++) {
-        const double *as = smem + (kt % STAGES) * STAGE_DOUBLES;
+        double *cur = smem + stage * STAGE_DOUBLES;
+        const int next_stage = stage + 1 == STAGES ? 0 : stage + 1;
+        const double *next = smem + next_stage * STAGE_DOUBLES;
 #pragma unroll
         for (int step = 0; step < STEPS; step++) {
-            if (step == STEPS - 1) {
-                wait_groups<STAGES - 3>(); // tile kt + 1 is in (the last STAGES - 3 tiles issued may not be)
-                __syncthreads();           // ... for every warp, and every warp is done with tile kt - 1
-                if (kt + STAGES - 1 < ktiles) {
-                    double *s = smem + ((kt + STAGES - 1) % STAGES) * STAGE_DOUBLES; // tile kt - 1's buffer
-                    la.load(s, p.lda);
-                    lb.load(s + A_DOUBLES, p.ldb);
-                }
-                commit();
-            }
-            const double *next = step == STEPS - 1 ? smem + ((kt + 1) % STAGES) * STAGE_DOUBLES : as;
-            if (!PREFETCH)
-                f[0].load(as, as + A_DOUBLES, step * 8, wm, wn, g, t);
-            else if (step < STEPS - 1 || kt + 1 < ktiles)
-                f[(step + 1) % 2].load(next, next + A_DOUBLES, ((step + 1) % STEPS) * 8, wm, wn, g, t);
-            const fragments<TA, TB> &cur = f[PREFETCH ? step % 2 : 0];
+            const bool last = step == STEPS - 1;
+            const double *from = last ? next : cur; // the next step's stage and k
+            const int kk = last ? 0 : 8 * (step + 1);
 #pragma unroll
-            for (int i = 0; i < MI; i++)
+            for (int i = 0; i < MI; i++) {
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
-                    mma16x8x8(acc[i][j], cur.a[i], cur.b[j]);
+                    mma16x8x8(acc[i][j], f.a[i], f.b[step % 2][j]);
+                if (i == 0) {
+                    if (last) {
+                        wait_groups<STAGES - 2>(); // tile kt + 1 is in
+                        __syncthreads();           // ... for every warp, and no warp reads tile kt any more
+                        la.load(cur, p.lda); // past K: zeros, nothing read
+                        lb.load(cur + A_DOUBLES, p.ldb);
+                        commit();
+                    }
+                    f.load_b((step + 1) % 2, from + boff, kk);
+                }
+                f.load_a(i, from + aoff, kk);
+            }
         }
+        stage = next_stage;
     }
     wait_groups<0>();
 
@@ -316,7 +337,7 @@ __global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem
         for (int j = 0; j < NJ; j++)
 #pragma unroll
             for (int q = 0; q < 4; q++) {
-                const int64_t row = m0 + wm + 16 * i + fragments<TA, TB>::rowmap(g, q / 2);
+                const int64_t row = m0 + wm + 16 * i + frags::rowmap(g, q / 2);
                 const int64_t col = n0 + wn + 8 * j + 2 * t + q % 2;
                 if (row < p.m && col < p.n)
                     tb_store(p, row, col, acc[i][j][q]);
