@@ -18,7 +18,7 @@
 // doc/NOTES.md.  The schedule ptxas makes decides the last per cent, and moving the same instructions between
 // functions changed 0.97 to 0.91 of cuBLAS at 4096^3: time any change of this file on the H200.
 #include <stdint.h>
-#include "common.cuh"
+#include "split.cuh"
 
 namespace {
 
@@ -154,12 +154,6 @@ __device__ __forceinline__ void store4(const tb_sproblem &p, float *cbase, bool 
         c[q] = p.beta == 0.0f ? p.alpha * acc[q] : fmaf(p.beta, c[q], p.alpha * acc[q]);
 }
 
-// Split-K: block z of the grid's third dimension works on k in [z*kchunk, (z+1)*kchunk) and writes its own
-// slice of C (c_step floats apart).  Without a split: one slice, kchunk = k.
-struct split_t {
-    int64_t kchunk, a_step, b_step, c_step;
-};
-
 // A thread's operands for one step along k: 8 of op(A) (two float4, 32 rows apart) and TN of op(B) (TN/4 float4,
 // 16 columns apart), each float4 shared by the lanes that need it (8 distinct per warp for op(A), 4 for op(B):
 // one shared-memory wavefront each).
@@ -262,7 +256,7 @@ __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, 
 }
 
 template <class C, bool TA, bool TB, bool VEC>
-__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproblem p, bool vec_c, split_t sp)
+__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproblem p, bool vec_c, tb_split sp)
 {
     constexpr int BM = C::BM, BN = C::BN, TN = C::TN;
     __shared__ __align__(16) tile_t<BM, C::BK> as[2];
@@ -303,23 +297,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproble
     }
 }
 
-// C = alpha * (sum of the slices, in order) + beta * C: the second half of a split-K product.
-__global__ void sum_slices(tb_sproblem p, const float *__restrict__ ws, int64_t ldw, int64_t c_step, int slices)
-{
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= p.m)
-        return;
-    for (int64_t j = blockIdx.y; j < p.n; j += gridDim.y) {
-        float sum = 0.0f;
-        for (int z = 0; z < slices; z++)
-            sum += ws[z * c_step + i + j * ldw];
-        float *c = p.c + i + j * p.ldc;
-        *c = p.beta == 0.0f ? p.alpha * sum : fmaf(p.beta, *c, p.alpha * sum);
-    }
-}
-
 template <class C, bool TA, bool TB, bool VEC>
-int launch(const tb_sproblem *p, const split_t *sp, unsigned slices, void *stream)
+int launch(const tb_sproblem *p, const tb_split *sp, unsigned slices, void *stream)
 {
     dim3 grid((unsigned)((p->m + C::BM - 1) / C::BM), tb_grid_y((p->n + C::BN - 1) / C::BN), slices);
     bool vec_c = p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
@@ -329,14 +308,14 @@ int launch(const tb_sproblem *p, const split_t *sp, unsigned slices, void *strea
 
 // the 16-byte variant when every column of A and B starts on a 16-byte boundary
 template <class C, bool TA, bool TB>
-int launch_vec(const tb_sproblem *p, const split_t *sp, unsigned slices, void *stream)
+int launch_vec(const tb_sproblem *p, const tb_split *sp, unsigned slices, void *stream)
 {
     bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
     return vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream);
 }
 
 template <class C>
-int launch_one(const tb_sproblem *p, const split_t *sp, unsigned slices, void *stream)
+int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, void *stream)
 {
     if (p->transa)
         return p->transb ? launch_vec<C, true, true>(p, sp, slices, stream)
@@ -345,50 +324,14 @@ int launch_one(const tb_sproblem *p, const split_t *sp, unsigned slices, void *s
                      : launch_vec<C, false, false>(p, sp, slices, stream);
 }
 
-// k cut into at most `slices` pieces of whole tiles: the pieces' depth, and *slices set to how many there are
-template <class C>
-int64_t slice_depth(const tb_sproblem *p, int64_t *slices)
-{
-    const int64_t want = *slices, kchunk = ((p->k + want - 1) / want + C::BK - 1) / C::BK * C::BK;
-    *slices = want > 1 ? (p->k + kchunk - 1) / kchunk : 1;
-    return kchunk;
-}
-
-// The workspace of a split into `slices` pieces: one m x n partial product each, columns padded to 4 floats.
-static size_t split_bytes(const tb_sproblem *p, int64_t slices)
-{
-    return slices > 1 ? (size_t)(((p->m + 3) & ~(int64_t)3) * p->n * slices) * sizeof(float) : 0;
-}
-
-// One tile configuration, with k cut into `slices` pieces when that is more than one.  The slices go to the
-// workspace (split_bytes), then sum_slices adds them up; without a workspace, no split.
+// One tile configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
+// (split.cuh)
 template <class C>
 int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 {
-    split_t none = { p->k, 0, 0, 0 };
-    const int64_t kchunk = slice_depth<C>(p, &slices);
-    if (slices <= 1 || !ws)
-        return launch_one<C>(p, &none, 1, stream);
-    const int64_t ldw = (p->m + 3) & ~(int64_t)3;
-    cudaStream_t st = (cudaStream_t)stream;
-    tb_sproblem q = *p;
-    q.c = ws, q.ldc = ldw, q.alpha = 1.0f, q.beta = 0.0f;
-    split_t sp = { kchunk, p->transa ? kchunk : kchunk * p->lda, p->transb ? kchunk * p->ldb : kchunk, ldw * p->n };
-    int e = launch_one<C>(&q, &sp, (unsigned)slices, stream);
-    if (!e) {
-        dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
-        sum_slices<<<grid, 128, 0, st>>>(*p, ws, ldw, sp.c_step, (int)slices);
-        e = (int)cudaGetLastError();
-    }
-    return e;
-}
-
-int sm_count(void)
-{
-    static int sms; // the library uses device 0 only
-    if (!sms && cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess)
-        sms = 132;
-    return sms;
+    return tb_split_launch(*p, slices, C::BK, ws, stream, [=](const tb_sproblem &q, const tb_split &sp, unsigned n) {
+        return launch_one<C>(&q, &sp, n, stream);
+    });
 }
 
 // The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets: tb_launch_blocked.  Other depths: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at
@@ -419,7 +362,7 @@ int64_t wave(void)
             per_sm < 1)
             per_sm = 1;
         cudaGetLastError();
-        blocks = (int64_t)per_sm * sm_count();
+        blocks = (int64_t)per_sm * tb_sm_count();
     }
     return blocks;
 }
@@ -440,7 +383,7 @@ static int64_t large_tiles(const tb_sproblem *p)
 
 static int block256(const tb_sproblem *p, void *stream)
 {
-    const split_t none = { p->k, 0, 0, 0 };
+    const tb_split none = tb_no_split(p->k);
     if (p->transa && p->transb)
         return launch_vec<large_n_t, true, true>(p, &none, 1, stream);
     if (p->transa)
@@ -473,9 +416,9 @@ enum shape_class { LARGE, MIDDLE, SMALL };
 static shape_class classify(const tb_sproblem *p, int64_t *slices)
 {
     *slices = 1;
-    if (10 * large_tiles(p) >= 9 * sm_count())
+    if (10 * large_tiles(p) >= 9 * tb_sm_count())
         return LARGE;
-    if (tiles<mid_t>(p) >= sm_count())
+    if (tiles<mid_t>(p) >= tb_sm_count())
         return MIDDLE;
     const int64_t n = tiles<small_t>(p), full = wave<small_t>();
     int64_t s = n >= full ? 1 : full / n;
@@ -490,8 +433,8 @@ extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
     int64_t slices;
     if (classify(&p, &slices) != SMALL)
         return 0;
-    slice_depth<small_t>(&p, &slices); // as launch_config will cut k
-    return split_bytes(&p, slices);
+    tb_slice_depth(p.k, small_t::BK, &slices); // as launch_config will cut k
+    return tb_split_bytes<float>(p.m, p.n, slices);
 }
 
 extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *stream)

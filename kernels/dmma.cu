@@ -14,7 +14,7 @@
 // skipped, so any m, n, k works.  16-byte copies need 16-byte aligned columns; otherwise each double is copied
 // on its own (VEC = false).  Results: FP64 products accumulated in FP64 by the tensor cores.
 #include <stdint.h>
-#include "common.cuh"
+#include "split.cuh"
 
 namespace {
 
@@ -41,13 +41,14 @@ namespace {
 #ifndef TB_DMMA_MINB
 #define TB_DMMA_MINB 1
 #endif
+#ifndef TB_DMMA_BIG_MIN_K
+#define TB_DMMA_BIG_MIN_K 256 // below, the half tiles (two blocks a SM) even with tiles enough for the big one
+#endif
 
-constexpr int BM = TB_DMMA_BM, BN = TB_DMMA_BN, BK = TB_DMMA_BK, STAGES = TB_DMMA_STAGES;
-constexpr int WM = TB_DMMA_WM, WN = TB_DMMA_WN, MI = WM / 16, NJ = WN / 8; // a warp's tile, in MMA tiles
-constexpr int WARPS_M = BM / WM, THREADS = 32 * WARPS_M * (BN / WN);
-static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0 && BK % 16 == 0,
+constexpr int BK = TB_DMMA_BK, WM = TB_DMMA_WM, WN = TB_DMMA_WN;
+constexpr int MI = WM / 16, NJ = WN / 8; // a warp's tile, in MMA tiles
+static_assert(WM % 16 == 0 && WN % 8 == 0 && BK % 16 == 0,
               "tile shapes (an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each)");
-static_assert(STAGES >= 2, "the ring keeps a tile in flight while the current one is multiplied");
 
 // An operand's tile of side RS (BM for op(A), BN for op(B)) is kept in the operand's own layout:
 //   contiguous along its side (A not transposed, B transposed): [l][r], rows of RS + PAD
@@ -63,15 +64,29 @@ struct layout {
     static __device__ __forceinline__ int at(int r, int l) { return ALONG ? l * ROW + r : r * ROW + l; }
 };
 
-// One stage: op(A)'s tile then op(B)'s, each sized for the largest of its layouts
+// One operand's tile of side RS, sized for the largest of its layouts
 template <int RS>
 constexpr int tile_doubles()
 {
     return BK * (RS + 4) > RS * (BK + 8) ? BK * (RS + 4) : RS * (BK + 8);
 }
-constexpr int A_DOUBLES = tile_doubles<BM>(), B_DOUBLES = tile_doubles<BN>();
-constexpr int STAGE_DOUBLES = A_DOUBLES + B_DOUBLES;
-constexpr size_t SMEM_BYTES = (size_t)STAGES * STAGE_DOUBLES * sizeof(double);
+
+// A block configuration: BM x BN of C, warps of WM x WN, a ring of STAGES buffers, each op(A)'s tile then op(B)'s.
+// MINB: blocks per SM that __launch_bounds__ must leave room for.
+template <int BM_, int BN_, int STAGES_, int MINB_>
+struct config {
+    static constexpr int BM = BM_, BN = BN_, STAGES = STAGES_, MINB = MINB_;
+    static constexpr int WARPS_M = BM / WM, THREADS = 32 * WARPS_M * (BN / WN);
+    static constexpr int A_DOUBLES = tile_doubles<BM>(), STAGE_DOUBLES = A_DOUBLES + tile_doubles<BN>();
+    static constexpr size_t SMEM_BYTES = (size_t)STAGES * STAGE_DOUBLES * sizeof(double);
+    static_assert(BM % WM == 0 && BN % WN == 0, "whole warps");
+    static_assert(STAGES >= 2, "the ring keeps a tile in flight while the current one is multiplied");
+};
+// One block of 128 x 128 a SM for large products (the tile, its depth and ring: -D flags, bench/variants.sh);
+// two of 128 x 64 or 64 x 128 a SM where there are too few tiles of 128 x 128, or one side is thin.
+typedef config<TB_DMMA_BM, TB_DMMA_BN, TB_DMMA_STAGES, TB_DMMA_MINB> big_t;
+typedef config<128, 64, 3, 2> tall_t;
+typedef config<64, 128, 3, 2> wide_t;
 
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {
@@ -105,7 +120,7 @@ __device__ __forceinline__ void wait_groups()
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
 // thread copies CHUNKS chunks of 2 doubles per tile: along the contiguous side it always has the same 2 (so their
 // bounds are worked out once), across it a fixed stride apart; each tile only moves the pointer along k.
-template <int RS, bool ALONG, bool PAIRED, bool VEC>
+template <int RS, bool ALONG, bool PAIRED, bool VEC, int THREADS>
 struct tile_loader {
     typedef layout<RS, ALONG, PAIRED> L;
     static constexpr int CHUNKS = RS * BK / 2 / THREADS;
@@ -211,11 +226,11 @@ __device__ __forceinline__ void block_tile(int64_t b, int64_t tiles_m, int64_t t
 // values of A lie in two rows, in the wrong order for the MMA's registers; they are read one by one straight into
 // place (k slots t and t + 4 as they are, rows g and g + 8).  Offsets are to the thread's first element, so that
 // each read is a base and a constant.
-template <bool TA, bool TB>
+template <class C, bool TA, bool TB>
 struct fragments {
     static constexpr bool PAIRED = !TA;
-    typedef layout<BM, !TA, PAIRED> LA;
-    typedef layout<BN, TB, PAIRED> LB;
+    typedef layout<C::BM, !TA, PAIRED> LA;
+    typedef layout<C::BN, TB, PAIRED> LB;
     static constexpr int K1 = PAIRED ? 1 : 4; // the tile's k of the MMA's k slot t + 4, less that of slot t
     double a[MI][4], b[2][NJ][2];
     static __device__ __forceinline__ int rowmap(int g, int half) { return PAIRED ? 2 * g + half : g + 8 * half; }
@@ -253,20 +268,26 @@ struct fragments {
     }
 };
 
-template <bool TA, bool TB, bool VEC>
-__global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem p, int64_t tiles_m, int64_t tiles_n)
+// Block (x, z) computes tile x of C for slice z of k (split.cuh; one slice without a split)
+template <class C, bool TA, bool TB, bool VEC>
+__global__ void __launch_bounds__(C::THREADS, C::MINB)
+    dmma_kernel(tb_dproblem p, int64_t tiles_m, int64_t tiles_n, tb_split sp)
 {
+    constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, A_DOUBLES = C::A_DOUBLES;
+    constexpr int STAGE_DOUBLES = C::STAGE_DOUBLES;
     extern __shared__ __align__(16) double smem[];
     int64_t tm, tn;
     block_tile(blockIdx.x, tiles_m, tiles_n, &tm, &tn);
-    const int64_t m0 = tm * BM, n0 = tn * BN;
+    const int64_t m0 = tm * BM, n0 = tn * BN, z = blockIdx.y;
+    p.a += z * sp.a_step, p.b += z * sp.b_step, p.c += z * sp.c_step;
+    p.k = p.k - z * sp.kchunk < sp.kchunk ? p.k - z * sp.kchunk : sp.kchunk;
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
-    tile_loader<BM, !TA, !TA, VEC> la(p.a, p.lda, p.m, p.k, m0);
-    tile_loader<BN, TB, !TA, VEC> lb(p.b, p.ldb, p.n, p.k, n0);
+    tile_loader<BM, !TA, !TA, VEC, C::THREADS> la(p.a, p.lda, p.m, p.k, m0);
+    tile_loader<BN, TB, !TA, VEC, C::THREADS> lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
-    const int wm = (warp % WARPS_M) * WM, wn = (warp / WARPS_M) * WN;
-    typedef fragments<TA, TB> frags;
+    const int wm = (warp % C::WARPS_M) * WM, wn = (warp / C::WARPS_M) * WN;
+    typedef fragments<C, TA, TB> frags;
     const int aoff = frags::a_offset(wm, g, t), boff = A_DOUBLES + frags::b_offset(wn, g, t);
 
     double acc[MI][NJ][4];
@@ -344,32 +365,103 @@ __global__ void __launch_bounds__(THREADS, TB_DMMA_MINB) dmma_kernel(tb_dproblem
             }
 }
 
-template <bool TA, bool TB, bool VEC>
-int launch(const tb_dproblem &p, void *stream)
+template <class C, bool TA, bool TB, bool VEC>
+int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
-    auto kernel = dmma_kernel<TA, TB, VEC>;
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES);
+    auto kernel = dmma_kernel<C, TA, TB, VEC>;
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM_BYTES);
     if (e != cudaSuccess)
         return (int)e;
-    const int64_t tiles_m = (p.m + BM - 1) / BM, tiles_n = (p.n + BN - 1) / BN;
-    kernel<<<(unsigned)(tiles_m * tiles_n), THREADS, SMEM_BYTES, (cudaStream_t)stream>>>(p, tiles_m, tiles_n);
+    const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
+    const dim3 grid((unsigned)(tiles_m * tiles_n), slices);
+    kernel<<<grid, C::THREADS, C::SMEM_BYTES, (cudaStream_t)stream>>>(p, tiles_m, tiles_n, sp);
     return (int)cudaGetLastError();
 }
 
-template <bool TA, bool TB>
-int launch_aligned(const tb_dproblem &p, void *stream)
+// One configuration, every transpose; 16-byte copies where every column of A and B starts on 16 bytes
+template <class C>
+int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
-    // 16-byte copies: every column of A and B starts on 16 bytes
     const bool vec = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
-    return vec ? launch<TA, TB, true>(p, stream) : launch<TA, TB, false>(p, stream);
+#define TB_DMMA_LAUNCH(TA, TB)                                                                                       \
+    (vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream))
+    if (p.transa)
+        return p.transb ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(true, false);
+    return p.transb ? TB_DMMA_LAUNCH(false, true) : TB_DMMA_LAUNCH(false, false);
+#undef TB_DMMA_LAUNCH
+}
+
+// One configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
+template <class C>
+int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream)
+{
+    return tb_split_launch(p, slices, BK, ws, stream, [=](const tb_dproblem &q, const tb_split &sp, unsigned n) {
+        return launch_one<C>(q, sp, n, stream);
+    });
+}
+
+template <class C>
+int64_t tiles(const tb_dproblem &p)
+{
+    return ((p.m + C::BM - 1) / C::BM) * ((p.n + C::BN - 1) / C::BN);
+}
+
+// The configuration for p's shape, and the slices of k to aim for (whole tiles deep; launch_config cuts them):
+// one block of 128 x 128 a SM when there are tiles enough for every SM and k is deep enough to hide a block's
+// start and end; otherwise two blocks a SM of the two half tiles, the one that leaves fewer rows or columns of
+// its tiles empty, with k split (slices at least SPLIT_DEPTH deep) so that there are blocks for all of them.
+// The measurements behind it: doc/NOTES.md, "The DGEMM kernel (dmma): where it stands".
+enum shape_class { BIG, TALL, WIDE };
+constexpr int64_t BIG_MIN_K = TB_DMMA_BIG_MIN_K, SPLIT_DEPTH = 256;
+static shape_class classify(const tb_dproblem &p, int64_t *slices)
+{
+    *slices = 1;
+    const int64_t sms = tb_sm_count();
+    if (tiles<big_t>(p) >= sms && p.k >= BIG_MIN_K)
+        return BIG;
+    // rows of C in tall tiles, columns in wide ones: each uses whichever covers m x n with fewer tiles
+    const int64_t tall = tiles<tall_t>(p), wide = tiles<wide_t>(p), n = tall <= wide ? tall : wide;
+    const int64_t slots = 2 * sms;
+    if (n < sms) {
+        int64_t s = slots / n;
+        s = s > p.k / SPLIT_DEPTH ? p.k / SPLIT_DEPTH : s;
+        *slices = s > 64 ? 64 : s < 1 ? 1 : s;
+    }
+    return tall <= wide ? TALL : WIDE;
 }
 
 } // namespace
 
-extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *, void *stream)
+extern "C" size_t tb_workspace_dmma(const tb_kproblem *kp)
 {
     const tb_dproblem p = tb_problem_of<double>(kp);
-    if (p.transa)
-        return p.transb ? launch_aligned<true, true>(p, stream) : launch_aligned<true, false>(p, stream);
-    return p.transb ? launch_aligned<false, true>(p, stream) : launch_aligned<false, false>(p, stream);
+    int64_t slices;
+    classify(p, &slices);
+    tb_slice_depth(p.k, BK, &slices); // as launch_config will cut k
+    return tb_split_bytes<double>(p.m, p.n, slices);
+}
+
+extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stream)
+{
+    const tb_dproblem p = tb_problem_of<double>(kp);
+    int64_t slices;
+    switch (classify(p, &slices)) {
+    case BIG: return launch_config<big_t>(p, 1, NULL, stream);
+    case TALL: return launch_config<tall_t>(p, slices, (double *)workspace, stream);
+    default: return launch_config<wide_t>(p, slices, (double *)workspace, stream);
+    }
+}
+
+// Each configuration on its own, without a split (for measuring and testing them)
+extern "C" int tb_launch_dmma128(const tb_kproblem *kp, void *, void *stream)
+{
+    return launch_config<big_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+}
+extern "C" int tb_launch_dmma128x64(const tb_kproblem *kp, void *, void *stream)
+{
+    return launch_config<tall_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+}
+extern "C" int tb_launch_dmma64x128(const tb_kproblem *kp, void *, void *stream)
+{
+    return launch_config<wide_t>(tb_problem_of<double>(kp), 1, NULL, stream);
 }

@@ -80,7 +80,11 @@ TB_KERNEL_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *workspace, v
 TB_KERNEL_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_dmma128(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,11 @@
     X("block256", tb_launch_block256, 0, TB_TYPE_BIT(TB_TYPE_S))                                                  \
     /* the register-blocked configuration chosen by shape, with k split (a workspace) for shapes of few tiles */ \
     X("blocked", tb_launch_blocked, tb_workspace_blocked, TB_TYPE_BIT(TB_TYPE_S))                                \
-    /* FP64 on the tensor cores (DMMA), 128 x 128 per block */                                                   \
-    X("dmma", tb_launch_dmma, 0, TB_TYPE_BIT(TB_TYPE_D))
+    /* FP64 on the tensor cores (DMMA): 128 x 128 per block, 128 x 64 and 64 x 128 (two blocks a SM) */          \
+    X("dmma128", tb_launch_dmma128, 0, TB_TYPE_BIT(TB_TYPE_D))                                                    \
+    X("dmma128x64", tb_launch_dmma128x64, 0, TB_TYPE_BIT(TB_TYPE_D))                                              \
+    X("dmma64x128", tb_launch_dmma64x128, 0, TB_TYPE_BIT(TB_TYPE_D))                                              \
+    /* the DMMA configuration chosen by shape, with k split (a workspace) for shapes of few tiles */             \
+    X("dmma", tb_launch_dmma, tb_workspace_dmma, TB_TYPE_BIT(TB_TYPE_D))
 
 #endif

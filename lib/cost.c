@@ -17,11 +17,11 @@ const tb_cost_params tb_cost_defaults = {
     .h2d_a = 45e9,
     .h2d_b = 45e9,
     .d2h = 42e9,
-    .gpu_rate = { [TB_TYPE_S] = 50e12, [TB_TYPE_D] = 60e12 },
-    .gpu_half = { [TB_TYPE_S] = 128, [TB_TYPE_D] = 250 },
+    .gpu_rate = { [TB_TYPE_S] = 50e12, [TB_TYPE_D] = 68e12 },
+    .gpu_half = { [TB_TYPE_S] = 128, [TB_TYPE_D] = 200 },
     .cpu_call = 0.2e-6,
     .cpu_rate = { [TB_TYPE_S] = 1.3e12, [TB_TYPE_D] = 0.62e12 },
-    .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 64 },
+    .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32 },
 };
 
 /* 2 M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half): one division, for the calls of a few nanoseconds */

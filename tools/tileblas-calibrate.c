@@ -7,9 +7,9 @@
  * FILE defaults to the first place the library searches ($XDG_CONFIG_HOME/tileblas/calibration, or
  * ~/.config/tileblas/calibration); TILEBLAS_CALIBRATION=FILE points the library at any other.  What it measures,
  * each the median of several calls after a warm-up, with the library's own entry point on malloc'd memory:
- *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then for each type (SGEMM, DGEMM) 64^3
- *     and 1024^3 (2048^3 without --quick), from which the rate on large products and the size that halves it
- *     (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d);
+ *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then for each type (SGEMM, DGEMM)
+ *     1024^3 and 1024 x 16 x 1024 (2048 without --quick), from which the rate on large products and the size that
+ *     halves it (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d);
  *   - the GPU path forced: each type's default kernel alone, device-resident, at 1024^3 and 4096^3 (gpu_rate,
  *     gpu_half and their _d; smaller products measure the launch, not the kernel); in single precision a tiny
  *     call, and 256^3 less its trips and kernel as the model has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of
@@ -106,11 +106,28 @@ static double time_kernel(tb_type type, int n, int runs)
 }
 
 /*
- * rate and half from two square products n1 < n2 taking t1 and t2 seconds beyond the fixed cost: with
- * r(n) = 2 n^3 / t(n) = rate (n / (n + half))^3, the ratio of the two rates' cube roots gives half.  When the
- * larger is not faster per flop (noise), half is 1 and the rate the larger's.
+ * rate and half from a square product n^3 and a thin one n x THIN x n taking ts and tt seconds beyond the fixed
+ * cost: with r = 2 m n k / t = rate f(m) f(n) f(k), f(d) = d / (d + half), the ratio of the two rates is
+ * f(THIN) / f(n), which gives half.  A thin product, not a small square: thin shapes are where the CPU and the GPU
+ * are close, and a small square's rate is mostly the BLAS's threading (doc/NOTES.md).  When the thin product is
+ * not slower per flop (noise), half is 1 and the rate the square's.
  */
-static void fit(double n1, double t1, double n2, double t2, double *rate, double *half)
+#define THIN 16
+static void fit_thin(double n, double ts, double tt, double *rate, double *half)
+{
+    double rs = 2 * n * n * n / ts, rt = 2 * n * n * THIN / tt, q = rt / rs;
+    double h = THIN * n * (1 - q) / (q * n - THIN);
+    *half = isfinite(h) && h >= 1 ? h : 1;
+    double f = n / (n + *half);
+    *rate = rs / (f * f * f);
+}
+
+/*
+ * rate and half from two square products n1 < n2 taking t1 and t2 seconds: with r(n) = 2 n^3 / t(n) =
+ * rate (n / (n + half))^3, the ratio of the two rates' cube roots gives half.  When the larger is not faster per
+ * flop (noise), half is 1 and the rate the larger's.
+ */
+static void fit_squares(double n1, double t1, double n2, double t2, double *rate, double *half)
 {
     double r1 = 2 * n1 * n1 * n1 / t1, r2 = 2 * n2 * n2 * n2 / t2, q = cbrt(r1 / r2);
     double h = n1 * n2 * (q - 1) / (n1 - q * n2);
@@ -167,13 +184,13 @@ int main(int argc, char **argv)
 
     /* the CPU path: the fixed cost once, the rates per type */
     c.cpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_CPU, 2, 2, 2, runs);
-    const double n1 = 64, n2 = quick ? 1024 : 2048;
+    const double n = quick ? 1024 : 2048;
     for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
-        double t1 = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n1, (int)n1, (int)n1, runs) - c.cpu_call;
-        double t2 = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n2, (int)n2, (int)n2, quick ? 3 : 5) - c.cpu_call;
-        fit(n1, t1, n2, t2, &c.cpu_rate[ty], &c.cpu_half[ty]);
-        fprintf(log, "CPU %s: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %g^3 -> cpu_rate%s %.3g, cpu_half%s %.3g\n",
-                type_name[ty], 1e6 * c.cpu_call, 2e-12 * n1 * n1 * n1 / t1, n1, 2e-12 * n2 * n2 * n2 / t2, n2,
+        double ts = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n, (int)n, (int)n, quick ? 3 : 5) - c.cpu_call;
+        double tt = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n, THIN, (int)n, runs) - c.cpu_call;
+        fit_thin(n, ts, tt, &c.cpu_rate[ty], &c.cpu_half[ty]);
+        fprintf(log, "CPU %s: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %gx%dx%g -> cpu_rate%s %.3g, cpu_half%s %.3g\n",
+                type_name[ty], 1e6 * c.cpu_call, 2e-12 * n * n * n / ts, n, 2e-12 * n * n * THIN / tt, n, THIN, n,
                 suffix[ty], c.cpu_rate[ty], suffix[ty], c.cpu_half[ty]);
     }
 
@@ -185,7 +202,7 @@ int main(int argc, char **argv)
         for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
             double k1 = time_kernel((tb_type)ty, 1024, runs), k2 = time_kernel((tb_type)ty, 4096, runs);
             if (k1 > 0 && k2 > 0) {
-                fit(1024, k1, 4096, k2, &c.gpu_rate[ty], &c.gpu_half[ty]);
+                fit_squares(1024, k1, 4096, k2, &c.gpu_rate[ty], &c.gpu_half[ty]);
                 fprintf(log, "GPU %s kernel: %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate%s %.3g, gpu_half%s "
                              "%.3g\n",
                         type_name[ty], 2e-12 * 1024 * 1024 * 1024 / k1, 2e-12 * 4096.0 * 4096 * 4096 / k2,
