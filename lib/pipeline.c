@@ -3,11 +3,14 @@
 #include "hostcopy.h"
 #include "pipeline.h"
 
-/* Event numbers: staging slots (in, out), panel buffers uploaded, a queue done with a panel buffer. */
+/* Event numbers: staging slots (in, out), panel buffers uploaded, a queue done with a panel buffer; in growing
+ * squares, each row block of A and each panel of B uploaded. */
 #define EV_IN(r) (r)
 #define EV_OUT(r) (TB_PIPE_SLOTS + (r))
 #define EV_READY(b) (2 * TB_PIPE_SLOTS + (b))
 #define EV_DONE(b, q) (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + (b) * TB_PIPE_MAX_DEPTH + (q))
+#define EV_A(i) (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + (int)(i))
+#define EV_B(j) (EV_A(TB_PLAN_MAX_BLOCKS) + (int)(j))
 
 typedef struct run {
     const tb_gemm *g;
@@ -168,10 +171,35 @@ static int download(run *r, int q, int64_t t, const void *dev, int64_t dld, void
     return 0;
 }
 
+/* Row block *i and panel *j of tile t in the plan's order: panel by panel, or in growing squares (lib/plan.h) */
+static void tile_at(const tb_plan *plan, int64_t t, int64_t *i, int64_t *j)
+{
+    if (!plan->b_resident) {
+        *i = t % plan->mtiles, *j = t / plan->mtiles;
+        return;
+    }
+    for (int64_t s = 0;; s++) {
+        /* shell s: row block s against panels 0 .. s - 1, then panel s against row blocks 0 .. s */
+        const int64_t row = s < plan->mtiles ? min64(s, plan->ntiles) : 0;
+        const int64_t col = s < plan->ntiles ? min64(s + 1, plan->mtiles) : 0;
+        if (t < row) {
+            *i = s, *j = t;
+            return;
+        }
+        t -= row;
+        if (t < col) {
+            *i = t, *j = s;
+            return;
+        }
+        t -= col;
+    }
+}
+
 void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int64_t *i0, int64_t *rows, int64_t *j0,
                       int64_t *cols)
 {
-    int64_t i = t % plan->mtiles, j = t / plan->mtiles;
+    int64_t i, j;
+    tile_at(plan, t, &i, &j);
     *i0 = i * plan->mb, *j0 = j * plan->nb;
     *rows = m - *i0 < plan->mb ? m - *i0 : plan->mb;
     *cols = n - *j0 < plan->nb ? n - *j0 : plan->nb;
@@ -201,11 +229,12 @@ static int allocate(run *r, buffers *d)
     const unsigned e = r->e;
     const int64_t a_rows = pl->a_resident ? p->m : pl->mb;
     size_t a_bytes = p->transa ? tb_plan_block_bytes(p->k, a_rows, e) : tb_plan_block_bytes(a_rows, p->k, e);
-    size_t b_bytes = p->transb ? tb_plan_block_bytes(pl->nb, p->k, e) : tb_plan_block_bytes(p->k, pl->nb, e);
+    const int64_t b_cols = pl->b_resident ? p->n : pl->nb;
+    size_t b_bytes = p->transb ? tb_plan_block_bytes(b_cols, p->k, e) : tb_plan_block_bytes(p->k, b_cols, e);
     size_t c_bytes = tb_plan_block_bytes(pl->mb, pl->nb, e);
     /* as many as there are blocks of a kind, up to the depth; tile t uses A and C buffers t % depth */
     int nc = (int)min64(pl->mtiles * pl->ntiles, depth), na = pl->a_resident ? 1 : nc;
-    int nb = (int)min64(pl->ntiles, depth);
+    int nb = pl->b_resident ? 1 : (int)min64(pl->ntiles, depth);
     memset(d, 0, sizeof *d);
     for (; d->na < na; d->na++)
         if (r->ops->alloc(r->ops->ctx, a_bytes, &d->a[d->na]))
@@ -226,33 +255,42 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
     const tb_plan *pl = r->plan;
     const tb_devops *ops = r->ops;
     const int depth = pl->depth, q = (int)(t % depth);
-    int64_t i = t % pl->mtiles, j = t / pl->mtiles, i0, rows, j0, cols;
+    int64_t i, j, i0, rows, j0, cols;
+    tile_at(pl, t, &i, &j);
     tb_pipeline_tile(pl, p->m, p->n, t, &i0, &rows, &j0, &cols);
     tb_kproblem k = *p;
     k.m = rows, k.n = cols;
 
-    /* the panel of op(B): uploaded by the panel's first tile, once the tiles of the panel that had its buffer
-     * before are done on every queue; the other tiles wait for the upload */
-    const int b = (int)(j % d->nb);
+    /* the panel of op(B): uploaded by the panel's first tile (i == 0, in either order).  Kept whole: the other
+     * tiles wait for its upload.  Otherwise in one of `depth` buffers: uploaded once the tiles of the panel that
+     * had the buffer before are done on every queue; the other tiles wait for the upload. */
+    const int b = pl->b_resident ? 0 : (int)(j % d->nb);
     const unsigned e = r->e;
+    const int ready = pl->b_resident ? EV_B(j) : EV_READY(b);
     void *bdev = d->b[b];
+    if (pl->b_resident) {
+        k.ldb = p->transb ? ld4(p->n) : ld4(p->k);
+        bdev = tb_at(bdev, p->transb ? j0 : j0 * k.ldb, e);
+    } else {
+        k.ldb = p->transb ? ld4(pl->nb) : ld4(p->k);
+    }
     k.b = bdev;
-    k.ldb = p->transb ? ld4(pl->nb) : ld4(p->k);
     if (i == 0) {
-        for (int q2 = 0; q2 < depth; q2++)
+        for (int q2 = 0; q2 < depth && !pl->b_resident; q2++)
             if ((panel_queues[b] >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(b, q2)))
                 return failed(r, "waiting for an event");
         panel_queues[b] = 0;
         int bad = p->transb ? upload(r, q, bdev, k.ldb, tb_at(p->b, j0, e), p->ldb, cols, p->k)
                             : upload(r, q, bdev, k.ldb, tb_at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols);
-        if (bad || ops->record(ops->ctx, q, EV_READY(b)))
+        if (bad || ops->record(ops->ctx, q, ready))
             return failed(r, "recording an event");
-    } else if (ops->queue_wait(ops->ctx, q, EV_READY(b))) {
+    } else if (ops->queue_wait(ops->ctx, q, ready)) {
         return failed(r, "waiting for an event");
     }
 
-    /* the row block of op(A): kept whole (uploaded during the first panel; later panels wait, once per queue,
-     * for the first panel to be done everywhere) or uploaded for every tile */
+    /* the row block of op(A): kept whole (uploaded by its first tile, j == 0 in either order; panel by panel, the
+     * later panels wait, once per queue, for the first panel to be done everywhere; in growing squares each tile
+     * waits for its row block's upload) or uploaded for every tile */
     if (pl->a_resident) {
         k.lda = p->transa ? ld4(p->k) : ld4(p->m);
         void *adev = tb_at(d->a[0], p->transa ? i0 * k.lda : i0, e);
@@ -261,6 +299,11 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
             if (p->transa ? upload(r, q, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
                           : upload(r, q, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k))
                 return -1;
+            if (pl->b_resident && ops->record(ops->ctx, q, EV_A(i)))
+                return failed(r, "recording an event");
+        } else if (pl->b_resident) { /* growing squares: the row block's own upload */
+            if (ops->queue_wait(ops->ctx, q, EV_A(i)))
+                return failed(r, "waiting for an event");
         } else if (!a_waited[q]) {
             for (int q2 = 0; q2 < depth; q2++)
                 if ((panel0_queues >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(0, q2)))

@@ -7,7 +7,8 @@
  * into a ring of "out" slots and are copied out to the caller's C.  Device side, tile t runs on queue t % depth:
  * its uploads, its kernel and its download are queued in order there.  Cross-queue dependences are events: a panel
  * of B (or a resident row block of A) is uploaded on the queue of the first tile that needs it, and the other
- * queues wait for it; a panel buffer is reused only after every tile that read it has finished.
+ * queues wait for it; a panel buffer is reused only after every tile that read it has finished.  Tiles run in the
+ * plan's order: panel by panel, or in growing squares when both operands stay whole (lib/plan.h).
  *
  * The device is reached only through tb_devops, so that the orchestration is tested on the CPU against a
  * simulated device that runs queued work late and in any order the dependences allow (tests/test_pipeline.c);
@@ -42,9 +43,12 @@ typedef struct tb_devops {
 
 /* Pinned staging: TB_PIPE_SLOTS slots of `slot_bytes` each way.  Eight rather than four: the host can queue the
  * next tiles' uploads while earlier results wait in the out ring (4096^3 on the H200: 6.1 -> 5.8 ms). */
+#ifndef TB_PIPE_SLOTS
 #define TB_PIPE_SLOTS 8
+#endif
 #define TB_PIPE_MAX_DEPTH 3
-#define TB_PIPE_EVENTS (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH)
+#define TB_PIPE_EVENTS                                                                                             \
+    (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + 2 * TB_PLAN_MAX_BLOCKS)
 
 typedef struct tb_pipe_staging {
     void *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
@@ -53,8 +57,8 @@ typedef struct tb_pipe_staging {
 
 /*
  * Compute g (host pointers; m, n, k >= 1, alpha != 0) with plan `plan` on `queues` >= plan->depth queues.
- * Returns the number of tiles of C, in the plan's order (panel by panel, row block by row block within a
- * panel), that were written to the caller's C, complete and right: all of them on success.  On a failure, the
+ * Returns the number of tiles of C, in the plan's order (tb_pipeline_tile), that were written to the caller's C,
+ * complete and right: all of them on success.  On a failure, the
  * tiles after those are untouched, *err names the operation that failed, and the caller computes the rest.
  */
 TB_HIDDEN int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops,

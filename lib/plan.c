@@ -21,19 +21,21 @@ static int64_t to_grain(int64_t side, int64_t dim)
     return side < dim ? side : dim;
 }
 
-/* The device memory for tiles of mb x nb with `depth` in flight; op(A) whole when a_resident. */
+/* The device memory for tiles of mb x nb with `depth` in flight; op(A) whole when a_resident, op(B) when
+ * b_resident. */
 static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned e, int64_t mb,
-                         int64_t nb, int a_resident, int depth)
+                         int64_t nb, int a_resident, int b_resident, int depth)
 {
     int64_t mtiles = ceil_div(m, mb), ntiles = ceil_div(n, nb);
     size_t a_block = transa ? tb_plan_block_bytes(k, mb, e) : tb_plan_block_bytes(mb, k, e);
     size_t a_whole = transa ? tb_plan_block_bytes(k, m, e) : tb_plan_block_bytes(m, k, e);
     size_t b_panel = transb ? tb_plan_block_bytes(nb, k, e) : tb_plan_block_bytes(k, nb, e);
+    size_t b_whole = transb ? tb_plan_block_bytes(n, k, e) : tb_plan_block_bytes(k, n, e);
     size_t c_tile = tb_plan_block_bytes(mb, nb, e);
     /* no more buffers of a kind than there are blocks of it */
     int64_t tiles = mtiles * ntiles;
     size_t a = a_resident ? a_whole : (size_t)(mtiles < depth ? mtiles : depth) * a_block;
-    size_t b = (size_t)(ntiles < depth ? ntiles : depth) * b_panel;
+    size_t b = b_resident ? b_whole : (size_t)(ntiles < depth ? ntiles : depth) * b_panel;
     return a + b + (size_t)(tiles < depth ? tiles : depth) * c_tile;
 }
 
@@ -55,14 +57,19 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
     mb = mb < min_m ? min_m : mb;
     nb = nb < min_n ? min_n : nb;
     for (;;) {
-        /* op(A) kept whole if it fits and is used by more than one panel (in one row block it is whole anyway) */
-        const int reuse_a = ceil_div(m, mb) > 1 && ceil_div(n, nb) > 1;
-        for (int a_resident = reuse_a; a_resident >= 0; a_resident--) {
-            size_t bytes = plan_bytes(m, n, k, transa, transb, e, mb, nb, a_resident, depth);
+        /* op(A) kept whole if it fits and is used by more than one panel (in one row block it is whole anyway);
+         * op(B) too, where there are few enough blocks for growing squares */
+        const int64_t mtiles = ceil_div(m, mb), ntiles = ceil_div(n, nb);
+        const int reuse = mtiles > 1 && ntiles > 1;
+        const int squares = reuse && mtiles <= TB_PLAN_MAX_BLOCKS && ntiles <= TB_PLAN_MAX_BLOCKS;
+        for (int keep = squares ? 2 : reuse; keep >= 0; keep--) { /* 2: both whole, 1: op(A), 0: neither */
+            const int a_resident = keep >= 1, b_resident = keep == 2;
+            size_t bytes = plan_bytes(m, n, k, transa, transb, e, mb, nb, a_resident, b_resident, depth);
             if (bytes <= budget) {
                 plan->mb = mb, plan->nb = nb;
-                plan->mtiles = ceil_div(m, mb), plan->ntiles = ceil_div(n, nb);
-                plan->a_resident = a_resident || plan->mtiles == 1;
+                plan->mtiles = mtiles, plan->ntiles = ntiles;
+                plan->a_resident = a_resident || mtiles == 1;
+                plan->b_resident = b_resident;
                 plan->depth = depth;
                 plan->bytes = bytes;
                 plan->esize = e;

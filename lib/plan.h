@@ -8,6 +8,11 @@
  * is copied in once, during the first panel, and stays; otherwise row blocks are copied in again for every panel.
  * `depth` tiles are in flight at once: as many buffers for C tiles (and for A row blocks when A is not
  * resident), and as many for B panels.
+ *
+ * When op(B) fits whole too (b_resident, only with a_resident), both stay, and the tiles run in growing squares
+ * instead: shell s is row block s against the panels before it, then panel s against row blocks 0 .. s.  Each
+ * shell brings in one row block and one panel and computes 2s + 1 tiles, so the copies in are spread over the
+ * call, where panel by panel all of op(A) comes in during the first panel, with little to compute meanwhile.
  */
 #ifndef TB_PLAN_H
 #define TB_PLAN_H
@@ -20,11 +25,16 @@ typedef struct tb_plan {
     int64_t mb, nb;    /* rows and columns of a C tile; the last row block / panel may be smaller */
     int64_t mtiles, ntiles;
     int a_resident;    /* op(A) copied in once and kept for the whole call */
+    int b_resident;    /* op(B) too; the tiles then run in growing squares */
     int depth;         /* tiles in flight */
     size_t bytes;      /* device memory the plan needs */
     unsigned esize;    /* bytes of an element */
 } tb_plan;
 
+/* Growing squares keep an event for each row block and panel: no more of either than this (1: never). */
+#ifndef TB_PLAN_MAX_BLOCKS
+#define TB_PLAN_MAX_BLOCKS 64
+#endif
 /* Tiles at least this big (rows and columns), unless the matrix is smaller: smaller ones waste the kernel. */
 #define TB_PLAN_MIN_TILE 256
 /* Aim for this many tiles, so that copies in and out overlap the kernels of other tiles; but fewer where the

@@ -320,7 +320,8 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
                                  "C(%lld, %lld) in tile %lld is %g, not %g",
                                  (long long)sh->m, (long long)sh->n, (long long)sh->k, sh->ta ? 'T' : 'N',
                                  sh->tb ? 'T' : 'N', (double)sh->beta, (long long)plan.mb, (long long)plan.nb,
-                                 (long long)tiles, plan.depth, plan.a_resident ? ", A resident" : "",
+                                 (long long)tiles, plan.depth,
+                                 plan.b_resident ? ", A and B resident" : plan.a_resident ? ", A resident" : "",
                                  (long long)fail_at, (long long)i, (long long)j, (long long)t,
                                  (double)c[i + j * p.ldc], (double)ref[i + j * p.ldc]);
     }
@@ -340,7 +341,8 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
 }
 
 /* Shapes and device budgets chosen (with tb_plan_make) for every kind of plan: one tile; row blocks only; panels
- * only; both, with op(A) kept whole or re-sent per panel, at depths 2 and 3, with panels of B reusing buffers. */
+ * only; both, with op(A) kept whole or re-sent per panel, at depths 2 and 3, with panels of B reusing buffers; and
+ * both operands whole (growing squares), with more row blocks than panels and fewer, at depths 2 and 3. */
 static const shape shapes[] = {
     { 1, 1, 1, 0, 0, 1.0f, 0.0f, 1 << 20 },
     { 33, 17, 9, 1, 0, -1.5f, 0.5f, 1 << 20 },
@@ -348,15 +350,39 @@ static const shape shapes[] = {
     { 70, 1100, 20, 1, 1, -1.0f, 0.0f, 1 << 20 },    /* 1 x 5, A whole */
     { 600, 900, 40, 0, 0, 1.0f, 0.0f, 700000 },      /* 3 x 4, A per panel, depth 2 */
     { 600, 900, 40, 0, 0, 0.75f, 2.0f, 745000 },     /* 3 x 4, A whole, depth 2 */
-    { 900, 600, 33, 1, 0, 2.0f, 0.0f, 740700 },      /* 4 x 3, A whole, depth 2 */
+    { 900, 600, 33, 1, 0, 2.0f, 0.0f, 730000 },      /* 4 x 3, A whole, depth 2 */
+    { 900, 600, 33, 1, 0, 2.0f, 0.5f, 740700 },      /* 4 x 3, both whole, depth 2 */
     { 1100, 900, 64, 0, 0, 1.0f, 0.0f, 1210000 },    /* 5 x 4, A per panel, depth 3 */
     { 1100, 900, 64, 1, 1, 1.0f, -1.0f, 1280000 },   /* 5 x 4, A whole, depth 3 */
     { 1300, 1000, 32, 0, 1, 1.0f, 1.0f, 1010000 },   /* 6 x 4, A per panel, depth 3 */
     { 1300, 1000, 32, 0, 1, 2.0f, 0.0f, 1070000 },   /* 6 x 4, A whole, depth 3 */
     { 800, 1300, 24, 1, 0, 1.0f, 0.25f, 660000 },    /* 4 x 6, A whole, depth 2 */
-    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 600000 },      /* 2 x 8, depth 2: a panel's buffer reused 2 panels on */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 580000 },      /* 2 x 8, depth 2: a panel's buffer reused 2 panels on */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 600000 },      /* 2 x 8, both whole, depth 2 */
+    { 600, 900, 40, 1, 1, -0.5f, 0.0f, 1500000 },    /* 3 x 4, both whole, depth 3 */
+    { 1300, 700, 24, 1, 0, 1.0f, 1.5f, 1300000 },    /* 6 x 3, both whole, depth 3 */
     { 512, 1300, 16, 0, 1, 1.0f, 0.5f, 620000 },     /* 2 x 6, depth 2 */
 };
+
+/* the shapes above make every kind of plan they are meant to (a change to the planner could quietly drop one) */
+START_TEST(every_kind_of_plan)
+{
+    int kinds = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const shape *sh = &shapes[i];
+        tb_plan p;
+        ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &p), 0);
+        const int both = p.mtiles > 1 && p.ntiles > 1;
+        kinds |= both && !p.a_resident ? 1 : 0;
+        kinds |= both && p.a_resident && !p.b_resident ? 2 : 0;
+        kinds |= p.b_resident && p.mtiles > p.ntiles ? 4 : 0;
+        kinds |= p.b_resident && p.mtiles < p.ntiles ? 8 : 0;
+        kinds |= p.b_resident && p.depth == 2 ? 16 : 0;
+        kinds |= p.b_resident && p.depth == 3 ? 32 : 0;
+    }
+    ck_assert_int_eq(kinds, 63);
+}
+END_TEST
 
 START_TEST(every_shape_and_plan)
 {
@@ -440,6 +466,7 @@ int main(void)
     TCase *tc = tcase_create("pipeline");
     tcase_set_timeout(tc, 600);
     int n = (int)(sizeof shapes / sizeof shapes[0]);
+    tcase_add_test(tc, every_kind_of_plan);
     tcase_add_loop_test(tc, every_shape_and_plan, 0, n);
     tcase_add_loop_test(tc, faults_anywhere, 0, n);
     tcase_add_test(tc, refuses_a_staging_slot_too_small);

@@ -28,10 +28,14 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
     size_t a_block = ta ? tb_plan_block_bytes(k, p->mb, 4) : tb_plan_block_bytes(p->mb, k, 4);
     size_t a_whole = ta ? tb_plan_block_bytes(k, m, 4) : tb_plan_block_bytes(m, k, 4);
     size_t b_panel = tb ? tb_plan_block_bytes(p->nb, k, 4) : tb_plan_block_bytes(k, p->nb, 4);
+    size_t b_whole = tb ? tb_plan_block_bytes(n, k, 4) : tb_plan_block_bytes(k, n, 4);
     int64_t d = p->depth, tiles = p->mtiles * p->ntiles;
     size_t need = (p->a_resident ? a_whole : (size_t)(p->mtiles < d ? p->mtiles : d) * a_block) +
-                  (size_t)(p->ntiles < d ? p->ntiles : d) * b_panel +
+                  (p->b_resident ? b_whole : (size_t)(p->ntiles < d ? p->ntiles : d) * b_panel) +
                   (size_t)(tiles < d ? tiles : d) * tb_plan_block_bytes(p->mb, p->nb, 4);
+    /* op(B) stays whole only beside op(A), and only with the few blocks growing squares keep events for */
+    ck_assert(!p->b_resident || (p->a_resident && p->mtiles > 1 && p->ntiles > 1 &&
+                                 p->mtiles <= TB_PLAN_MAX_BLOCKS && p->ntiles <= TB_PLAN_MAX_BLOCKS));
     ck_assert_msg(p->bytes == need, "bytes %zu, buffers %zu", p->bytes, need);
 }
 
@@ -62,7 +66,14 @@ START_TEST(large_square_is_cut_into_panels_with_a_resident)
     ck_assert_int_eq(p.ntiles, TB_PLAN_TARGET_TILES);
     ck_assert_int_eq(p.a_resident, 1);
     ck_assert_int_eq(p.depth, 3);
-    /* A whole, three B panels (32 MiB each), three C tiles (16 MiB each) */
+    /* both whole where they fit (256 MiB each), three C tiles (16 MiB each) */
+    ck_assert_int_eq(p.b_resident, 1);
+    ck_assert_uint_eq(p.bytes, (size_t)512 * MiB + 3 * (size_t)16 * MiB);
+    /* with less room: A whole, three B panels (32 MiB each) */
+    p = plan_for(8192, 8192, 8192, 0, 0, 400 * MiB);
+    ck_assert_int_eq(p.mb, 4096);
+    ck_assert_int_eq(p.a_resident, 1);
+    ck_assert_int_eq(p.b_resident, 0);
     ck_assert_uint_eq(p.bytes, (size_t)256 * MiB + 3 * (size_t)32 * MiB + 3 * (size_t)16 * MiB);
     /* 4096^3: A is 64 MiB, one row block */
     ck_assert_int_eq(plan_for(4096, 4096, 4096, 0, 0, 100 * GiB).mb, 4096);
