@@ -3,7 +3,10 @@
 // A block computes a BM x BN tile of C; its warps each hold a WM x WN piece of C in registers (MMA tiles of 16 x 8;
 // 64 x 32: 64 doubles per thread).  Tiles of op(A) and op(B), BK deep along k, come from global memory by cp.async
 // into a ring of STAGES shared-memory buffers, so that the loads of the next tiles overlap the MMAs on the current
-// one; one barrier per tile.
+// one; one barrier per tile.  Within a tile the loop is software-pipelined: each k8 step's fragments are read, and
+// the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (a step's reads
+// all before its MMAs left them idle a third of the time: doc/NOTES.md).  Three block tiles, chosen by shape, and k
+// split across blocks where the tiles are too few (split.cuh): `classify` below.
 //
 // Shared tiles keep each operand's global layout (the side that is contiguous in memory stays contiguous), so
 // every copy is a straight 16-byte cp.async whatever the transposes, and the fragment loads read across that
@@ -83,7 +86,7 @@ struct config {
     static_assert(STAGES >= 2, "the ring keeps a tile in flight while the current one is multiplied");
 };
 // One block of 128 x 128 a SM for large products (the tile, its depth and ring: -D flags, bench/variants.sh);
-// two of 128 x 64 or 64 x 128 a SM where there are too few tiles of 128 x 128, or one side is thin.
+// two of 128 x 64 or 64 x 128 a SM where k is short, there are too few tiles of 128 x 128, or one side is thin.
 typedef config<TB_DMMA_BM, TB_DMMA_BN, TB_DMMA_STAGES, TB_DMMA_MINB> big_t;
 typedef config<128, 64, 3, 2> tall_t;
 typedef config<64, 128, 3, 2> wide_t;
