@@ -195,14 +195,21 @@ static void tile_at(const tb_plan *plan, int64_t t, int64_t *i, int64_t *j)
     }
 }
 
+/* The rows and columns of C in row block i and panel j */
+static void tile_extent(const tb_plan *plan, int64_t m, int64_t n, int64_t i, int64_t j, int64_t *i0, int64_t *rows,
+                        int64_t *j0, int64_t *cols)
+{
+    *i0 = i * plan->mb, *j0 = j * plan->nb;
+    *rows = m - *i0 < plan->mb ? m - *i0 : plan->mb;
+    *cols = n - *j0 < plan->nb ? n - *j0 : plan->nb;
+}
+
 void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int64_t *i0, int64_t *rows, int64_t *j0,
                       int64_t *cols)
 {
     int64_t i, j;
     tile_at(plan, t, &i, &j);
-    *i0 = i * plan->mb, *j0 = j * plan->nb;
-    *rows = m - *i0 < plan->mb ? m - *i0 : plan->mb;
-    *cols = n - *j0 < plan->nb ? n - *j0 : plan->nb;
+    tile_extent(plan, m, n, i, j, i0, rows, j0, cols);
 }
 
 /* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), tiles of C. */
@@ -257,7 +264,7 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
     const int depth = pl->depth, q = (int)(t % depth);
     int64_t i, j, i0, rows, j0, cols;
     tile_at(pl, t, &i, &j);
-    tb_pipeline_tile(pl, p->m, p->n, t, &i0, &rows, &j0, &cols);
+    tile_extent(pl, p->m, p->n, i, j, &i0, &rows, &j0, &cols);
     tb_kproblem k = *p;
     k.m = rows, k.n = cols;
 
@@ -276,7 +283,7 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
     }
     k.b = bdev;
     if (i == 0) {
-        for (int q2 = 0; q2 < depth && !pl->b_resident; q2++)
+        for (int q2 = 0; q2 < depth; q2++)
             if ((panel_queues[b] >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(b, q2)))
                 return failed(r, "waiting for an event");
         panel_queues[b] = 0;
@@ -327,9 +334,11 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
         return -1;
     if (ops->gemm(ops->ctx, q, &k))
         return failed(r, "kernel");
-    if (ops->record(ops->ctx, q, EV_DONE(b, q)))
-        return failed(r, "recording an event");
-    panel_queues[b] |= 1u << q;
+    if (!pl->b_resident) { /* who read the panel's buffer, for its next panel (kept whole, it has none) */
+        if (ops->record(ops->ctx, q, EV_DONE(b, q)))
+            return failed(r, "recording an event");
+        panel_queues[b] |= 1u << q;
+    }
     return download(r, q, t, k.c, k.ldc, c, rows, cols);
 }
 
