@@ -4,8 +4,8 @@
 // 64 x 32: 64 doubles per thread).  Tiles of op(A) and op(B), BK deep along k, come from global memory by cp.async
 // into a ring of STAGES shared-memory buffers, so that the loads of the next tiles overlap the MMAs on the current
 // one; one barrier per tile.  Within a tile the loop is software-pipelined: each k8 step's fragments are read, and
-// the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (a step's reads
-// all before its MMAs left them idle a third of the time: doc/NOTES.md).  Three block tiles, chosen by shape, and k
+// the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (reads all
+// before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles, chosen by shape, and k
 // split across blocks where the tiles are too few (split.cuh): `classify` below.
 //
 // Shared tiles keep each operand's global layout (the side that is contiguous in memory stays contiguous), so
@@ -412,8 +412,8 @@ int64_t tiles(const tb_dproblem &p)
 // The configuration for p's shape, and the slices of k to aim for (whole tiles deep; launch_config cuts them):
 // one block of 128 x 128 a SM when there are tiles enough for every SM and k is deep enough to hide a block's
 // start and end; otherwise two blocks a SM of the two half tiles, the one that leaves fewer rows or columns of
-// its tiles empty, with k split (slices at least SPLIT_DEPTH deep) when its tiles would keep fewer than half the
-// SMs busy.  (1024^3, 128 tiles of 128 x 64 for 132 SMs: 1.05x cuBLAS unsplit, 0.83x in two slices.)
+// its tiles empty, with k split (slices at least SPLIT_DEPTH deep) when its tiles would keep at most half the
+// SMs busy (with more, the sum of the slices costs more than the idle SMs).
 // The measurements behind it: doc/NOTES.md, "The DGEMM kernel (dmma): where it stands".
 enum shape_class { BIG, TALL, WIDE };
 constexpr int64_t BIG_MIN_K = TB_DMMA_BIG_MIN_K, SPLIT_DEPTH = 256;

@@ -43,8 +43,8 @@ typedef struct tb_devops {
 
 /* Pinned staging: TB_PIPE_SLOTS slots of `slot_bytes` each way.  The out ring bounds how far the host can run
  * ahead of the device (it waits for the oldest results to copy them out), and so how much of the next uploads is
- * staged while the device computes: eight rather than four gave 4096^3 SGEMM 6.1 -> 5.8 ms on the H200, sixteen
- * rather than eight 16384^3 DGEMM 0.295 -> 0.268 s (bench/RESULTS.md, ninth session, run D). */
+ * staged while the device computes: sixteen slots keep the host about a panel's upload ahead (doc/NOTES.md, "The
+ * transfer pipeline: growing squares and the out ring"). */
 #ifndef TB_PIPE_SLOTS
 #define TB_PIPE_SLOTS 16
 #endif
