@@ -6,7 +6,8 @@
 // one; one barrier per tile.  Within a tile the loop is software-pipelined: each k8 step's fragments are read, and
 // the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (reads all
 // before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles, chosen by shape, and k
-// split across blocks where the tiles are too few (split.cuh): `classify` below.
+// split across blocks where the tiles are too few (split.cuh): `classify` below; a last wave of tiles that would
+// leave most SMs idle is computed apart (`plan`); where k is short, blocks go on from tile to tile (dmma_kernel).
 //
 // Shared tiles keep each operand's global layout (the side that is contiguous in memory stays contiguous), so
 // every copy is a straight 16-byte cp.async whatever the transposes, and the fragment loads read across that
@@ -44,11 +45,18 @@ namespace {
 #ifndef TB_DMMA_MINB
 #define TB_DMMA_MINB 1
 #endif
+#ifndef TB_DMMA_PERSIST_MAX_K
+#define TB_DMMA_PERSIST_MAX_K 256 // up to this depth, blocks go on from one tile to the next (0: never)
+#endif
+#ifndef TB_DMMA_LAST_WAVE
+#define TB_DMMA_LAST_WAVE 1 // a last wave of 128 x 128 tiles at most half full is computed as a part of its own
+#endif
 #ifndef TB_DMMA_BIG_MIN_K
 #define TB_DMMA_BIG_MIN_K 1024 // below, the half tiles (two blocks a SM) even with tiles enough for the big one
 #endif
 
 constexpr int BK = TB_DMMA_BK, WM = TB_DMMA_WM, WN = TB_DMMA_WN;
+constexpr int64_t PERSIST_MAX_K = TB_DMMA_PERSIST_MAX_K;
 constexpr int MI = WM / 16, NJ = WN / 8; // a warp's tile, in MMA tiles
 static_assert(WM % 16 == 0 && WN % 8 == 0 && BK % 16 == 0,
               "tile shapes (an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each)");
@@ -271,112 +279,172 @@ struct fragments {
     }
 };
 
-// Block (x, z) computes tile x of C for slice z of k (split.cuh; one slice without a split)
-template <class C, bool TA, bool TB, bool VEC>
+// C(i, j) and C(i + 1, j) = alpha * (v0, v1) + beta * C, as tb_store would (C unread when beta == 0): one 16-byte
+// access where both rows are inside C and the pair is aligned (PAIR: C and ldc allow it, and i is even)
+template <bool PAIR>
+__device__ __forceinline__ void store_rows(const tb_dproblem &p, int64_t i, int64_t j, double v0, double v1)
+{
+    if (i >= p.m || j >= p.n)
+        return;
+    if (PAIR && i + 1 < p.m) {
+        double2 *c = reinterpret_cast<double2 *>(p.c + i + j * p.ldc);
+        double2 r = make_double2(p.alpha * v0, p.alpha * v1);
+        if (p.beta != 0.0) {
+            const double2 old = *c;
+            r.x = fma(p.beta, old.x, r.x), r.y = fma(p.beta, old.y, r.y);
+        }
+        *c = r;
+        return;
+    }
+    tb_store(p, i, j, v0);
+    if (i + 1 < p.m)
+        tb_store(p, i + 1, j, v1);
+}
+
+// Block (x, z) computes tiles x, x + gridDim.x, ... of C for slice z of k (split.cuh; one slice without a split).
+// With fewer blocks than tiles (as many as fit on the GPU at once) each block goes on to its next tile without
+// leaving the SM: the next tile's first loads are issued before this one's results are stored, so that the stores
+// drain while they arrive; short products, whose blocks spend as long storing C as multiplying, gain most.
+template <class C, bool TA, bool TB, bool VEC, bool PAIR>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
     dmma_kernel(tb_dproblem p, int64_t tiles_m, int64_t tiles_n, tb_split sp)
 {
     constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, A_DOUBLES = C::A_DOUBLES;
     constexpr int STAGE_DOUBLES = C::STAGE_DOUBLES;
     extern __shared__ __align__(16) double smem[];
-    int64_t tm, tn;
-    block_tile(blockIdx.x, tiles_m, tiles_n, &tm, &tn);
-    const int64_t m0 = tm * BM, n0 = tn * BN, z = blockIdx.y;
+    const int64_t z = blockIdx.y, ntiles = tiles_m * tiles_n;
     p.a += z * sp.a_step, p.b += z * sp.b_step, p.c += z * sp.c_step;
     p.k = p.k - z * sp.kchunk < sp.kchunk ? p.k - z * sp.kchunk : sp.kchunk;
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
-    tile_loader<BM, !TA, !TA, VEC, C::THREADS> la(p.a, p.lda, p.m, p.k, m0);
-    tile_loader<BN, TB, !TA, VEC, C::THREADS> lb(p.b, p.ldb, p.n, p.k, n0);
+    typedef tile_loader<BM, !TA, !TA, VEC, C::THREADS> loader_a;
+    typedef tile_loader<BN, TB, !TA, VEC, C::THREADS> loader_b;
+    int64_t tile = blockIdx.x, tm, tn;
+    block_tile(tile, tiles_m, tiles_n, &tm, &tn);
+    int64_t m0 = tm * BM, n0 = tn * BN;
+    loader_a la(p.a, p.lda, p.m, p.k, m0);
+    loader_b lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % C::WARPS_M) * WM, wn = (warp / C::WARPS_M) * WN;
     typedef fragments<C, TA, TB> frags;
     const int aoff = frags::a_offset(wm, g, t), boff = A_DOUBLES + frags::b_offset(wn, g, t);
-
-    double acc[MI][NJ][4];
-#pragma unroll
-    for (int i = 0; i < MI; i++)
-#pragma unroll
-        for (int j = 0; j < NJ; j++)
-#pragma unroll
-            for (int q = 0; q < 4; q++)
-                acc[i][j][q] = 0.0;
+    const int64_t ktiles = (p.k + BK - 1) / BK;
+    constexpr int STEPS = BK / 8;
 
     // The ring: tile kt in stage kt % STAGES, all STAGES in flight at the start.  Each k8 step's MMAs run on
     // fragments read during the step before; the last step of tile kt reads tile kt + 1's first fragments, after
     // a barrier that makes tile kt + 1 visible to all warps.  Every warp has read the whole of tile kt before that
     // barrier, so right after it tile kt's buffer is refilled with tile kt + STAGES.  The barrier comes after the
     // step's first MMAs, so that the tensor cores have work queued while the warps meet.
-    const int64_t ktiles = (p.k + BK - 1) / BK;
 #pragma unroll
     for (int s = 0; s < STAGES; s++) { // past K: zeros, nothing read
         la.load(smem + s * STAGE_DOUBLES, p.lda);
         lb.load(smem + s * STAGE_DOUBLES + A_DOUBLES, p.ldb);
         commit();
     }
-    wait_groups<STAGES - 1>();
-    __syncthreads();
-    constexpr int STEPS = BK / 8;
-    frags f;
+    for (;;) {
+        double acc[MI][NJ][4];
 #pragma unroll
-    for (int i = 0; i < MI; i++)
-        f.load_a(i, smem + aoff, 0);
-    f.load_b(0, smem + boff, 0);
-    int stage = 0;
-    for (int64_t kt = 0; kt < ktiles; kt++) {
-        double *cur = smem + stage * STAGE_DOUBLES;
-        const int next_stage = stage + 1 == STAGES ? 0 : stage + 1;
-        const double *next = smem + next_stage * STAGE_DOUBLES;
+        for (int i = 0; i < MI; i++)
 #pragma unroll
-        for (int step = 0; step < STEPS; step++) {
-            const bool last = step == STEPS - 1;
-            const double *from = last ? next : cur; // the next step's stage and k
-            const int kk = last ? 0 : 8 * (step + 1);
+            for (int j = 0; j < NJ; j++)
 #pragma unroll
-            for (int i = 0; i < MI; i++) {
+                for (int q = 0; q < 4; q++)
+                    acc[i][j][q] = 0.0;
+        wait_groups<STAGES - 1>();
+        __syncthreads();
+        frags f;
 #pragma unroll
-                for (int j = 0; j < NJ; j++)
-                    mma16x8x8(acc[i][j], f.a[i], f.b[step % 2][j]);
-                if (i == 0) {
-                    if (last) {
-                        wait_groups<STAGES - 2>(); // tile kt + 1 is in
-                        __syncthreads();           // ... for every warp, and no warp reads tile kt any more
-                        la.load(cur, p.lda); // past K: zeros, nothing read
-                        lb.load(cur + A_DOUBLES, p.ldb);
-                        commit();
+        for (int i = 0; i < MI; i++)
+            f.load_a(i, smem + aoff, 0);
+        f.load_b(0, smem + boff, 0);
+        int stage = 0;
+        for (int64_t kt = 0; kt < ktiles; kt++) {
+            double *cur = smem + stage * STAGE_DOUBLES;
+            const int next_stage = stage + 1 == STAGES ? 0 : stage + 1;
+            const double *next = smem + next_stage * STAGE_DOUBLES;
+#pragma unroll
+            for (int step = 0; step < STEPS; step++) {
+                const bool last = step == STEPS - 1;
+                const double *from = last ? next : cur; // the next step's stage and k
+                const int kk = last ? 0 : 8 * (step + 1);
+#pragma unroll
+                for (int i = 0; i < MI; i++) {
+#pragma unroll
+                    for (int j = 0; j < NJ; j++)
+                        mma16x8x8(acc[i][j], f.a[i], f.b[step % 2][j]);
+                    if (i == 0) {
+                        if (last) {
+                            wait_groups<STAGES - 2>(); // tile kt + 1 is in
+                            __syncthreads();           // ... for every warp, and no warp reads tile kt any more
+                            la.load(cur, p.lda);       // past K: zeros, nothing read
+                            lb.load(cur + A_DOUBLES, p.ldb);
+                            commit();
+                        }
+                        f.load_b((step + 1) % 2, from + boff, kk);
                     }
-                    f.load_b((step + 1) % 2, from + boff, kk);
+                    f.load_a(i, from + aoff, kk);
                 }
-                f.load_a(i, from + aoff, kk);
+            }
+            stage = next_stage;
+        }
+
+        // The ring is free once every warp is done with it (and the zeros copied past K have landed): the next
+        // tile's first loads go out before this tile's stores.  The ring starts again at stage 0.
+        wait_groups<0>();
+        __syncthreads();
+        const int64_t cm0 = m0, cn0 = n0, next_tile = tile + gridDim.x;
+        if (next_tile < ntiles) {
+            block_tile(next_tile, tiles_m, tiles_n, &tm, &tn);
+            m0 = tm * BM, n0 = tn * BN;
+            la = loader_a(p.a, p.lda, p.m, p.k, m0);
+            lb = loader_b(p.b, p.ldb, p.n, p.k, n0);
+#pragma unroll
+            for (int s = 0; s < STAGES; s++) {
+                la.load(smem + s * STAGE_DOUBLES, p.lda);
+                lb.load(smem + s * STAGE_DOUBLES + A_DOUBLES, p.ldb);
+                commit();
             }
         }
-        stage = next_stage;
-    }
-    wait_groups<0>();
 
-    // C = alpha * acc + beta * C, C unread when beta == 0
+        // C = alpha * acc + beta * C, C unread when beta == 0.  Rows rowmap(g, 0) and rowmap(g, 1) of a thread's
+        // values are side by side in C where op(A) runs along m (PAIRED): one 16-byte store for the two.
 #pragma unroll
-    for (int i = 0; i < MI; i++)
+        for (int i = 0; i < MI; i++)
 #pragma unroll
-        for (int j = 0; j < NJ; j++)
+            for (int j = 0; j < NJ; j++)
 #pragma unroll
-            for (int q = 0; q < 4; q++) {
-                const int64_t row = m0 + wm + 16 * i + frags::rowmap(g, q / 2);
-                const int64_t col = n0 + wn + 8 * j + 2 * t + q % 2;
-                if (row < p.m && col < p.n)
-                    tb_store(p, row, col, acc[i][j][q]);
-            }
+                for (int q = 0; q < 2; q++) {
+                    const int64_t row = cm0 + wm + 16 * i + frags::rowmap(g, 0);
+                    const int64_t col = cn0 + wn + 8 * j + 2 * t + q;
+                    if (frags::PAIRED) {
+                        store_rows<PAIR>(p, row, col, acc[i][j][q], acc[i][j][q + 2]);
+                    } else {
+                        const int64_t row8 = cm0 + wm + 16 * i + frags::rowmap(g, 1);
+                        if (row < p.m && col < p.n)
+                            tb_store(p, row, col, acc[i][j][q]);
+                        if (row8 < p.m && col < p.n)
+                            tb_store(p, row8, col, acc[i][j][q + 2]);
+                    }
+                }
+        if (next_tile >= ntiles)
+            break;
+        tile = next_tile;
+    }
 }
 
 template <class C, bool TA, bool TB, bool VEC>
 int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
-    auto kernel = dmma_kernel<C, TA, TB, VEC>;
+    const bool pair = !TA && (uintptr_t)p.c % 16 == 0 && p.ldc % 2 == 0;
+    auto kernel = pair ? dmma_kernel<C, TA, TB, VEC, !TA> : dmma_kernel<C, TA, TB, VEC, false>;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM_BYTES);
     if (e != cudaSuccess)
         return (int)e;
     const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
-    const dim3 grid((unsigned)(tiles_m * tiles_n), slices);
+    const int64_t all = tiles_m * tiles_n, resident = (int64_t)C::MINB * tb_sm_count();
+    const bool persist = sp.kchunk <= PERSIST_MAX_K; // where storing a tile takes about as long as computing it
+    const dim3 grid((unsigned)(persist && all > resident ? resident : all), slices);
     kernel<<<grid, C::THREADS, C::SMEM_BYTES, (cudaStream_t)stream>>>(p, tiles_m, tiles_n, sp);
     return (int)cudaGetLastError();
 }
@@ -434,26 +502,72 @@ static shape_class classify(const tb_dproblem &p, int64_t *slices)
     return tall <= wide ? TALL : WIDE;
 }
 
+// How dmma computes p: one part, or two run one after the other.  When the 128 x 128 tiles fill whole waves of
+// the SMs but for a last one at most half full, the rows (or columns) of tiles that make the full waves are one
+// part and the rest of C a second, thin one, which classify then gives to the half tiles with k split: the last
+// wave's few tiles are spread over every SM instead of leaving most of them idle (1536^3: 144 tiles, 132 SMs).
+struct part {
+    tb_dproblem q;
+    shape_class c;
+    int64_t slices;
+};
+static int plan(const tb_dproblem &p, part parts[2])
+{
+    parts[0].q = p;
+    parts[0].c = classify(p, &parts[0].slices);
+    const int64_t sms = tb_sm_count(), tm = (p.m + big_t::BM - 1) / big_t::BM, tn = (p.n + big_t::BN - 1) / big_t::BN;
+    const int64_t all = tm * tn, full = all / sms * sms;
+    if (parts[0].c != BIG || !TB_DMMA_LAST_WAVE || all == full || 2 * (all - full) > sms)
+        return 1;
+    // whole rows of tiles, or whole columns, within the full waves: whichever leaves fewer tiles over.  Only
+    // where they fill those waves but for a few tiles and leave at most half a wave over.
+    const int64_t rows = full / tn, cols = full / tm, rest_r = all - rows * tn, rest_c = all - cols * tm;
+    const bool by_rows = rest_r <= rest_c;
+    const int64_t rest = by_rows ? rest_r : rest_c;
+    if ((by_rows ? rows : cols) < 1 || 2 * rest > sms || 8 * (full - (all - rest)) > sms)
+        return 1;
+    tb_dproblem &first = parts[0].q, &second = parts[1].q;
+    second = p;
+    if (by_rows) {
+        const int64_t i = rows * big_t::BM;
+        first.m = i, second.m = p.m - i;
+        second.a += p.transa ? i * p.lda : i, second.c += i;
+    } else {
+        const int64_t j = cols * big_t::BN;
+        first.n = j, second.n = p.n - j;
+        second.b += p.transb ? j : j * p.ldb, second.c += j * p.ldc;
+    }
+    parts[1].c = classify(second, &parts[1].slices);
+    return 2;
+}
+
 } // namespace
 
 extern "C" size_t tb_workspace_dmma(const tb_kproblem *kp)
 {
-    const tb_dproblem p = tb_problem_of<double>(kp);
-    int64_t slices;
-    classify(p, &slices);
-    tb_slice_depth(p.k, BK, &slices); // as launch_config will cut k
-    return tb_split_bytes<double>(p.m, p.n, slices);
+    part parts[2];
+    size_t most = 0;
+    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts); i < n; i++) { // the parts run in turn: one workspace
+        const tb_dproblem &q = parts[i].q;
+        tb_slice_depth(q.k, BK, &parts[i].slices); // as launch_config will cut k
+        const size_t bytes = tb_split_bytes<double>(q.m, q.n, parts[i].slices);
+        most = bytes > most ? bytes : most;
+    }
+    return most;
 }
 
 extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stream)
 {
-    const tb_dproblem p = tb_problem_of<double>(kp);
-    int64_t slices;
-    switch (classify(p, &slices)) {
-    case BIG: return launch_config<big_t>(p, 1, NULL, stream);
-    case TALL: return launch_config<tall_t>(p, slices, (double *)workspace, stream);
-    default: return launch_config<wide_t>(p, slices, (double *)workspace, stream);
+    part parts[2];
+    int e = 0;
+    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts); i < n && !e; i++) {
+        const part &x = parts[i];
+        double *ws = (double *)workspace;
+        e = x.c == BIG    ? launch_config<big_t>(x.q, 1, NULL, stream)
+            : x.c == TALL ? launch_config<tall_t>(x.q, x.slices, ws, stream)
+                          : launch_config<wide_t>(x.q, x.slices, ws, stream);
     }
+    return e;
 }
 
 // Each configuration on its own, without a split (for measuring and testing them)

@@ -56,8 +56,10 @@ static int64_t leading(int64_t rows, int layout)
 }
 
 /* one case: kernel, type, transposes, shape, layout.  The reference is a long-double product; the bound is that of
- * doc/TESTING.md with the type's unit roundoff. */
-static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double beta)
+ * doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
+ * otherwise the rows and columns a multiple of stride, and the last two of each (everything outside C is always
+ * checked for being left alone). */
+static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double beta, int stride)
 {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
@@ -108,6 +110,8 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
                           what, (long long)e);
             continue;
         }
+        if ((r % stride && r < m - 2) || (c % stride && c < n - 2))
+            continue;
         long double sum = 0, mag = 0;
         for (int64_t l = 0; l < k; l++) {
             long double t = at(a, type, lda, ta, r, l) * at(b, type, ldb, tb, l, c);
@@ -132,8 +136,30 @@ START_TEST(odd_layouts)
         return;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
-            run_case(kernel, type, ta, tb, shapes[s], layout, 0.0);
-            run_case(kernel, type, ta, tb, shapes[s], layout, 0.5);
+            run_case(kernel, type, ta, tb, shapes[s], layout, 0.0, 1);
+            run_case(kernel, type, ta, tb, shapes[s], layout, 0.5, 1);
+        }
+}
+END_TEST
+
+/* More tiles of C than there are blocks on the GPU at once, so that blocks go on from one tile to the next (dmma),
+ * with a partial tile at either edge and k a few tiles deep; and, k deeper, 128 x 128 tiles that fill one wave
+ * of 132 SMs and a little of the next, which dmma computes in two parts, split by rows and by columns.  Rows and
+ * columns sampled (odd strides: both of each pair of rows that are stored together) */
+static const struct {
+    int shape[3], stride;
+} many[] = { { { 1700, 2200, 37 }, 7 }, { { 1600, 1536, 1024 }, 31 }, { { 1536, 1600, 1024 }, 31 } };
+
+START_TEST(many_tiles)
+{
+    const int kernel = _i / 4, ta = (_i >> 1) & 1;
+    const tb_type type = _i & 1 ? TB_TYPE_D : TB_TYPE_S;
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
+        return;
+    for (size_t s = 0; s < sizeof many / sizeof many[0]; s++)
+        for (int layout = 0; layout <= 2; layout++) {
+            run_case(kernel, type, ta, 0, many[s].shape, layout, 0.0, many[s].stride);
+            run_case(kernel, type, ta, 1, many[s].shape, layout, 0.5, many[s].stride);
         }
 }
 END_TEST
@@ -150,6 +176,7 @@ int main(void)
     TCase *tc = tcase_create("direct launches");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, odd_layouts, 0, tb_kernel_count * 8);
+    tcase_add_loop_test(tc, many_tiles, 0, tb_kernel_count * 4);
     suite_add_tcase(suite, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
     return tt_run_suite(suite, CK_NOFORK);
