@@ -433,6 +433,23 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     }
 }
 
+// Configuration C's tiles of p's C: rows of them, columns, all
+template <class C>
+int64_t tile_rows(const tb_dproblem &p)
+{
+    return (p.m + C::BM - 1) / C::BM;
+}
+template <class C>
+int64_t tile_cols(const tb_dproblem &p)
+{
+    return (p.n + C::BN - 1) / C::BN;
+}
+template <class C>
+int64_t tiles(const tb_dproblem &p)
+{
+    return tile_rows<C>(p) * tile_cols<C>(p);
+}
+
 template <class C, bool TA, bool TB, bool VEC>
 int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
@@ -441,7 +458,7 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM_BYTES);
     if (e != cudaSuccess)
         return (int)e;
-    const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
+    const int64_t tiles_m = tile_rows<C>(p), tiles_n = tile_cols<C>(p);
     const int64_t all = tiles_m * tiles_n, resident = (int64_t)C::MINB * tb_sm_count();
     const bool persist = sp.kchunk <= PERSIST_MAX_K; // where storing a tile takes about as long as computing it
     const dim3 grid((unsigned)(persist && all > resident ? resident : all), slices);
@@ -469,12 +486,6 @@ int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream
     return tb_split_launch(p, slices, BK, ws, stream, [=](const tb_dproblem &q, const tb_split &sp, unsigned n) {
         return launch_one<C>(q, sp, n, stream);
     });
-}
-
-template <class C>
-int64_t tiles(const tb_dproblem &p)
-{
-    return ((p.m + C::BM - 1) / C::BM) * ((p.n + C::BN - 1) / C::BN);
 }
 
 // The configuration for p's shape, and the slices of k to aim for (whole tiles deep; launch_config cuts them):
@@ -515,7 +526,7 @@ static int plan(const tb_dproblem &p, part parts[2])
 {
     parts[0].q = p;
     parts[0].c = classify(p, &parts[0].slices);
-    const int64_t sms = tb_sm_count(), tm = (p.m + big_t::BM - 1) / big_t::BM, tn = (p.n + big_t::BN - 1) / big_t::BN;
+    const int64_t sms = tb_sm_count(), tm = tile_rows<big_t>(p), tn = tile_cols<big_t>(p);
     const int64_t all = tm * tn, full = all / sms * sms;
     if (parts[0].c != BIG || !TB_DMMA_LAST_WAVE || all == full || 2 * (all - full) > sms)
         return 1;
