@@ -301,6 +301,30 @@ __device__ __forceinline__ void store_rows(const tb_dproblem &p, int64_t i, int6
         tb_store(p, i + 1, j, v1);
 }
 
+// A warp's values of C (acc, as dmma_kernel holds them; row0, col0: the thread's first row and column) stored
+// where the whole block tile lies inside C and beta == 0: no bounds checks, C unread, alpha * v only if SCALE.
+// PAIRED: rows row0 + 16 i and the one after (else row0 + 16 i + 8); PAIR: the two in one 16-byte store.
+template <int MI_, int NJ_, bool PAIRED, bool PAIR, bool SCALE>
+__device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (&acc)[MI_][NJ_][4], int64_t row0,
+                                            int64_t col0)
+{
+    double *c = p.c + row0 + col0 * p.ldc;
+#pragma unroll
+    for (int i = 0; i < MI_; i++)
+#pragma unroll
+        for (int j = 0; j < NJ_; j++)
+#pragma unroll
+            for (int q = 0; q < 2; q++) {
+                double *x = c + 16 * i + (8 * j + q) * p.ldc;
+                const double v0 = SCALE ? p.alpha * acc[i][j][q] : acc[i][j][q];
+                const double v1 = SCALE ? p.alpha * acc[i][j][q + 2] : acc[i][j][q + 2];
+                if (PAIR)
+                    *reinterpret_cast<double2 *>(x) = make_double2(v0, v1);
+                else
+                    x[0] = v0, x[PAIRED ? 1 : 8] = v1;
+            }
+}
+
 // Block (x, z) computes tiles x, x + gridDim.x, ... of C for slice z of k (split.cuh; one slice without a split).
 // With fewer blocks than tiles (as many as fit on the GPU at once) each block goes on to its next tile without
 // leaving the SM: the next tile's first loads are issued before this one's results are stored, so that the stores
@@ -408,25 +432,34 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         }
 
         // C = alpha * acc + beta * C, C unread when beta == 0.  Rows rowmap(g, 0) and rowmap(g, 1) of a thread's
-        // values are side by side in C where op(A) runs along m (PAIRED): one 16-byte store for the two.
+        // values are side by side in C where op(A) runs along m (PAIRED): one 16-byte store for the two.  The
+        // common case, a tile wholly inside C with beta == 0, is stored without bounds checks, and without
+        // multiplies where alpha == 1 (alpha * v is v then, bit for bit): the stores are all that is left.
+        const int64_t row0 = cm0 + wm + frags::rowmap(g, 0), col0 = cn0 + wn + 2 * t;
+        if (cm0 + BM <= p.m && cn0 + BN <= p.n && p.beta == 0.0) {
+            if (p.alpha == 1.0)
+                store_whole<MI, NJ, frags::PAIRED, PAIR, false>(p, acc, row0, col0);
+            else
+                store_whole<MI, NJ, frags::PAIRED, PAIR, true>(p, acc, row0, col0);
+        } else {
 #pragma unroll
-        for (int i = 0; i < MI; i++)
+            for (int i = 0; i < MI; i++)
 #pragma unroll
-            for (int j = 0; j < NJ; j++)
+                for (int j = 0; j < NJ; j++)
 #pragma unroll
-                for (int q = 0; q < 2; q++) {
-                    const int64_t row = cm0 + wm + 16 * i + frags::rowmap(g, 0);
-                    const int64_t col = cn0 + wn + 8 * j + 2 * t + q;
-                    if (frags::PAIRED) {
-                        store_rows<PAIR>(p, row, col, acc[i][j][q], acc[i][j][q + 2]);
-                    } else {
-                        const int64_t row8 = cm0 + wm + 16 * i + frags::rowmap(g, 1);
-                        if (row < p.m && col < p.n)
-                            tb_store(p, row, col, acc[i][j][q]);
-                        if (row8 < p.m && col < p.n)
-                            tb_store(p, row8, col, acc[i][j][q + 2]);
+                    for (int q = 0; q < 2; q++) {
+                        const int64_t row = row0 + 16 * i, col = col0 + 8 * j + q;
+                        if (frags::PAIRED) {
+                            store_rows<PAIR>(p, row, col, acc[i][j][q], acc[i][j][q + 2]);
+                        } else {
+                            const int64_t row8 = cm0 + wm + 16 * i + frags::rowmap(g, 1);
+                            if (row < p.m && col < p.n)
+                                tb_store(p, row, col, acc[i][j][q]);
+                            if (row8 < p.m && col < p.n)
+                                tb_store(p, row8, col, acc[i][j][q + 2]);
+                        }
                     }
-                }
+        }
         if (next_tile >= ntiles)
             break;
         tile = next_tile;

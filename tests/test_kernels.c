@@ -25,7 +25,7 @@
 static const int shapes[][3] = {
     { 1, 1, 1 },     { 7, 5, 3 },      { 17, 33, 15 },  { 127, 129, 17 }, { 129, 127, 31 },
     { 128, 128, 16 }, { 257, 130, 33 }, { 64, 200, 100 }, { 300, 65, 257 }, { 64, 96, 1000 },
-    { 130, 257, 9 },  { 256, 256, 64 }, { 520, 260, 43 },
+    { 130, 257, 9 },  { 256, 256, 64 }, { 520, 260, 43 }, { 130, 258, 34 }, { 194, 66, 50 },
 };
 
 static uint64_t state;
@@ -59,7 +59,8 @@ static int64_t leading(int64_t rows, int layout)
  * doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
  * otherwise the rows and columns a multiple of stride, and the last two of each (everything outside C is always
  * checked for being left alone). */
-static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double beta, int stride)
+static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double alpha, double beta,
+                     int stride)
 {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
@@ -88,7 +89,6 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     check_cuda(cudaMemcpy(db, hb, nb * es, cudaMemcpyHostToDevice), "copy B");
     check_cuda(cudaMemcpy(dc, hc0, nc * es, cudaMemcpyHostToDevice), "copy C");
 
-    const double alpha = -1.25;
     tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
                       .beta = beta, .a = tb_at(da, misalign, es), .lda = lda, .b = tb_at(db, misalign, es),
                       .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es), .ldc = ldc };
@@ -99,9 +99,9 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     const void *a = tb_at(ha, misalign, es), *b = tb_at(hb, misalign, es);
     const double u = type == TB_TYPE_D ? ldexp(1.0, -53) : ldexp(1.0, -24);
     char what[160];
-    snprintf(what, sizeof what, "%s %s %c%c M=%lld N=%lld K=%lld layout %d beta=%g", tb_kernel_names[kernel],
+    snprintf(what, sizeof what, "%s %s %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
              type == TB_TYPE_D ? "D" : "S", ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n,
-             (long long)k, layout, beta);
+             (long long)k, layout, alpha, beta);
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int64_t r = e % ldc, c = e / ldc;
@@ -136,8 +136,10 @@ START_TEST(odd_layouts)
         return;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
-            run_case(kernel, type, ta, tb, shapes[s], layout, 0.0, 1);
-            run_case(kernel, type, ta, tb, shapes[s], layout, 0.5, 1);
+            run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.0, 1);
+            run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.5, 1);
+            if (layout == 0) /* alpha = 1, beta = 0: kernels may store the sums as they are */
+                run_case(kernel, type, ta, tb, shapes[s], layout, 1.0, 0.0, 1);
         }
 }
 END_TEST
@@ -158,8 +160,10 @@ START_TEST(many_tiles)
         return;
     for (size_t s = 0; s < sizeof many / sizeof many[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
-            run_case(kernel, type, ta, 0, many[s].shape, layout, 0.0, many[s].stride);
-            run_case(kernel, type, ta, 1, many[s].shape, layout, 0.5, many[s].stride);
+            run_case(kernel, type, ta, 0, many[s].shape, layout, -1.25, 0.0, many[s].stride);
+            run_case(kernel, type, ta, 1, many[s].shape, layout, -1.25, 0.5, many[s].stride);
+            if (layout != 2) /* alpha = 1, beta = 0: kernels may store the sums as they are */
+                run_case(kernel, type, ta, 1 - ta, many[s].shape, layout, 1.0, 0.0, many[s].stride);
         }
 }
 END_TEST
