@@ -303,11 +303,12 @@ __device__ __forceinline__ void store_rows(const tb_dproblem &p, int64_t i, int6
 
 // A warp's values of C (acc, as dmma_kernel holds them; row0, col0: the thread's first row and column) stored
 // where the whole block tile lies inside C and beta == 0: no bounds checks, C unread, alpha * v only if SCALE.
-// PAIRED: rows row0 + 16 i and the one after (else row0 + 16 i + 8); PAIR: the two in one 16-byte store.
-template <int MI_, int NJ_, bool PAIRED, bool PAIR, bool SCALE>
+// F: the warp's fragments, whose rowmap places each pair of values; PAIR: the two in one 16-byte store.
+template <class F, bool PAIR, bool SCALE, int MI_, int NJ_>
 __device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (&acc)[MI_][NJ_][4], int64_t row0,
                                             int64_t col0)
 {
+    const int half = F::rowmap(0, 1) - F::rowmap(0, 0); // the rows of a thread's two values, this far apart
     double *c = p.c + row0 + col0 * p.ldc;
 #pragma unroll
     for (int i = 0; i < MI_; i++)
@@ -321,7 +322,7 @@ __device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (
                 if (PAIR)
                     *reinterpret_cast<double2 *>(x) = make_double2(v0, v1);
                 else
-                    x[0] = v0, x[PAIRED ? 1 : 8] = v1;
+                    x[0] = v0, x[half] = v1;
             }
 }
 
@@ -438,9 +439,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         const int64_t row0 = cm0 + wm + frags::rowmap(g, 0), col0 = cn0 + wn + 2 * t;
         if (cm0 + BM <= p.m && cn0 + BN <= p.n && p.beta == 0.0) {
             if (p.alpha == 1.0)
-                store_whole<MI, NJ, frags::PAIRED, PAIR, false>(p, acc, row0, col0);
+                store_whole<frags, PAIR, false>(p, acc, row0, col0);
             else
-                store_whole<MI, NJ, frags::PAIRED, PAIR, true>(p, acc, row0, col0);
+                store_whole<frags, PAIR, true>(p, acc, row0, col0);
         } else {
 #pragma unroll
             for (int i = 0; i < MI; i++)
