@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "env.h"
 #include "hostcopy.h"
+#include "util.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -187,18 +188,36 @@ static void start_workers(void)
         return;
     pool.started = 1;
     pthread_once(&atfork_once, register_atfork);
-    int want = tb_copy_threads() - 1;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
+    int want = tb_copy_threads() - 1, err = 0;
+    /* A copy loop needs little stack, but glibc carves the static TLS of every library loaded so far out of a
+     * thread's stack and refuses (EINVAL) a stack too small for it: R's process has more than 64 KiB of it.  So
+     * the small stack first, then the default one. */
+    pthread_attr_t small, plain;
+    pthread_attr_init(&small);
+    pthread_attr_init(&plain);
+    pthread_attr_setdetachstate(&small, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setdetachstate(&plain, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&small, 64 * 1024);
     for (int i = 0; i < want; i++) {
         pthread_t t;
-        if (pthread_create(&t, &attr, worker, (void *)(uintptr_t)pool.generation))
+        void *arg = (void *)(uintptr_t)pool.generation;
+        if (pthread_create(&t, &small, worker, arg) && (err = pthread_create(&t, &plain, worker, arg)))
             break;
         pool.workers++;
     }
-    pthread_attr_destroy(&attr);
+    pthread_attr_destroy(&small);
+    pthread_attr_destroy(&plain);
+    if (pool.workers < want && tb_config_get()->verbose)
+        tb_msg("%d of %d staging copy threads started (%s): the copies between host memory and the GPU are slower",
+               pool.workers + 1, want + 1, strerror(err));
+}
+
+int tb_copy_workers(void)
+{
+    pthread_mutex_lock(&pool.busy);
+    int n = pool.workers;
+    pthread_mutex_unlock(&pool.busy);
+    return n;
 }
 
 void tb_copy2d(void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols, unsigned esize)

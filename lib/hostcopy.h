@@ -18,4 +18,8 @@ TB_HIDDEN void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, i
 /* Threads that tb_copy2d uses, the caller included (TILEBLAS_COPY_THREADS, else the online CPUs up to 16). */
 TB_HIDDEN int tb_copy_threads(void);
 
+/* Threads started besides the caller: 0 before the first copy large enough to share out, else at most
+ * tb_copy_threads() - 1 (fewer where the system refused some). */
+TB_HIDDEN int tb_copy_workers(void);
+
 #endif

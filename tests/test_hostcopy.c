@@ -1,6 +1,7 @@
 /* Unit tests of the staging copies (lib/hostcopy.c), linked against the core: every element lands where it should
  * and nothing around it is touched, whatever the shape, leading dimensions and thread count; concurrent callers;
- * a forked child.  Run everywhere (no GPU involved). */
+ * a forked child; the threads start in a process with much static TLS (as R's is).  Run everywhere (no GPU
+ * involved). */
 #include <config.h>
 #include <check.h>
 #include <pthread.h>
@@ -13,6 +14,10 @@
 #include "suite.h"
 
 #define GUARD 37
+
+/* Static TLS larger than the copy threads' own small stack: glibc takes it out of every thread's stack, so a
+ * thread asked for with that stack alone is refused; the copies must then still get their threads. */
+static _Thread_local volatile char big_tls[192 << 10];
 static const float poison = -7777.0f;
 
 /* Copy rows x cols from a (ld sld) matrix of distinct values into a poisoned (ld dld) one; check it all. */
@@ -82,6 +87,15 @@ START_TEST(concurrent_callers)
 }
 END_TEST
 
+START_TEST(threads_start_despite_large_tls)
+{
+    big_tls[sizeof big_tls - 1] = 1;
+    copy_and_check(1500, 1500, 1501, 1504);
+    ck_assert_msg(tb_copy_workers() == tb_copy_threads() - 1, "%d of %d copy threads besides the caller started",
+                  tb_copy_workers(), tb_copy_threads() - 1);
+}
+END_TEST
+
 START_TEST(forked_child_copies)
 {
     copy_and_check(1500, 1500, 1501, 1504); /* the parent's threads are started */
@@ -104,6 +118,7 @@ int main(void)
     Suite *s = suite_create("staging copies");
     TCase *tc = tcase_create("copies");
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, threads_start_despite_large_tls);
     tcase_add_test(tc, shapes_and_leading_dimensions);
     tcase_add_test(tc, empty_copies_touch_nothing);
     tcase_add_test(tc, concurrent_callers);
