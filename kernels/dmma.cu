@@ -14,9 +14,10 @@
 // layout, 16 bytes at a time where they can (layout and fragments below say how, and how bank conflicts are
 // avoided).
 //
-// Edges: chunks past op(A), op(B) or k are zero-filled by cp.async (src-size), and stores outside C are
-// skipped, so any m, n, k works.  16-byte copies need 16-byte aligned columns; otherwise each double is copied
-// on its own (VEC = false).  Results: FP64 products accumulated in FP64 by the tensor cores.
+// Edges: chunks past op(A), op(B) or k are zero-filled by cp.async (ignore-src), and stores outside C are
+// skipped, so any m, n, k works.  16-byte copies need 16-byte aligned columns and an even length along the side
+// each operand is contiguous along; otherwise each double is copied on its own (VEC = false).  Results: FP64
+// products accumulated in FP64 by the tensor cores.
 #include <stdint.h>
 #include "split.cuh"
 
@@ -104,15 +105,21 @@ __device__ __forceinline__ unsigned smem_addr(const void *p)
     return (unsigned)__cvta_generic_to_shared(p);
 }
 
-// cp.async of `bytes` (0, 8 or 16) valid bytes of a `size`-byte chunk, the rest zero-filled.
+// cp.async of a SIZE-byte chunk (8 or 16), or zeros where it is not valid (ignore-src: nothing is read).  A chunk
+// is always wholly inside the operand or wholly outside it (launch picks 8-byte chunks where a 16-byte one could
+// straddle an edge), so no byte count is worked out for each copy.
 template <int SIZE>
-__device__ __forceinline__ void copy_async(void *dst, const void *src, int bytes)
+__device__ __forceinline__ void copy_async(void *dst, const void *src, bool valid)
 {
     if (SIZE == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes)
+        asm volatile("{\n .reg .pred p;\n setp.eq.u32 p, %2, 0;\n"
+                     " cp.async.cg.shared.global [%0], [%1], 16, p;\n}\n" ::"r"(smem_addr(dst)),
+                     "l"(src), "r"((unsigned)valid)
                      : "memory");
     else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes)
+        asm volatile("{\n .reg .pred p;\n setp.eq.u32 p, %2, 0;\n"
+                     " cp.async.ca.shared.global [%0], [%1], 8, p;\n}\n" ::"r"(smem_addr(dst)),
+                     "l"(src), "r"((unsigned)valid)
                      : "memory");
 }
 
@@ -141,7 +148,8 @@ struct tile_loader {
                   "threads must cover the tile evenly");
     const double *src;  // the thread's first chunk in the next tile
     int64_t kleft;      // K less the k index of the thread's first element in the next tile
-    unsigned bytes;     // ALONG: valid bytes of the chunk along r (0, 8, 16); else bit q set when chunk q's r is inside
+    unsigned bytes;     // ALONG: valid bytes of the chunk along r (0, 8, 16; 0 or 16 with VEC); else bit q set when
+                        // chunk q's r is inside
     int dst;            // the first chunk's offset in a tile's buffer
 
     __device__ __forceinline__ tile_loader(const double *x, int64_t ld, int64_t R, int64_t K, int64_t r0)
@@ -163,25 +171,24 @@ struct tile_loader {
     }
 
     // the next tile into s (zeros outside the operand; all zeros past K), then on to the one after.  No branches,
-    // so that the copies can be scheduled among the MMAs.  A chunk outside copies nothing (src-size 0), so its
-    // address, which may lie outside the operand, is not read.  ld is read from the kernel's parameters each time
-    // rather than kept in registers.
+    // so that the copies can be scheduled among the MMAs.  A chunk outside copies nothing, so its address, which
+    // may lie outside the operand, is not read.  ld is read from the kernel's parameters each time rather than
+    // kept in registers.
     __device__ __forceinline__ void load(double *s, int64_t ld)
     {
         // valid doubles along k: ALONG, rows l + q ACROSS < kl; else columns c, c + 1 < kl
         const int kl = (int)(kleft <= 0 ? 0 : kleft >= BK ? BK : kleft);
-        const int n2 = kl < 2 ? kl : 2;
 #pragma unroll
         for (int q = 0; q < CHUNKS; q++) {
             const int rb = ALONG ? (int)bytes : (int)((bytes >> q) & 1u) * 16; // bytes while k is inside
-            const int n = ALONG ? (q * ACROSS < kl ? rb / 8 : 0) : (rb ? n2 : 0);
+            const bool kin = ALONG ? q * ACROSS < kl : kl > 0;                  // the chunk's first k is inside
             double *d = s + dst + q * ACROSS * L::ROW;
             const double *g = src + q * ACROSS * ld;
             if (VEC) {
-                copy_async<16>(d, g, 8 * n);
-            } else {
-                copy_async<8>(d, g, n > 0 ? 8 : 0);
-                copy_async<8>(d + 1, g + 1, n > 1 ? 8 : 0);
+                copy_async<16>(d, g, kin && rb != 0);
+            } else { // the second double: along r, inside R; along k, inside K
+                copy_async<8>(d, g, kin && rb != 0);
+                copy_async<8>(d + 1, g + 1, kin && (ALONG ? rb == 16 : rb != 0 && kl > 1));
             }
         }
         src += ALONG ? BK * ld : BK;
@@ -217,11 +224,11 @@ __device__ __forceinline__ void mma16x8x8(double (&d)[4], const double (&a)[4], 
 
 // Which block tile of C block b computes: groups of 8 tile rows, column by column within a group, so that blocks
 // running at once share panels of op(A) and op(B) in L2.
-__device__ __forceinline__ void block_tile(int64_t b, int64_t tiles_m, int64_t tiles_n, int64_t *tm, int64_t *tn)
+__device__ __forceinline__ void block_tile(unsigned b, unsigned tiles_m, unsigned tiles_n, unsigned *tm, unsigned *tn)
 {
-    constexpr int64_t GROUP = 8;
-    const int64_t per_group = GROUP * tiles_n, first = b / per_group * GROUP;
-    const int64_t rows = tiles_m - first < GROUP ? tiles_m - first : GROUP, within = b % per_group;
+    constexpr unsigned GROUP = 8;
+    const unsigned per_group = GROUP * tiles_n, first = b / per_group * GROUP;
+    const unsigned rows = tiles_m - first < GROUP ? tiles_m - first : GROUP, within = b % per_group;
     *tm = first + within % rows;
     *tn = within / rows;
 }
@@ -337,15 +344,16 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, A_DOUBLES = C::A_DOUBLES;
     constexpr int STAGE_DOUBLES = C::STAGE_DOUBLES;
     extern __shared__ __align__(16) double smem[];
-    const int64_t z = blockIdx.y, ntiles = tiles_m * tiles_n;
+    const int64_t z = blockIdx.y;
+    const unsigned ntiles = (unsigned)(tiles_m * tiles_n);
     p.a += z * sp.a_step, p.b += z * sp.b_step, p.c += z * sp.c_step;
     p.k = p.k - z * sp.kchunk < sp.kchunk ? p.k - z * sp.kchunk : sp.kchunk;
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
     typedef tile_loader<BM, !TA, !TA, VEC, C::THREADS> loader_a;
     typedef tile_loader<BN, TB, !TA, VEC, C::THREADS> loader_b;
-    int64_t tile = blockIdx.x, tm, tn;
-    block_tile(tile, tiles_m, tiles_n, &tm, &tn);
-    int64_t m0 = tm * BM, n0 = tn * BN;
+    unsigned tile = blockIdx.x, tm, tn;
+    block_tile(tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
+    int64_t m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
     loader_a la(p.a, p.lda, p.m, p.k, m0);
     loader_b lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -418,10 +426,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         // tile's first loads go out before this tile's stores.  The ring starts again at stage 0.
         wait_groups<0>();
         __syncthreads();
-        const int64_t cm0 = m0, cn0 = n0, next_tile = tile + gridDim.x;
+        const int64_t cm0 = m0, cn0 = n0;
+        const unsigned next_tile = tile + gridDim.x;
         if (next_tile < ntiles) {
-            block_tile(next_tile, tiles_m, tiles_n, &tm, &tn);
-            m0 = tm * BM, n0 = tn * BN;
+            block_tile(next_tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
+            m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
             la = loader_a(p.a, p.lda, p.m, p.k, m0);
             lb = loader_b(p.b, p.ldb, p.n, p.k, n0);
 #pragma unroll
@@ -500,11 +509,14 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
     return (int)cudaGetLastError();
 }
 
-// One configuration, every transpose; 16-byte copies where every column of A and B starts on 16 bytes
+// One configuration, every transpose.  16-byte copies where every column of A and B starts on 16 bytes and no
+// chunk of two doubles can straddle an edge: the side each operand is contiguous along (m or k for op(A), k or n
+// for op(B)) has an even length.  Otherwise 8-byte copies.
 template <class C>
 int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
-    const bool vec = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
+    const bool aligned = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
+    const bool vec = aligned && (p.transa ? p.k : p.m) % 2 == 0 && (p.transb ? p.n : p.k) % 2 == 0;
 #define TB_DMMA_LAUNCH(TA, TB)                                                                                       \
     (vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream))
     if (p.transa)
