@@ -223,8 +223,10 @@ static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, cons
         what = "pinned host memory";
     } else {
         tb_devops ops;
+        tb_pipe_times times;
         tb_cuda_ops(kernel, &ops);
-        *done = tb_pipeline_run(g, plan, &ops, st, &what);
+        *done = tb_pipeline_run(g, plan, &ops, st, &times, &what);
+        tb_cuda_count_times(&times);
         rc = what ? -1 : 0;
     }
     if (rc)
@@ -323,5 +325,5 @@ const tb_gpu_module tb_cuda_gpu = {
     .state = state,
     .gemm = gemm,
     .gemm_resident = gemm_resident,
-    .take_bytes = tb_cuda_take_bytes,
+    .take_moved = tb_cuda_take_moved,
 };

@@ -27,19 +27,25 @@ static struct {
 /* the first failure of this thread's call (calls on device operands run beside the pipeline's, lib/gpu.c) */
 static __thread cudaError_t last;
 
-/* bytes this thread's copies moved between host and device since last taken */
+/* bytes this thread's copies moved between host and device, and its pipelines' times, since last taken */
 static __thread double moved;
+static __thread tb_pipe_times spent;
 
 void tb_cuda_count_bytes(int64_t rows, int64_t cols, unsigned esize)
 {
     moved += (double)rows * (double)cols * esize;
 }
 
-double tb_cuda_take_bytes(void)
+void tb_cuda_count_times(const tb_pipe_times *t)
 {
-    double b = moved;
+    spent.copy_in += t->copy_in, spent.copy_out += t->copy_out, spent.wait += t->wait;
+}
+
+void tb_cuda_take_moved(double *bytes, tb_pipe_times *times)
+{
+    *bytes = moved, *times = spent;
     moved = 0.0;
-    return b;
+    spent = (tb_pipe_times){ 0 };
 }
 
 /* Note a failed CUDA call; 0 when e is cudaSuccess. */

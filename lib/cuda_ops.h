@@ -39,9 +39,10 @@ TB_HIDDEN int tb_cuda_fault_fired(void);
 /* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
 TB_HIDDEN int tb_cuda_last_error(void);
 
-/* Host<->device traffic of the thread's calls: a copy of rows x cols elements of esize bytes counted, and the count
- * since last taken (then zero). */
+/* Host<->device traffic of the thread's calls: a copy of rows x cols elements of esize bytes counted; a pipeline's
+ * times added; the bytes and times since last taken (then zero). */
 TB_HIDDEN void tb_cuda_count_bytes(int64_t rows, int64_t cols, unsigned esize);
-TB_HIDDEN double tb_cuda_take_bytes(void);
+TB_HIDDEN void tb_cuda_count_times(const tb_pipe_times *t);
+TB_HIDDEN void tb_cuda_take_moved(double *bytes, tb_pipe_times *times);
 
 #endif

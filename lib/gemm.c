@@ -125,6 +125,7 @@ void tb_gemm_run(const tb_gemm *g)
         tb_counts_busy(0, t1);
         r.seconds = t1 - t0;
     }
-    r.bytes = r.path == TB_PATH_GPU || r.gpu_failed ? tb_gpu_take_bytes() : 0.0;
+    if (r.path == TB_PATH_GPU || r.gpu_failed)
+        tb_gpu_take_moved(&r.bytes, &r.host);
     tb_stats_record(g, &r);
 }

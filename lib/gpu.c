@@ -122,8 +122,13 @@ int tb_gpu_gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], cons
     return m ? m->gemm_resident(g, kernel, w, err) : -1;
 }
 
-double tb_gpu_take_bytes(void)
+void tb_gpu_take_moved(double *bytes, tb_pipe_times *times)
 {
     const tb_gpu_module *m = atomic_load(&gpu.m);
-    return m ? m->take_bytes() : 0.0;
+    if (m) {
+        m->take_moved(bytes, times);
+    } else {
+        *bytes = 0.0;
+        *times = (tb_pipe_times){ 0 };
+    }
 }

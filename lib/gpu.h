@@ -5,6 +5,7 @@
 
 #include "devptr.h"
 #include "gemm.h"
+#include "pipeline.h"
 #include "plan.h"
 
 /* One warning per process about the GPU not doing its part (whichever comes first: no usable GPU in
@@ -38,7 +39,8 @@ TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int kernel, const tb_where 
 struct tb_gpu_module;
 TB_HIDDEN void tb_gpu_link(const struct tb_gpu_module *m);
 
-/* Bytes this thread's GPU calls moved between host and device memory since last asked (then zero). */
-TB_HIDDEN double tb_gpu_take_bytes(void);
+/* Bytes this thread's GPU calls moved between host and device memory, and where its pipelines' time went
+ * (lib/pipeline.h), since last asked (then zero). */
+TB_HIDDEN void tb_gpu_take_moved(double *bytes, tb_pipe_times *times);
 
 #endif

@@ -11,6 +11,7 @@
 #include "devptr.h"
 #include "env.h"
 #include "gemm.h"
+#include "pipeline.h"
 #include "plan.h"
 
 /* The meaning of each function is that of its tb_gpu_* counterpart in lib/gpu.h. */
@@ -20,7 +21,7 @@ typedef struct tb_gpu_module {
     int (*state)(const char **text);
     int (*gemm)(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err);
     int (*gemm_resident)(const tb_gemm *g, int kernel, const tb_where w[3], const char **err);
-    double (*take_bytes)(void);
+    void (*take_moved)(double *bytes, tb_pipe_times *times);
 } tb_gpu_module;
 
 /* The module's one exported symbol: given the library's configuration (which outlives it), the table. */

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "hostcopy.h"
 #include "pipeline.h"
+#include "util.h"
 
 /* Event numbers: staging slots (in, out), panel buffers uploaded, a queue done with a panel buffer; in growing
  * squares, each row block of A and each panel of B uploaded. */
@@ -25,7 +26,26 @@ typedef struct run {
     void *out_dst[TB_PIPE_SLOTS];    /* where in C it goes */
     int64_t out_rows[TB_PIPE_SLOTS], out_cols[TB_PIPE_SLOTS];
     int64_t written;                /* tiles copied out to C, in order */
+    tb_pipe_times times;
 } run;
+
+/* ops->host_wait, timed */
+static int host_wait(run *r, int ev)
+{
+    const double t0 = tb_now();
+    const int bad = r->ops->host_wait(r->ops->ctx, ev);
+    r->times.wait += tb_now() - t0;
+    return bad;
+}
+
+/* tb_copy2d, timed into *spent */
+static void copy_timed(double *spent, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
+                       int64_t cols, unsigned e)
+{
+    const double t0 = tb_now();
+    tb_copy2d(dst, dld, src, sld, rows, cols, e);
+    *spent += tb_now() - t0;
+}
 
 static int64_t ld4(int64_t rows)
 {
@@ -111,9 +131,10 @@ static int upload(run *r, int q, void *dev, int64_t dld, const void *x, int64_t 
     for (chunk_start(&c, r->slot, rows, cols); chunk_next(&c);) {
         int s = r->next_in;
         r->next_in = (s + 1) % TB_PIPE_SLOTS;
-        if (r->ops->host_wait(ctx, EV_IN(s)))
+        if (host_wait(r, EV_IN(s)))
             return failed(r, "waiting for a staging buffer");
-        tb_copy2d(r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e);
+        copy_timed(&r->times.copy_in, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols,
+                   r->e);
         if (r->ops->h2d(ctx, q, tb_at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
             return failed(r, "copy to device");
         if (r->ops->record(ctx, q, EV_IN(s)))
@@ -126,11 +147,12 @@ static int upload(run *r, int q, void *dev, int64_t dld, const void *x, int64_t 
 static int flush_tile(run *r, int64_t t)
 {
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
-        if (r->out_tile[s] == t && r->ops->host_wait(r->ops->ctx, EV_OUT(s)))
+        if (r->out_tile[s] == t && host_wait(r, EV_OUT(s)))
             return failed(r, "copy to host");
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         if (r->out_tile[s] == t) {
-            tb_copy2d(r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s], r->out_rows[s], r->out_cols[s], r->e);
+            copy_timed(&r->times.copy_out, r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s],
+                       r->out_rows[s], r->out_cols[s], r->e);
             r->out_tile[s] = -1;
         }
     r->written = t + 1;
@@ -343,9 +365,10 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
 }
 
 int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops, const tb_pipe_staging *staging,
-                        const char **err)
+                        tb_pipe_times *times, const char **err)
 {
     run r = { .g = g, .plan = plan, .ops = ops, .st = staging, .e = plan->esize };
+    *times = r.times;
     r.slot = plan->esize ? staging->slot_bytes / plan->esize : 0;
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         r.out_tile[s] = -1;
@@ -370,6 +393,7 @@ int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *
             flush_upto(&r, tiles - 1);
     }
     release(ops, &d);
+    *times = r.times;
     *err = r.err;
     return r.written;
 }

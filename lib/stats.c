@@ -26,13 +26,18 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
     else
         snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
+    char host[112] = "";
+    const tb_pipe_times *h = &r->host;
+    if (h->copy_in + h->copy_out + h->wait > 0)
+        snprintf(host, sizeof host, "; host: copies in %.3f ms, out %.3f ms, waits for the GPU %.3f ms",
+                 1e3 * h->copy_in, 1e3 * h->copy_out, 1e3 * h->wait);
     char why[96] = "";
     if (r->in_place)
         snprintf(why, sizeof why, " (operands in device memory used in place)");
     else if (r->predicted.gpu > 0)
         snprintf(why, sizeof why, " (predicted gpu %.3f ms, cpu %.3f ms)", 1e3 * r->predicted.gpu,
                  1e3 * r->predicted.cpu);
-    tb_msg("%s %s -> %s%s", tb_entries[g->entry].name, call, where, why);
+    tb_msg("%s %s -> %s%s%s", tb_entries[g->entry].name, call, where, host, why);
 }
 
 /* the counters and the thread's last call */

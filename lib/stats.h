@@ -3,6 +3,7 @@
 #define TB_STATS_H
 
 #include "gemm.h"
+#include "pipeline.h"
 #include "route.h"
 #include "tileblas.h"
 
@@ -15,6 +16,7 @@ typedef struct tb_call_record {
     tb_cost predicted; /* auto mode's predictions; zeros when the path was forced */
     double flops;      /* 2*M*N*K, 0 for a quick return */
     double bytes;      /* moved between host and device memory */
+    tb_pipe_times host; /* the calling thread's time in the pipeline's copies and waits (zeros without one) */
     int in_place;      /* some operands were in device or managed memory, used where they were */
 } tb_call_record;
 

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "pipeline.h"
+#include "util.h"
 #include "suite.h"
 
 /* ---- the simulated device ---- */
@@ -294,7 +295,14 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
                       sim_host_wait };
     tb_gemm g = { .p = p };
     const char *err = NULL;
-    int64_t done = tb_pipeline_run(&g, &plan, &ops, &st, &err);
+    tb_pipe_times times = { -1, -1, -1 };
+    const double t0 = tb_now();
+    int64_t done = tb_pipeline_run(&g, &plan, &ops, &st, &times, &err);
+    const double wall = tb_now() - t0;
+    /* the host's time, taken apart, within the run's; copies both ways once a tile is written */
+    ck_assert(times.copy_in >= 0 && times.copy_out >= 0 && times.wait >= 0);
+    ck_assert(times.copy_in + times.copy_out + times.wait <= wall);
+    ck_assert(done == 0 || (times.copy_in > 0 && times.copy_out > 0));
     while (step(s)) /* let anything still queued run: it must not write C */
         ;
 
@@ -427,8 +435,10 @@ START_TEST(refuses_a_staging_slot_too_small)
     tb_pipe_staging st = { .slot_bytes = tb_pipeline_slot_bytes(&plan) / 2 };
     tb_gemm g = { .p = { .type = TB_TYPE_S, .m = 600, .n = 900, .k = 40, .alpha = 1.0 } };
     const char *err = NULL;
-    ck_assert_int_eq(tb_pipeline_run(&g, &plan, NULL, &st, &err), 0);
+    tb_pipe_times times = { -1, -1, -1 };
+    ck_assert_int_eq(tb_pipeline_run(&g, &plan, NULL, &st, &times, &err), 0);
     ck_assert_ptr_nonnull(err);
+    ck_assert(times.copy_in == 0 && times.copy_out == 0 && times.wait == 0);
 }
 END_TEST
 
