@@ -249,9 +249,10 @@ struct fragments {
     static constexpr bool PAIRED = !TA;
     typedef layout<C::BM, !TA, PAIRED> LA;
     typedef layout<C::BN, TB, PAIRED> LB;
-    static constexpr int K1 = PAIRED ? 1 : 4; // the tile's k of the MMA's k slot t + 4, less that of slot t
+    static constexpr int K1 = PAIRED ? 1 : 4;   // the tile's k of the MMA's k slot t + 4, less that of slot t
+    static constexpr int HALF = PAIRED ? 1 : 8; // the tile's row of the MMA's row g + 8, less that of row g
     double a[MI][4], b[2][NJ][2];
-    static __device__ __forceinline__ int rowmap(int g, int half) { return PAIRED ? 2 * g + half : g + 8 * half; }
+    static __device__ __forceinline__ int rowmap(int g, int half) { return (PAIRED ? 2 * g : g) + HALF * half; }
     static __device__ __forceinline__ int a_offset(int wm, int g, int t)
     {
         return LA::at(wm + rowmap(g, 0), PAIRED ? 2 * t : t);
@@ -286,11 +287,13 @@ struct fragments {
     }
 };
 
-// C(i, j) and C(i + 1, j) = alpha * (v0, v1) + beta * C, as tb_store would (C unread when beta == 0): one 16-byte
-// access where both rows are inside C and the pair is aligned (PAIR: C and ldc allow it, and i is even)
-template <bool PAIR>
+// C(i, j) and C(i + HALF, j) = alpha * (v0, v1) + beta * C, as tb_store would (C unread when beta == 0): one
+// 16-byte access where both rows are inside C and the pair is aligned (PAIR, only with HALF = 1: C and ldc allow
+// it, and i is even)
+template <bool PAIR, int HALF>
 __device__ __forceinline__ void store_rows(const tb_dproblem &p, int64_t i, int64_t j, double v0, double v1)
 {
+    static_assert(!PAIR || HALF == 1, "a 16-byte store holds neighbouring rows");
     if (i >= p.m || j >= p.n)
         return;
     if (PAIR && i + 1 < p.m) {
@@ -304,18 +307,17 @@ __device__ __forceinline__ void store_rows(const tb_dproblem &p, int64_t i, int6
         return;
     }
     tb_store(p, i, j, v0);
-    if (i + 1 < p.m)
-        tb_store(p, i + 1, j, v1);
+    if (i + HALF < p.m)
+        tb_store(p, i + HALF, j, v1);
 }
 
 // A warp's values of C (acc, as dmma_kernel holds them; row0, col0: the thread's first row and column) stored
 // where the whole block tile lies inside C and beta == 0: no bounds checks, C unread, alpha * v only if SCALE.
-// F: the warp's fragments, whose rowmap places each pair of values; PAIR: the two in one 16-byte store.
+// F: the warp's fragments, whose HALF is how far apart a thread's two rows are; PAIR: the two in one 16-byte store.
 template <class F, bool PAIR, bool SCALE, int MI_, int NJ_>
 __device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (&acc)[MI_][NJ_][4], int64_t row0,
                                             int64_t col0)
 {
-    const int half = F::rowmap(0, 1) - F::rowmap(0, 0); // the rows of a thread's two values, this far apart
     double *c = p.c + row0 + col0 * p.ldc;
 #pragma unroll
     for (int i = 0; i < MI_; i++)
@@ -329,7 +331,7 @@ __device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (
                 if (PAIR)
                     *reinterpret_cast<double2 *>(x) = make_double2(v0, v1);
                 else
-                    x[0] = v0, x[half] = v1;
+                    x[0] = v0, x[F::HALF] = v1;
             }
 }
 
@@ -457,18 +459,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
 #pragma unroll
-                    for (int q = 0; q < 2; q++) {
-                        const int64_t row = row0 + 16 * i, col = col0 + 8 * j + q;
-                        if (frags::PAIRED) {
-                            store_rows<PAIR>(p, row, col, acc[i][j][q], acc[i][j][q + 2]);
-                        } else {
-                            const int64_t row8 = cm0 + wm + 16 * i + frags::rowmap(g, 1);
-                            if (row < p.m && col < p.n)
-                                tb_store(p, row, col, acc[i][j][q]);
-                            if (row8 < p.m && col < p.n)
-                                tb_store(p, row8, col, acc[i][j][q + 2]);
-                        }
-                    }
+                    for (int q = 0; q < 2; q++)
+                        store_rows<PAIR, frags::HALF>(p, row0 + 16 * i, col0 + 8 * j + q, acc[i][j][q],
+                                                      acc[i][j][q + 2]);
         }
         if (next_tile >= ntiles)
             break;
