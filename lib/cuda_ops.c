@@ -14,7 +14,7 @@
 
 static struct {
     int ready;
-    cudaStream_t q[TB_PIPE_MAX_DEPTH];
+    cudaStream_t q[TB_PIPE_QUEUES];
     cudaEvent_t ev[TB_PIPE_EVENTS];
     struct {
         void *p;
@@ -61,7 +61,7 @@ int tb_cuda_ops_init(void)
     if (cu.ready)
         return 0;
     cudaError_t e = cudaSuccess;
-    for (int q = 0; q < TB_PIPE_MAX_DEPTH && !e; q++)
+    for (int q = 0; q < TB_PIPE_QUEUES && !e; q++)
         e = cudaStreamCreateWithFlags(&cu.q[q], cudaStreamNonBlocking);
     for (int i = 0; i < TB_PIPE_EVENTS && !e; i++)
         e = cudaEventCreateWithFlags(&cu.ev[i], cudaEventDisableTiming);
@@ -292,11 +292,20 @@ static int c_host_wait(void *ctx, int ev)
     return check(cudaEventSynchronize(cu.ev[ev]));
 }
 
+static int c_done(void *ctx, int ev)
+{
+    (void)ctx;
+    if (injected(TB_OP_OTHER))
+        return -1;
+    cudaError_t e = cudaEventQuery(cu.ev[ev]);
+    return e == cudaErrorNotReady ? 0 : check(e) ? -1 : 1;
+}
+
 void tb_cuda_ops(int kernel, tb_devops *ops)
 {
     /* the kernel travels in the context: nothing shared is written */
     *ops = (tb_devops){ (void *)(intptr_t)kernel, c_alloc, c_release, c_h2d, c_d2h, c_gemm, c_record,
-                        c_queue_wait, c_host_wait };
+                        c_queue_wait, c_host_wait, c_done };
 }
 
 const tb_pipe_staging *tb_cuda_staging(int64_t bytes)

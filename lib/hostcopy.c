@@ -75,13 +75,23 @@ static void stream_fence(void)
 #endif
 }
 
-/* In bytes (as job); streaming: with stream_bytes (the threaded copies), else memcpy (small ones) */
+/* Map every 4 KiB page of dst[0 .. n) for writing, leaving what it holds: a write that adds nothing. */
+static void touch_bytes(char *dst, int64_t n)
+{
+    for (uintptr_t p = (uintptr_t)dst, end = (uintptr_t)dst + (uintptr_t)n; p < end; p = (p | 4095) + 1)
+        __atomic_fetch_or((char *)p, 0, __ATOMIC_RELAXED);
+}
+
+/* In bytes (as job); src NULL: touch dst instead (tb_touch2d); streaming: with stream_bytes (the threaded copies),
+ * else memcpy (small ones) */
 static void copy_block(char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows, int64_t cols, int streaming)
 {
-    if (dld == rows && sld == rows)
+    if (dld == rows && (sld == rows || !src))
         rows *= cols, cols = 1;
     for (int64_t j = 0; j < cols; j++)
-        if (streaming)
+        if (!src)
+            touch_bytes(dst + j * dld, rows);
+        else if (streaming)
             stream_bytes(dst + j * dld, src + j * sld, rows);
         else
             memcpy(dst + j * dld, src + j * sld, (size_t)rows);
@@ -125,9 +135,10 @@ static void run(job *j)
         int64_t n = j->by_columns ? j->cols : j->rows;
         int64_t lo = n * p / j->pieces, hi = n * (p + 1) / j->pieces;
         if (j->by_columns)
-            copy_block(j->dst + lo * j->dld, j->dld, j->src + lo * j->sld, j->sld, j->rows, hi - lo, 1);
+            copy_block(j->dst + lo * j->dld, j->dld, j->src ? j->src + lo * j->sld : NULL, j->sld, j->rows, hi - lo,
+                       1);
         else
-            copy_block(j->dst + lo, j->dld, j->src + lo, j->sld, hi - lo, j->cols, 1);
+            copy_block(j->dst + lo, j->dld, j->src ? j->src + lo : NULL, j->sld, hi - lo, j->cols, 1);
         stream_fence();
         atomic_fetch_add_explicit(&j->done, 1, memory_order_release);
     }
@@ -220,7 +231,8 @@ int tb_copy_workers(void)
     return n;
 }
 
-void tb_copy2d(void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
+/* tb_copy2d, and tb_touch2d where src_ is NULL */
+static void spread(void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
 {
     if (rows <= 0 || cols <= 0)
         return;
@@ -264,4 +276,14 @@ void tb_copy2d(void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t r
         else
             sched_yield();
     pthread_mutex_unlock(&pool.busy);
+}
+
+void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
+{
+    spread(dst, dld, src, sld, rows, cols, esize);
+}
+
+void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize)
+{
+    spread(dst, dld, NULL, dld, rows, cols, esize);
 }

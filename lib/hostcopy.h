@@ -15,6 +15,10 @@
 TB_HIDDEN void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
                          unsigned esize);
 
+/* Map the pages of a rows x cols block (leading dimension dld) for writing, leaving what it holds, spread over the
+ * threads as tb_copy2d is. */
+TB_HIDDEN void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize);
+
 /* Threads that tb_copy2d uses, the caller included (TILEBLAS_COPY_THREADS, else the online CPUs up to 16). */
 TB_HIDDEN int tb_copy_threads(void);
 

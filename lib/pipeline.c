@@ -4,14 +4,26 @@
 #include "pipeline.h"
 #include "util.h"
 
-/* Event numbers: staging slots (in, out), panel buffers uploaded, a queue done with a panel buffer; in growing
- * squares, each row block of A and each panel of B uploaded. */
-#define EV_IN(r) (r)
-#define EV_OUT(r) (TB_PIPE_SLOTS + (r))
-#define EV_READY(b) (2 * TB_PIPE_SLOTS + (b))
-#define EV_DONE(b, q) (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + (b) * TB_PIPE_MAX_DEPTH + (q))
-#define EV_A(i) (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + (int)(i))
-#define EV_B(j) (EV_A(TB_PLAN_MAX_BLOCKS) + (int)(j))
+/* Queues: tile t's kernel on queue t % depth; every upload, in the host's order, on UPQ; every download on DOWNQ. */
+#define UPQ TB_PIPE_MAX_DEPTH
+#define DOWNQ (TB_PIPE_MAX_DEPTH + 1)
+
+/* Events: staging slots (in, out); the uploads queued so far done; queue q's last kernel done; queue q's last
+ * kernel that read panel buffer b done; C buffer c's last kernel done, and its last download done. */
+#define EV_IN(s) (s)
+#define EV_OUT(s) (TB_PIPE_SLOTS + (s))
+#define EV_UP (2 * TB_PIPE_SLOTS)
+#define EV_KERNEL(q) (EV_UP + 1 + (q))
+#define EV_PANEL(b, q) (EV_KERNEL(TB_PIPE_MAX_DEPTH) + (b) * TB_PIPE_MAX_DEPTH + (q))
+#define EV_COMPUTED(c) (EV_PANEL(TB_PIPE_MAX_DEPTH, 0) + (int)(c))
+#define EV_FREED(c) (EV_COMPUTED(TB_PLAN_MAX_CTILES) + (int)(c))
+
+/* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), the C tiles side by side. */
+typedef struct buffers {
+    void *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c;
+    int na, nb;
+    size_t ctile; /* bytes from one C tile buffer to the next */
+} buffers;
 
 typedef struct run {
     const tb_gemm *g;
@@ -20,12 +32,16 @@ typedef struct run {
     int64_t slot;                   /* elements in a staging slot */
     const tb_devops *ops;
     const tb_pipe_staging *st;
+    const buffers *d;
     const char *err;
     int next_in, next_out;          /* ring positions */
+    int held;                       /* out slots holding results not yet copied to C */
     int64_t out_tile[TB_PIPE_SLOTS]; /* the tile whose result an out slot holds, or -1 */
     void *out_dst[TB_PIPE_SLOTS];    /* where in C it goes */
     int64_t out_rows[TB_PIPE_SLOTS], out_cols[TB_PIPE_SLOTS];
-    int64_t written;                /* tiles copied out to C, in order */
+    /* tiles, in the plan's order: [0, written) copied out to C; [written, queued) downloads queued; [queued,
+     * computed) kernels queued */
+    int64_t written, queued, computed;
     tb_pipe_times times;
 } run;
 
@@ -123,76 +139,6 @@ int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k)
     return want > least ? want : least;
 }
 
-/* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld) on queue q. */
-static int upload(run *r, int q, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols)
-{
-    chunk c;
-    void *ctx = r->ops->ctx;
-    for (chunk_start(&c, r->slot, rows, cols); chunk_next(&c);) {
-        int s = r->next_in;
-        r->next_in = (s + 1) % TB_PIPE_SLOTS;
-        if (host_wait(r, EV_IN(s)))
-            return failed(r, "waiting for a staging buffer");
-        copy_timed(&r->times.copy_in, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols,
-                   r->e);
-        if (r->ops->h2d(ctx, q, tb_at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
-            return failed(r, "copy to device");
-        if (r->ops->record(ctx, q, EV_IN(s)))
-            return failed(r, "recording an event");
-    }
-    return 0;
-}
-
-/* Copy tile t's results from the out slots to C, once every one of them has arrived (all or nothing). */
-static int flush_tile(run *r, int64_t t)
-{
-    for (int s = 0; s < TB_PIPE_SLOTS; s++)
-        if (r->out_tile[s] == t && host_wait(r, EV_OUT(s)))
-            return failed(r, "copy to host");
-    for (int s = 0; s < TB_PIPE_SLOTS; s++)
-        if (r->out_tile[s] == t) {
-            copy_timed(&r->times.copy_out, r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s],
-                       r->out_rows[s], r->out_cols[s], r->e);
-            r->out_tile[s] = -1;
-        }
-    r->written = t + 1;
-    return 0;
-}
-
-/* Flush the tiles in the out ring up to and including t, oldest first. */
-static int flush_upto(run *r, int64_t t)
-{
-    for (int64_t u = r->written; u <= t; u++) {
-        int held = 0;
-        for (int s = 0; s < TB_PIPE_SLOTS; s++)
-            held |= r->out_tile[s] == u;
-        if (held && flush_tile(r, u))
-            return -1;
-    }
-    return 0;
-}
-
-/* Queue the download of tile t (rows x cols at dev, leading dimension dld) into the out ring, on queue q. */
-static int download(run *r, int q, int64_t t, const void *dev, int64_t dld, void *c, int64_t rows, int64_t cols)
-{
-    chunk k;
-    void *ctx = r->ops->ctx;
-    for (chunk_start(&k, r->slot, rows, cols); chunk_next(&k);) {
-        int s = r->next_out;
-        r->next_out = (s + 1) % TB_PIPE_SLOTS;
-        if (r->out_tile[s] >= 0 && flush_upto(r, r->out_tile[s]))
-            return -1;
-        if (r->ops->d2h(ctx, q, r->st->out[s], k.rows, tb_at(dev, k.i + k.j * dld, r->e), dld, k.rows, k.cols, r->e))
-            return failed(r, "copy to host");
-        if (r->ops->record(ctx, q, EV_OUT(s)))
-            return failed(r, "recording an event");
-        r->out_tile[s] = t;
-        r->out_dst[s] = tb_at(c, k.i + k.j * r->g->p.ldc, r->e);
-        r->out_rows[s] = k.rows, r->out_cols[s] = k.cols;
-    }
-    return 0;
-}
-
 /* Row block *i and panel *j of tile t in the plan's order: panel by panel, or in growing squares (lib/plan.h) */
 static void tile_at(const tb_plan *plan, int64_t t, int64_t *i, int64_t *j)
 {
@@ -234,20 +180,14 @@ void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int6
     tile_extent(plan, m, n, i, j, i0, rows, j0, cols);
 }
 
-/* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), tiles of C. */
-typedef struct buffers {
-    void *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c[TB_PIPE_MAX_DEPTH];
-    int na, nb, nc;
-} buffers;
-
 static void release(const tb_devops *ops, buffers *d)
 {
     for (int i = 0; i < d->na; i++)
         ops->release(ops->ctx, d->a[i]);
     for (int i = 0; i < d->nb; i++)
         ops->release(ops->ctx, d->b[i]);
-    for (int i = 0; i < d->nc; i++)
-        ops->release(ops->ctx, d->c[i]);
+    if (d->c)
+        ops->release(ops->ctx, d->c);
 }
 
 static int allocate(run *r, buffers *d)
@@ -260,42 +200,162 @@ static int allocate(run *r, buffers *d)
     size_t a_bytes = p->transa ? tb_plan_block_bytes(p->k, a_rows, e) : tb_plan_block_bytes(a_rows, p->k, e);
     const int64_t b_cols = pl->b_resident ? p->n : pl->nb;
     size_t b_bytes = p->transb ? tb_plan_block_bytes(b_cols, p->k, e) : tb_plan_block_bytes(p->k, b_cols, e);
-    size_t c_bytes = tb_plan_block_bytes(pl->mb, pl->nb, e);
-    /* as many as there are blocks of a kind, up to the depth; tile t uses A and C buffers t % depth */
-    int nc = (int)min64(pl->mtiles * pl->ntiles, depth), na = pl->a_resident ? 1 : nc;
+    /* as many as there are blocks of a kind, up to the depth; tile t uses A buffer t % depth */
+    int na = pl->a_resident ? 1 : (int)min64(pl->mtiles * pl->ntiles, depth);
     int nb = pl->b_resident ? 1 : (int)min64(pl->ntiles, depth);
     memset(d, 0, sizeof *d);
+    d->ctile = tb_plan_ctile_bytes(pl);
     for (; d->na < na; d->na++)
         if (r->ops->alloc(r->ops->ctx, a_bytes, &d->a[d->na]))
             return failed(r, "device memory");
     for (; d->nb < nb; d->nb++)
         if (r->ops->alloc(r->ops->ctx, b_bytes, &d->b[d->nb]))
             return failed(r, "device memory");
-    for (; d->nc < nc; d->nc++)
-        if (r->ops->alloc(r->ops->ctx, c_bytes, &d->c[d->nc]))
-            return failed(r, "device memory");
+    if (r->ops->alloc(r->ops->ctx, d->ctile * (size_t)pl->ctiles, &d->c)) {
+        d->c = NULL;
+        return failed(r, "device memory");
+    }
     return 0;
 }
 
-/* Queue tile t: its operands that are not on the device yet, its kernel, its download. */
-static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, unsigned panel0_queues, int *a_waited)
+/* Tile t's C buffer on the device; CTILE_LD: the leading dimension of every one */
+static void *ctile(const run *r, int64_t t)
+{
+    return (char *)r->d->c + (size_t)(t % r->plan->ctiles) * r->d->ctile;
+}
+
+#define CTILE_LD(plan) ld4((plan)->mb)
+
+/* Copy the oldest tile whose download is queued to C, all of it at once, if its results have arrived (wait: once
+ * they have).  1 when copied, 0 when not yet (or none is queued), -1 on failure. */
+static int flush_oldest(run *r, int wait)
+{
+    const int64_t t = r->written;
+    if (t >= r->queued)
+        return 0;
+    for (int s = 0; s < TB_PIPE_SLOTS; s++) {
+        if (r->out_tile[s] != t)
+            continue;
+        int here = wait ? !host_wait(r, EV_OUT(s)) : r->ops->done(r->ops->ctx, EV_OUT(s));
+        if (here < 0 || (wait && !here))
+            return failed(r, "copy to host");
+        if (!here)
+            return 0;
+    }
+    for (int s = 0; s < TB_PIPE_SLOTS; s++)
+        if (r->out_tile[s] == t) {
+            copy_timed(&r->times.copy_out, r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s],
+                       r->out_rows[s], r->out_cols[s], r->e);
+            r->out_tile[s] = -1;
+            r->held--;
+        }
+    r->written = t + 1;
+    return 1;
+}
+
+/* Queue the download of the oldest computed tile into the next out slots, if they are free (after its kernel, on
+ * DOWNQ; its C buffer is free once the download is done).  1 when queued, 0 when the slots are not free yet, -1 on
+ * failure. */
+static int queue_download(run *r)
+{
+    const tb_plan *pl = r->plan;
+    const int64_t t = r->queued;
+    int64_t i0, rows, j0, cols;
+    tb_pipeline_tile(pl, r->g->p.m, r->g->p.n, t, &i0, &rows, &j0, &cols);
+    if (chunks(r->slot, rows, cols) > TB_PIPE_SLOTS - r->held)
+        return 0;
+    void *ctx = r->ops->ctx;
+    const int cb = (int)(t % pl->ctiles);
+    const int64_t dld = CTILE_LD(pl);
+    const void *dev = ctile(r, t);
+    char *c = tb_at(r->g->p.c, i0 + j0 * r->g->p.ldc, r->e);
+    if (r->ops->queue_wait(ctx, DOWNQ, EV_COMPUTED(cb)))
+        return failed(r, "waiting for an event");
+    chunk k;
+    for (chunk_start(&k, r->slot, rows, cols); chunk_next(&k);) {
+        int s = r->next_out;
+        r->next_out = (s + 1) % TB_PIPE_SLOTS;
+        if (r->ops->d2h(ctx, DOWNQ, r->st->out[s], k.rows, tb_at(dev, k.i + k.j * dld, r->e), dld, k.rows, k.cols,
+                        r->e))
+            return failed(r, "copy to host");
+        if (r->ops->record(ctx, DOWNQ, EV_OUT(s)))
+            return failed(r, "recording an event");
+        r->out_tile[s] = t;
+        r->out_dst[s] = tb_at(c, k.i + k.j * r->g->p.ldc, r->e);
+        r->out_rows[s] = k.rows, r->out_cols[s] = k.cols;
+        r->held++;
+    }
+    if (r->ops->record(ctx, DOWNQ, EV_FREED(cb)))
+        return failed(r, "recording an event");
+    r->queued = t + 1;
+    return 1;
+}
+
+/* Take the results that have arrived to C and queue the downloads the out ring has room for; and if `need` >= 0,
+ * go on (waiting for the oldest results as needed) until the download of tile `need` (computed) is queued. */
+static int take_results(run *r, int64_t need)
+{
+    for (;;) {
+        int rc;
+        while ((rc = flush_oldest(r, 0)) > 0)
+            ;
+        while (rc == 0 && r->queued < r->computed && (rc = queue_download(r)) > 0)
+            rc = 0;
+        if (rc < 0)
+            return -1;
+        if (r->queued > need)
+            return 0;
+        if (flush_oldest(r, 1) < 0) /* the ring is full of results still on their way */
+            return -1;
+    }
+}
+
+/* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld), on UPQ.  While
+ * the next in slot is still being read by the device, results that have arrived are taken first. */
+static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols)
+{
+    chunk c;
+    void *ctx = r->ops->ctx;
+    for (chunk_start(&c, r->slot, rows, cols); chunk_next(&c);) {
+        int s = r->next_in;
+        r->next_in = (s + 1) % TB_PIPE_SLOTS;
+        const int free = r->ops->done(ctx, EV_IN(s));
+        if (free < 0 || (!free && take_results(r, -1)) || (!free && host_wait(r, EV_IN(s))))
+            return failed(r, "waiting for a staging buffer");
+        copy_timed(&r->times.copy_in, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols,
+                   r->e);
+        if (r->ops->h2d(ctx, UPQ, tb_at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
+            return failed(r, "copy to device");
+        if (r->ops->record(ctx, UPQ, EV_IN(s)))
+            return failed(r, "recording an event");
+    }
+    return 0;
+}
+
+/* UPQ waits for ev (a buffer's last reader or writer) */
+static int up_waits(run *r, int ev)
+{
+    return r->ops->queue_wait(r->ops->ctx, UPQ, ev) ? failed(r, "waiting for an event") : 0;
+}
+
+/* Queue tile t: its operands that are not on the device yet, its kernel. */
+static int tile(run *r, int64_t t, unsigned *panel_queues)
 {
     const tb_kproblem *p = &r->g->p;
     const tb_plan *pl = r->plan;
+    const buffers *d = r->d;
     const tb_devops *ops = r->ops;
-    const int depth = pl->depth, q = (int)(t % depth);
+    const int depth = pl->depth, q = (int)(t % depth), cb = (int)(t % pl->ctiles);
+    const unsigned e = r->e;
     int64_t i, j, i0, rows, j0, cols;
     tile_at(pl, t, &i, &j);
     tile_extent(pl, p->m, p->n, i, j, &i0, &rows, &j0, &cols);
     tb_kproblem k = *p;
     k.m = rows, k.n = cols;
 
-    /* the panel of op(B): uploaded by the panel's first tile (i == 0, in either order).  Kept whole: the other
-     * tiles wait for its upload.  Otherwise in one of `depth` buffers: uploaded once the tiles of the panel that
-     * had the buffer before are done on every queue; the other tiles wait for the upload. */
+    /* The panel of op(B), uploaded by the panel's first tile (i == 0, in either order): kept whole, or in one of
+     * `depth` buffers once the kernels that read the panel before it there are done. */
     const int b = pl->b_resident ? 0 : (int)(j % d->nb);
-    const unsigned e = r->e;
-    const int ready = pl->b_resident ? EV_B(j) : EV_READY(b);
     void *bdev = d->b[b];
     if (pl->b_resident) {
         k.ldb = p->transb ? ld4(p->n) : ld4(p->k);
@@ -306,91 +366,90 @@ static int tile(run *r, const buffers *d, int64_t t, unsigned *panel_queues, uns
     k.b = bdev;
     if (i == 0) {
         for (int q2 = 0; q2 < depth; q2++)
-            if ((panel_queues[b] >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(b, q2)))
-                return failed(r, "waiting for an event");
-        panel_queues[b] = 0;
-        int bad = p->transb ? upload(r, q, bdev, k.ldb, tb_at(p->b, j0, e), p->ldb, cols, p->k)
-                            : upload(r, q, bdev, k.ldb, tb_at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols);
-        if (bad || ops->record(ops->ctx, q, ready))
-            return failed(r, "recording an event");
-    } else if (ops->queue_wait(ops->ctx, q, ready)) {
-        return failed(r, "waiting for an event");
-    }
-
-    /* the row block of op(A): kept whole (uploaded by its first tile, j == 0 in either order; panel by panel, the
-     * later panels wait, once per queue, for the first panel to be done everywhere; in growing squares each tile
-     * waits for its row block's upload) or uploaded for every tile */
-    if (pl->a_resident) {
-        k.lda = p->transa ? ld4(p->k) : ld4(p->m);
-        void *adev = tb_at(d->a[0], p->transa ? i0 * k.lda : i0, e);
-        k.a = adev;
-        if (j == 0) {
-            if (p->transa ? upload(r, q, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
-                          : upload(r, q, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k))
+            if ((panel_queues[b] >> q2 & 1) && up_waits(r, EV_PANEL(b, q2)))
                 return -1;
-            if (pl->b_resident && ops->record(ops->ctx, q, EV_A(i)))
-                return failed(r, "recording an event");
-        } else if (pl->b_resident) { /* growing squares: the row block's own upload */
-            if (ops->queue_wait(ops->ctx, q, EV_A(i)))
-                return failed(r, "waiting for an event");
-        } else if (!a_waited[q]) {
-            for (int q2 = 0; q2 < depth; q2++)
-                if ((panel0_queues >> q2 & 1) && ops->queue_wait(ops->ctx, q, EV_DONE(0, q2)))
-                    return failed(r, "waiting for an event");
-            a_waited[q] = 1;
-        }
-    } else {
-        k.lda = p->transa ? ld4(p->k) : ld4(pl->mb);
-        void *adev = d->a[t % depth];
-        k.a = adev;
-        if (p->transa ? upload(r, q, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
-                      : upload(r, q, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k))
+        panel_queues[b] = 0;
+        if (p->transb ? upload(r, bdev, k.ldb, tb_at(p->b, j0, e), p->ldb, cols, p->k)
+                      : upload(r, bdev, k.ldb, tb_at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols))
             return -1;
     }
 
-    /* C: read only when beta != 0 */
-    k.c = d->c[t % depth];
-    k.ldc = ld4(pl->mb);
-    void *c = tb_at(p->c, i0 + j0 * p->ldc, e);
-    if (p->beta != 0.0 && upload(r, q, k.c, k.ldc, c, p->ldc, rows, cols))
+    /* The row block of op(A): kept whole (uploaded by its first tile, j == 0 in either order), or uploaded for
+     * every tile into buffer t % depth once the kernel of tile t - depth, on the same queue, is done. */
+    void *adev;
+    int send_a = 1;
+    if (pl->a_resident) {
+        k.lda = p->transa ? ld4(p->k) : ld4(p->m);
+        adev = tb_at(d->a[0], p->transa ? i0 * k.lda : i0, e);
+        send_a = j == 0;
+    } else {
+        k.lda = p->transa ? ld4(p->k) : ld4(pl->mb);
+        adev = d->a[t % depth];
+        if (t >= depth && up_waits(r, EV_KERNEL(q)))
+            return -1;
+    }
+    k.a = adev;
+    if (send_a && (p->transa ? upload(r, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
+                             : upload(r, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k)))
         return -1;
+
+    /* C: read only when beta != 0, into its buffer once the download of the tile before there is done */
+    k.c = ctile(r, t);
+    k.ldc = CTILE_LD(pl);
+    if (p->beta != 0.0 &&
+        ((t >= pl->ctiles && up_waits(r, EV_FREED(cb))) ||
+         upload(r, k.c, k.ldc, tb_at(p->c, i0 + j0 * p->ldc, e), p->ldc, rows, cols)))
+        return -1;
+
+    /* the kernel, once every upload queued so far is done and its C buffer is free */
+    if (ops->record(ops->ctx, UPQ, EV_UP) || ops->queue_wait(ops->ctx, q, EV_UP) ||
+        (t >= pl->ctiles && ops->queue_wait(ops->ctx, q, EV_FREED(cb))))
+        return failed(r, "waiting for an event");
     if (ops->gemm(ops->ctx, q, &k))
         return failed(r, "kernel");
+    if (ops->record(ops->ctx, q, EV_COMPUTED(cb)) || ops->record(ops->ctx, q, EV_KERNEL(q)))
+        return failed(r, "recording an event");
     if (!pl->b_resident) { /* who read the panel's buffer, for its next panel (kept whole, it has none) */
-        if (ops->record(ops->ctx, q, EV_DONE(b, q)))
+        if (ops->record(ops->ctx, q, EV_PANEL(b, q)))
             return failed(r, "recording an event");
         panel_queues[b] |= 1u << q;
     }
-    return download(r, q, t, k.c, k.ldc, c, rows, cols);
+    r->computed = t + 1;
+    return 0;
 }
 
 int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops, const tb_pipe_staging *staging,
                         tb_pipe_times *times, const char **err)
 {
-    run r = { .g = g, .plan = plan, .ops = ops, .st = staging, .e = plan->esize };
+    buffers d;
+    run r = { .g = g, .plan = plan, .ops = ops, .st = staging, .e = plan->esize, .d = &d };
     *times = r.times;
     r.slot = plan->esize ? staging->slot_bytes / plan->esize : 0;
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         r.out_tile[s] = -1;
     /* a tile's results must fit in half the out ring, so that it is copied to C all at once */
-    if (plan->depth < 1 || plan->depth > TB_PIPE_MAX_DEPTH || r.slot < 1 ||
-        chunks(r.slot, plan->mb, plan->nb) > TB_PIPE_SLOTS / 2) {
-        *err = "pipeline set-up (staging too small or depth out of range)";
+    if (plan->depth < 1 || plan->depth > TB_PIPE_MAX_DEPTH || plan->ctiles < 1 || plan->ctiles > TB_PLAN_MAX_CTILES ||
+        r.slot < 1 || chunks(r.slot, plan->mb, plan->nb) > TB_PIPE_SLOTS / 2) {
+        *err = "pipeline set-up (staging too small, or depth or C tiles out of range)";
         return 0;
     }
-    buffers d;
     const int64_t tiles = plan->mtiles * plan->ntiles;
-    unsigned panel_queues[TB_PIPE_MAX_DEPTH] = { 0 }, panel0_queues = 0;
-    int a_waited[TB_PIPE_MAX_DEPTH] = { 0 };
+    unsigned panel_queues[TB_PIPE_MAX_DEPTH] = { 0 };
+    /* C's pages mapped for writing first, all threads a piece each, values left as they are: memory never written
+     * (numpy's fresh result of every product) costs a page fault and the kernel's zeroing per page, which inside
+     * the copies out, a few pages at a time, costs twice as much */
+    const double t0 = tb_now();
+    tb_touch2d(g->p.c, g->p.ldc, g->p.m, g->p.n, r.e);
+    r.times.copy_out += tb_now() - t0;
     if (!allocate(&r, &d)) {
-        for (int64_t t = 0; t < tiles; t++) {
-            if (t == plan->mtiles) /* the first panel is queued: who has to be waited for by the next ones */
-                panel0_queues = panel_queues[0];
-            if (tile(&r, &d, t, panel_queues, panel0_queues, a_waited))
+        for (int64_t t = 0; t < tiles; t++)
+            /* tile t's C buffer is free once the tile before there has its download queued */
+            if ((t >= plan->ctiles && take_results(&r, t - plan->ctiles)) || tile(&r, t, panel_queues) ||
+                take_results(&r, -1))
                 break;
-        }
-        if (!r.err)
-            flush_upto(&r, tiles - 1);
+        if (!r.err && !take_results(&r, tiles - 1))
+            while (r.written < tiles && flush_oldest(&r, 1) > 0)
+                ;
     }
     release(ops, &d);
     *times = r.times;

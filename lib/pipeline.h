@@ -4,11 +4,14 @@
  *
  * Host side, every copy goes through pinned staging memory in chunks: the caller's pageable matrices are copied
  * into a ring of pinned "in" slots by several host threads (lib/hostcopy.h) and DMA'd from there; results come back
- * into a ring of "out" slots and are copied out to the caller's C.  Device side, tile t runs on queue t % depth:
- * its uploads, its kernel and its download are queued in order there.  Cross-queue dependences are events: a panel
- * of B (or a resident row block of A) is uploaded on the queue of the first tile that needs it, and the other
- * queues wait for it; a panel buffer is reused only after every tile that read it has finished.  Tiles run in the
- * plan's order: panel by panel, or in growing squares when both operands stay whole (lib/plan.h).
+ * into a ring of "out" slots and are copied out to the caller's C.  Device side, every upload goes on one queue in
+ * the host's order, every download on another, and tile t's kernel on queue t % depth, after the uploads queued
+ * before it; a panel buffer (or a row block's, when op(A) is not kept whole) is uploaded into again only once the
+ * kernels that read it are done.  Results wait in the plan's C buffers (plan->ctiles) until the out ring has room
+ * for them: the host copies them out as they arrive, between chunks of the uploads, and waits for them only when
+ * the next tile needs a buffer that the results of an older one still hold.  So the host goes on copying operands
+ * in while the device computes, up to ctiles tiles ahead.  Tiles run in the plan's order: panel by panel, or in
+ * growing squares when both operands stay whole (lib/plan.h).
  *
  * The device is reached only through tb_devops, so that the orchestration is tested on the CPU against a
  * simulated device that runs queued work late and in any order the dependences allow (tests/test_pipeline.c);
@@ -35,22 +38,24 @@ typedef struct tb_devops {
                unsigned esize);
     int (*gemm)(void *ctx, int q, const tb_kproblem *p);
     /* events, numbered 0 .. TB_PIPE_EVENTS - 1: record on queue q; queue q waits for the last record of ev; the
-     * host waits for it (an event never recorded is complete) */
+     * host waits for it (an event never recorded is complete); done: 1 if it is complete, 0 if not yet, -1 on a
+     * failure */
     int (*record)(void *ctx, int q, int ev);
     int (*queue_wait)(void *ctx, int q, int ev);
     int (*host_wait)(void *ctx, int ev);
+    int (*done)(void *ctx, int ev);
 } tb_devops;
 
-/* Pinned staging: TB_PIPE_SLOTS slots of `slot_bytes` each way.  The out ring bounds how far the host can run
- * ahead of the device (it waits for the oldest results to copy them out), and so how much of the next uploads is
- * staged while the device computes: sixteen slots keep the host about a panel's upload ahead (doc/NOTES.md, "The
- * transfer pipeline: growing squares and the out ring"). */
+/* Pinned staging: TB_PIPE_SLOTS slots of `slot_bytes` each way.  The in ring lets the host fill the next slots
+ * while the DMA reads the last ones; the out ring holds results on their way to C, two tiles or more. */
 #ifndef TB_PIPE_SLOTS
 #define TB_PIPE_SLOTS 16
 #endif
 #define TB_PIPE_MAX_DEPTH 3
+/* kernels on queues 0 .. depth - 1, uploads on TB_PIPE_MAX_DEPTH, downloads on TB_PIPE_MAX_DEPTH + 1 */
+#define TB_PIPE_QUEUES (TB_PIPE_MAX_DEPTH + 2)
 #define TB_PIPE_EVENTS                                                                                             \
-    (2 * TB_PIPE_SLOTS + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + 2 * TB_PLAN_MAX_BLOCKS)
+    (2 * TB_PIPE_SLOTS + 1 + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + 2 * TB_PLAN_MAX_CTILES)
 
 typedef struct tb_pipe_staging {
     void *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
@@ -58,13 +63,14 @@ typedef struct tb_pipe_staging {
 } tb_pipe_staging;
 
 /* Where the calling thread's time went in a run, in seconds: the staging copies in (the caller's operands into the
- * in slots) and out (the out slots into C), and waits for the device (for a free in slot, or for results). */
+ * in slots) and out (the out slots into C, and mapping C's pages first), and waits for the device (for a free in
+ * slot, or for results). */
 typedef struct tb_pipe_times {
     double copy_in, copy_out, wait;
 } tb_pipe_times;
 
 /*
- * Compute g (host pointers; m, n, k >= 1, alpha != 0) with plan `plan` on `queues` >= plan->depth queues.
+ * Compute g (host pointers; m, n, k >= 1, alpha != 0) with plan `plan` on TB_PIPE_QUEUES queues.
  * Returns the number of tiles of C, in the plan's order (tb_pipeline_tile), that were written to the caller's C,
  * complete and right: all of them on success.  On a failure, the
  * tiles after those are untouched, *err names the operation that failed, and the caller computes the rest.

@@ -9,6 +9,16 @@ size_t tb_plan_block_bytes(int64_t rows, int64_t cols, unsigned esize)
     return (size_t)((rows + 3) & ~(int64_t)3) * (size_t)cols * esize;
 }
 
+static size_t ctile_bytes(int64_t mb, int64_t nb, unsigned e)
+{
+    return (tb_plan_block_bytes(mb, nb, e) + 255) & ~(size_t)255;
+}
+
+size_t tb_plan_ctile_bytes(const tb_plan *plan)
+{
+    return ctile_bytes(plan->mb, plan->nb, plan->esize);
+}
+
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
@@ -21,8 +31,8 @@ static int64_t to_grain(int64_t side, int64_t dim)
     return side < dim ? side : dim;
 }
 
-/* The device memory for tiles of mb x nb with `depth` in flight; op(A) whole when a_resident, op(B) when
- * b_resident. */
+/* The device memory for tiles of mb x nb with `depth` in flight (and as many C tiles); op(A) whole when a_resident,
+ * op(B) when b_resident. */
 static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned e, int64_t mb,
                          int64_t nb, int a_resident, int b_resident, int depth)
 {
@@ -31,7 +41,7 @@ static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb
     size_t a_whole = transa ? tb_plan_block_bytes(k, m, e) : tb_plan_block_bytes(m, k, e);
     size_t b_panel = transb ? tb_plan_block_bytes(nb, k, e) : tb_plan_block_bytes(k, nb, e);
     size_t b_whole = transb ? tb_plan_block_bytes(n, k, e) : tb_plan_block_bytes(k, n, e);
-    size_t c_tile = tb_plan_block_bytes(mb, nb, e);
+    size_t c_tile = ctile_bytes(mb, nb, e);
     /* no more buffers of a kind than there are blocks of it */
     int64_t tiles = mtiles * ntiles;
     size_t a = a_resident ? a_whole : (size_t)(mtiles < depth ? mtiles : depth) * a_block;
@@ -58,11 +68,10 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
     nb = nb < min_n ? min_n : nb;
     for (;;) {
         /* op(A) kept whole if it fits and is used by more than one panel (in one row block it is whole anyway);
-         * op(B) too, where there are few enough blocks for growing squares */
-        const int64_t mtiles = ceil_div(m, mb), ntiles = ceil_div(n, nb);
+         * op(B) too, for growing squares */
+        const int64_t mtiles = ceil_div(m, mb), ntiles = ceil_div(n, nb), tiles = mtiles * ntiles;
         const int reuse = mtiles > 1 && ntiles > 1;
-        const int squares = reuse && mtiles <= TB_PLAN_MAX_BLOCKS && ntiles <= TB_PLAN_MAX_BLOCKS;
-        for (int keep = squares ? 2 : reuse; keep >= 0; keep--) { /* 2: both whole, 1: op(A), 0: neither */
+        for (int keep = reuse ? 2 : 0; keep >= 0; keep--) { /* 2: both whole, 1: op(A), 0: neither */
             const int a_resident = keep >= 1, b_resident = keep == 2;
             size_t bytes = plan_bytes(m, n, k, transa, transb, e, mb, nb, a_resident, b_resident, depth);
             if (bytes <= budget) {
@@ -71,8 +80,14 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
                 plan->a_resident = a_resident || mtiles == 1;
                 plan->b_resident = b_resident;
                 plan->depth = depth;
-                plan->bytes = bytes;
                 plan->esize = e;
+                /* more C tiles where the memory left allows */
+                const size_t c_tile = ctile_bytes(mb, nb, e);
+                const int64_t base = tiles < depth ? tiles : depth; /* what `bytes` counts */
+                const int64_t most = tiles < TB_PLAN_MAX_CTILES ? tiles : TB_PLAN_MAX_CTILES;
+                const int64_t more = (int64_t)((budget - bytes) / c_tile);
+                plan->ctiles = base + more < most ? base + more : most;
+                plan->bytes = bytes + (size_t)(plan->ctiles - base) * c_tile;
                 return 0;
             }
         }

@@ -26,14 +26,17 @@ typedef struct tb_plan {
     int64_t mtiles, ntiles;
     int a_resident;    /* op(A) copied in once and kept for the whole call */
     int b_resident;    /* op(B) too; the tiles then run in growing squares */
-    int depth;         /* tiles in flight */
+    int depth;         /* kernels in flight (queues), and buffers for row blocks and panels not kept whole */
+    int64_t ctiles;    /* device buffers for C tiles: results wait there until the host takes them */
     size_t bytes;      /* device memory the plan needs */
     unsigned esize;    /* bytes of an element */
 } tb_plan;
 
-/* Growing squares keep an event for each row block and panel: no more of either than this (1: never). */
-#ifndef TB_PLAN_MAX_BLOCKS
-#define TB_PLAN_MAX_BLOCKS 64
+/* C tiles kept on the device at most, where memory allows (at least `depth`): the host copies a tile's results out
+ * when they have arrived, and meanwhile goes on with the operands of the next tiles, up to this many tiles ahead of
+ * the results it has taken. */
+#ifndef TB_PLAN_MAX_CTILES
+#define TB_PLAN_MAX_CTILES 32
 #endif
 /* Tiles at least this big (rows and columns), unless the matrix is smaller: smaller ones waste the kernel. */
 #define TB_PLAN_MIN_TILE 256
@@ -50,6 +53,10 @@ typedef struct tb_plan {
 /* Device bytes of a rows x cols column-major block of esize-byte elements, its leading dimension rounded up to 4
  * elements. */
 TB_HIDDEN size_t tb_plan_block_bytes(int64_t rows, int64_t cols, unsigned esize);
+
+/* Device bytes of one of the plan's C tile buffers (they lie side by side in one allocation): a block of mb x nb,
+ * rounded up to 256 bytes. */
+TB_HIDDEN size_t tb_plan_ctile_bytes(const tb_plan *plan);
 
 /*
  * The plan for C = alpha*op(A)*op(B) + beta*C (m, n, k >= 1, elements of esize bytes) within `budget` bytes of

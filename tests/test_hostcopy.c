@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hostcopy.h"
@@ -69,6 +70,39 @@ START_TEST(empty_copies_touch_nothing)
 }
 END_TEST
 
+/* tb_touch2d maps exactly the pages of the block and changes nothing: fresh memory (4 KiB pages), columns of 3
+ * pages 4 pages apart, a few values written before */
+START_TEST(touch_maps_the_block_and_changes_nothing)
+{
+    const long page = sysconf(_SC_PAGESIZE);
+    if (page != 4096) {
+        printf("touch: not run (pages of %ld bytes)\n", page);
+        return;
+    }
+    const int64_t ld = 4096, rows = 3072, cols = 200; /* floats: a column 12 KiB, 16 KiB apart */
+    const size_t bytes = sizeof(float) * (size_t)(ld * cols);
+    float *x = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert(x != MAP_FAILED);
+    madvise(x, bytes, MADV_NOHUGEPAGE);
+    x[5 * ld + 7] = 3.5f, x[(cols - 1) * ld + rows - 1] = -2.0f;
+    tb_touch2d(x, ld, rows, cols, sizeof(float));
+    unsigned char *in = malloc(bytes / 4096);
+    ck_assert(in && mincore(x, bytes, in) == 0);
+    for (int64_t p = 0; p < (int64_t)(bytes / 4096); p++)
+        ck_assert_msg((in[p] & 1) == (p % 4 != 3), "page %lld %s", (long long)p, in[p] & 1 ? "mapped" : "not mapped");
+    for (int64_t i = 0; i < ld * cols; i++) {
+        float want = i == 5 * ld + 7 ? 3.5f : i == (cols - 1) * ld + rows - 1 ? -2.0f : 0.0f;
+        ck_assert_msg(x[i] == want, "element %lld is %g", (long long)i, (double)x[i]);
+    }
+    /* a block that is small, or empty, is touched too, or left */
+    tb_touch2d(x + 1, ld, 1, 1, sizeof(float));
+    tb_touch2d(x, ld, 0, 5, sizeof(float));
+    ck_assert(x[1] == 0.0f);
+    free(in);
+    munmap(x, bytes);
+}
+END_TEST
+
 static void *concurrent(void *arg)
 {
     int64_t n = (int64_t)(intptr_t)arg;
@@ -121,6 +155,7 @@ int main(void)
     tcase_add_test(tc, threads_start_despite_large_tls);
     tcase_add_test(tc, shapes_and_leading_dimensions);
     tcase_add_test(tc, empty_copies_touch_nothing);
+    tcase_add_test(tc, touch_maps_the_block_and_changes_nothing);
     tcase_add_test(tc, concurrent_callers);
     suite_add_tcase(s, tc);
     TCase *tf = tcase_create("fork");

@@ -33,7 +33,7 @@ typedef struct op {
     tb_kproblem p;
 } op;
 
-#define QUEUES TB_PIPE_MAX_DEPTH
+#define QUEUES TB_PIPE_QUEUES
 #define MAXOPS 50000
 
 typedef struct sim {
@@ -200,6 +200,18 @@ static int sim_host_wait(void *ctx, int ev)
     return 0;
 }
 
+static int sim_done(void *ctx, int ev)
+{
+    sim *s = ctx;
+    ck_assert_msg(ev >= 0 && ev < TB_PIPE_EVENTS, "event %d", ev);
+    if (injected(s))
+        return -1;
+    /* the device may have got on meanwhile */
+    while (next_rand() % 4 == 0 && step(s))
+        ;
+    return s->recorded[ev] >= s->issued[ev];
+}
+
 /* ---- the tests ---- */
 
 typedef struct shape {
@@ -292,7 +304,7 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
         ck_assert((s->q[q] = malloc(sizeof(op) * MAXOPS)) != NULL);
     s->fail_at = fail_at;
     tb_devops ops = { s, sim_alloc, sim_release, sim_h2d, sim_d2h, sim_gemm, sim_record, sim_queue_wait,
-                      sim_host_wait };
+                      sim_host_wait, sim_done };
     tb_gemm g = { .p = p };
     const char *err = NULL;
     tb_pipe_times times = { -1, -1, -1 };
@@ -350,12 +362,13 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
 
 /* Shapes and device budgets chosen (with tb_plan_make) for every kind of plan: one tile; row blocks only; panels
  * only; both, with op(A) kept whole or re-sent per panel, at depths 2 and 3, with panels of B reusing buffers; and
- * both operands whole (growing squares), with more row blocks than panels and fewer, at depths 2 and 3. */
+ * both operands whole (growing squares), with more row blocks than panels and fewer, at depths 2 and 3; C tiles
+ * reused, as many as kernels in flight or more. */
 static const shape shapes[] = {
     { 1, 1, 1, 0, 0, 1.0f, 0.0f, 1 << 20 },
     { 33, 17, 9, 1, 0, -1.5f, 0.5f, 1 << 20 },
-    { 1100, 70, 20, 0, 0, 1.0f, 0.25f, 1 << 20 },    /* 5 x 1 tiles */
-    { 70, 1100, 20, 1, 1, -1.0f, 0.0f, 1 << 20 },    /* 1 x 5, A whole */
+    { 1100, 70, 20, 0, 0, 1.0f, 0.25f, 190000 },     /* 5 x 1 tiles, depth 2 */
+    { 70, 1100, 20, 1, 1, -1.0f, 0.0f, 195000 },     /* 1 x 5, A whole, depth 2 */
     { 600, 900, 40, 0, 0, 1.0f, 0.0f, 700000 },      /* 3 x 4, A per panel, depth 2 */
     { 600, 900, 40, 0, 0, 0.75f, 2.0f, 745000 },     /* 3 x 4, A whole, depth 2 */
     { 900, 600, 33, 1, 0, 2.0f, 0.0f, 730000 },      /* 4 x 3, A whole, depth 2 */
@@ -367,8 +380,9 @@ static const shape shapes[] = {
     { 800, 1300, 24, 1, 0, 1.0f, 0.25f, 660000 },    /* 4 x 6, A whole, depth 2 */
     { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 580000 },      /* 2 x 8, depth 2: a panel's buffer reused 2 panels on */
     { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 600000 },      /* 2 x 8, both whole, depth 2 */
-    { 600, 900, 40, 1, 1, -0.5f, 0.0f, 1500000 },    /* 3 x 4, both whole, depth 3 */
-    { 1300, 700, 24, 1, 0, 1.0f, 1.5f, 1300000 },    /* 6 x 3, both whole, depth 3 */
+    { 600, 900, 40, 1, 1, -0.5f, 0.0f, 1500000 },    /* 3 x 4, both whole, depth 3, 4 C tiles */
+    { 1300, 700, 24, 1, 0, 1.0f, 1.5f, 1300000 },    /* 6 x 3, both whole, depth 3, 4 C tiles */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.5f, 1263000 },     /* 1 x 8, panels in 3 buffers, 4 C tiles */
     { 512, 1300, 16, 0, 1, 1.0f, 0.5f, 620000 },     /* 2 x 6, depth 2 */
 };
 
@@ -381,14 +395,20 @@ START_TEST(every_kind_of_plan)
         tb_plan p;
         ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &p), 0);
         const int both = p.mtiles > 1 && p.ntiles > 1;
+        kinds |= p.mtiles * p.ntiles == 1 ? 256 : 0;
+        kinds |= p.mtiles > 1 && p.ntiles == 1 ? 512 : 0;
+        kinds |= p.mtiles == 1 && p.ntiles > 1 ? 1024 : 0;
         kinds |= both && !p.a_resident ? 1 : 0;
         kinds |= both && p.a_resident && !p.b_resident ? 2 : 0;
         kinds |= p.b_resident && p.mtiles > p.ntiles ? 4 : 0;
         kinds |= p.b_resident && p.mtiles < p.ntiles ? 8 : 0;
         kinds |= p.b_resident && p.depth == 2 ? 16 : 0;
         kinds |= p.b_resident && p.depth == 3 ? 32 : 0;
+        const int more_c = p.ctiles > p.depth && p.ctiles < p.mtiles * p.ntiles;
+        kinds |= more_c && p.b_resident ? 64 : 0;
+        kinds |= more_c && !p.b_resident ? 128 : 0;
     }
-    ck_assert_int_eq(kinds, 63);
+    ck_assert_int_eq(kinds, 2047);
 }
 END_TEST
 

@@ -30,12 +30,18 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
     size_t b_panel = tb ? tb_plan_block_bytes(p->nb, k, 4) : tb_plan_block_bytes(k, p->nb, 4);
     size_t b_whole = tb ? tb_plan_block_bytes(n, k, 4) : tb_plan_block_bytes(k, n, 4);
     int64_t d = p->depth, tiles = p->mtiles * p->ntiles;
+    /* C tiles: at least one per kernel in flight, more only where the budget has room for them, 256-byte aligned */
+    const int64_t least = tiles < d ? tiles : d, most = tiles < TB_PLAN_MAX_CTILES ? tiles : TB_PLAN_MAX_CTILES;
+    ck_assert_msg(p->ctiles >= least && p->ctiles <= most, "%lld C tiles", (long long)p->ctiles);
+    const size_t c_tile = tb_plan_ctile_bytes(p);
+    ck_assert(c_tile % 256 == 0 && c_tile >= tb_plan_block_bytes(p->mb, p->nb, 4) &&
+              c_tile < tb_plan_block_bytes(p->mb, p->nb, 4) + 256);
     size_t need = (p->a_resident ? a_whole : (size_t)(p->mtiles < d ? p->mtiles : d) * a_block) +
                   (p->b_resident ? b_whole : (size_t)(p->ntiles < d ? p->ntiles : d) * b_panel) +
-                  (size_t)(tiles < d ? tiles : d) * tb_plan_block_bytes(p->mb, p->nb, 4);
-    /* op(B) stays whole only beside op(A), and only with the few blocks growing squares keep events for */
-    ck_assert(!p->b_resident || (p->a_resident && p->mtiles > 1 && p->ntiles > 1 &&
-                                 p->mtiles <= TB_PLAN_MAX_BLOCKS && p->ntiles <= TB_PLAN_MAX_BLOCKS));
+                  (size_t)p->ctiles * c_tile;
+    ck_assert(p->ctiles == most || p->bytes + c_tile > budget);
+    /* op(B) stays whole only beside op(A) */
+    ck_assert(!p->b_resident || (p->a_resident && p->mtiles > 1 && p->ntiles > 1));
     ck_assert_msg(p->bytes == need, "bytes %zu, buffers %zu", p->bytes, need);
 }
 
@@ -66,15 +72,18 @@ START_TEST(large_square_is_cut_into_panels_with_a_resident)
     ck_assert_int_eq(p.ntiles, TB_PLAN_TARGET_TILES);
     ck_assert_int_eq(p.a_resident, 1);
     ck_assert_int_eq(p.depth, 3);
-    /* both whole where they fit (256 MiB each), three C tiles (16 MiB each) */
+    /* both whole where they fit (256 MiB each), and all 16 C tiles (16 MiB each) */
     ck_assert_int_eq(p.b_resident, 1);
-    ck_assert_uint_eq(p.bytes, (size_t)512 * MiB + 3 * (size_t)16 * MiB);
-    /* with less room: A whole, three B panels (32 MiB each) */
+    ck_assert_int_eq(p.ctiles, 16);
+    ck_assert_uint_eq(p.bytes, (size_t)512 * MiB + 16 * (size_t)16 * MiB);
+    /* with less room: A whole, three B panels (32 MiB each), three C tiles, and one more C tile with 16 MiB more */
     p = plan_for(8192, 8192, 8192, 0, 0, 400 * MiB);
     ck_assert_int_eq(p.mb, 4096);
     ck_assert_int_eq(p.a_resident, 1);
     ck_assert_int_eq(p.b_resident, 0);
+    ck_assert_int_eq(p.ctiles, 3);
     ck_assert_uint_eq(p.bytes, (size_t)256 * MiB + 3 * (size_t)32 * MiB + 3 * (size_t)16 * MiB);
+    ck_assert_int_eq(plan_for(8192, 8192, 8192, 0, 0, 416 * MiB).ctiles, 4);
     /* 4096^3: A is 64 MiB, one row block */
     ck_assert_int_eq(plan_for(4096, 4096, 4096, 0, 0, 100 * GiB).mb, 4096);
 }
@@ -102,7 +111,8 @@ START_TEST(tall_skinny_is_cut_into_row_blocks)
     ck_assert_int_eq(p.mtiles, 8);
     /* one panel: each row block of A is used once, so it is not kept */
     ck_assert_int_eq(p.a_resident, 0);
-    ck_assert_uint_eq(p.bytes, 3 * (size_t)128 * MiB + (size_t)4 * MiB + 3 * (size_t)512 * 1024);
+    ck_assert_int_eq(p.ctiles, 8);
+    ck_assert_uint_eq(p.bytes, 3 * (size_t)128 * MiB + (size_t)4 * MiB + 8 * (size_t)512 * 1024);
 }
 END_TEST
 
@@ -141,8 +151,9 @@ START_TEST(budget_below_the_smallest_tiles_is_refused)
     /* depth 2 with 256-row blocks of a k = 1e6 product needs about 4 GiB */
     ck_assert_int_eq(tb_plan_make(4096, 4096, 1000000, 0, 0, 4, 1 * GiB, &p), -1);
     ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 16, &p), -1);
-    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 47, &p), -1);
-    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 48, &p), 0); /* one tile: A, B and C of 16 bytes each */
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 287, &p), -1);
+    /* one tile: A and B of 16 bytes each, C's buffer of 256 (C tile buffers lie 256 bytes apart) */
+    ck_assert_int_eq(tb_plan_make(1, 1, 1, 0, 0, 4, 288, &p), 0);
 }
 END_TEST
 
