@@ -427,7 +427,8 @@ int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *
     r.slot = plan->esize ? staging->slot_bytes / plan->esize : 0;
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         r.out_tile[s] = -1;
-    /* a tile's results must fit in half the out ring, so that it is copied to C all at once */
+    /* a tile's results must fit in half the out ring: copied to C all at once, with the next tile's download
+     * queued meanwhile */
     if (plan->depth < 1 || plan->depth > TB_PIPE_MAX_DEPTH || plan->ctiles < 1 || plan->ctiles > TB_PLAN_MAX_CTILES ||
         r.slot < 1 || chunks(r.slot, plan->mb, plan->nb) > TB_PIPE_SLOTS / 2) {
         *err = "pipeline set-up (staging too small, or depth or C tiles out of range)";

@@ -15,7 +15,7 @@
  *
  * The device is reached only through tb_devops, so that the orchestration is tested on the CPU against a
  * simulated device that runs queued work late and in any order the dependences allow (tests/test_pipeline.c);
- * lib/gpu.c provides the CUDA one.
+ * lib/cuda_ops.c provides the CUDA one.
  */
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H
