@@ -79,8 +79,8 @@ static int cblas_trans(int t)
 }
 
 /* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
- * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when reference CBLAS would
- * accept the call.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies nothing. */
+ * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when the order and both
+ * transposes are CBLAS's.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies nothing. */
 static inline __attribute__((always_inline)) int problem(tb_type type, int wide, int order, int TransA, int TransB,
                                                          tb_slot M, tb_slot N, tb_slot K, tb_slot lda, tb_slot ldb,
                                                          tb_slot ldc, tb_kproblem *p)
@@ -92,7 +92,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int wide,
     p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
     p->lda = INT(row ? ldb : lda), p->ldb = INT(row ? lda : ldb), p->ldc = INT(ldc);
 #undef INT
-    return (row || order == COL_MAJOR) && ta >= 0 && tb >= 0 && tb_gemm_valid(p);
+    return (row || order == COL_MAJOR) && ta >= 0 && tb >= 0;
 }
 
 /* The whole problem of a record (tb_abi_ops) */
@@ -100,7 +100,8 @@ static int record_problem(const void *raw, int wide, tb_kproblem *p)
 {
     const cblas_call *x = raw;
     const int row = x->order == ROW_MAJOR;
-    if (!problem(x->type, wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p))
+    if (!problem(x->type, wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p) ||
+        !tb_gemm_valid(p))
         return 0;
     p->alpha = x->type == TB_TYPE_D ? x->alpha.d : x->alpha.s;
     p->beta = x->type == TB_TYPE_D ? x->beta.d : x->beta.s;
@@ -121,7 +122,8 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
     TB_EXPORT void name(TB_CBLAS_GEMM_ARGS(T))                                                                     \
     {                                                                                                              \
         TB_ENTRY_BODY(TB_E_##id,                                                                                   \
-                      (p.alpha = alpha, problem(t, f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p)),   \
+                      (p.alpha = alpha, problem(t, f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p) &&  \
+                                            tb_tiny_valid(&p)),                                                    \
                       FN_TYPE(T), (order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), cblas_call, \
                       .type = t, .order = order, .trans_a = TransA, .trans_b = TransB, .m = M, .n = N, .k = K,     \
                       .alpha.U = alpha, .a = A, .lda = lda, .b = B, .ldb = ldb, .beta.U = beta, .c = C, .ldc = ldc); \

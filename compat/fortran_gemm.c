@@ -65,8 +65,8 @@ static inline int64_t read_int(const void *p, int wide)
     return wide ? *(const int64_t *)p : *(const int *)p;
 }
 
-/* The caller's integers as the problem they describe, read at the width of the BLAS beneath; 1 when reference
- * SGEMM would accept the call.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies
+/* The caller's integers as the problem they describe, read at the width of the BLAS beneath; 1 when both
+ * transposes are valid characters.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies
  * nothing.  ALPHA and BETA are the caller's to read after the checks (reference SGEMM reads them after them). */
 static inline __attribute__((always_inline)) int problem(tb_type type, int w, const char *transa,
                                                          const char *transb, const void *m, const void *n,
@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int w, co
     p->transa = tb_fortran_trans(*transa), p->transb = tb_fortran_trans(*transb);
     p->m = read_int(m, w), p->n = read_int(n, w), p->k = read_int(k, w);
     p->lda = read_int(lda, w), p->ldb = read_int(ldb, w), p->ldc = read_int(ldc, w);
-    return p->transa >= 0 && p->transb >= 0 && tb_gemm_valid(p);
+    return p->transa >= 0 && p->transb >= 0;
 }
 
 /* The whole problem of a record (tb_abi_ops); ALPHA and BETA read only after the checks, as reference SGEMM does */
@@ -90,7 +90,8 @@ static inline double read_scalar(const void *v, tb_type t)
 static int record_problem(const void *raw, int wide, tb_kproblem *p)
 {
     const f77_call *x = raw;
-    if (!problem(x->type, wide, x->transa, x->transb, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p))
+    if (!problem(x->type, wide, x->transa, x->transb, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p) ||
+        !tb_gemm_valid(p))
         return 0;
     p->a = x->a, p->b = x->b, p->c = x->c;
     p->alpha = read_scalar(x->alpha, x->type);
@@ -110,7 +111,8 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
     TB_EXPORT void name(TB_F77_GEMM_ARGS(T))                                                                       \
     {                                                                                                              \
         TB_ENTRY_BODY(TB_E_##id,                                                                                   \
-                      (problem(t, f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) && (p.alpha = *alpha, 1)),  \
+                      (problem(t, f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) && tb_tiny_valid(&p) &&     \
+                       (p.alpha = *alpha, 1)),                                                                     \
                       f77_fn, (transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b), f77_call,   \
                       transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b, t);              \
     }

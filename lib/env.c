@@ -9,6 +9,7 @@
 #include <strings.h>
 #include "env.h"
 #include "kernels.h"
+#include "tiny.h"
 #include "util.h"
 
 static tb_config config;
@@ -169,6 +170,7 @@ void tb_config_parse(tb_config *cfg)
 static void config_init(void)
 {
     tb_config_parse(&config);
+    tb_tiny_update(&config);
 }
 
 _Atomic(const tb_config *) tb_config_ready;

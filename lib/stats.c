@@ -10,6 +10,7 @@
 #include "gpu.h"
 #include "kernels.h"
 #include "stats.h"
+#include "tiny.h"
 #include "util.h"
 
 __thread tileblas_call_info tb_stats_last_call;
@@ -69,6 +70,7 @@ int tb_stats_timing_wanted(void)
 void tb_stats_get(tileblas_stats *out)
 {
     tb_stats_asked_for = 1;
+    tb_tiny_update(tb_config_get());
     memset(out, 0, sizeof *out);
     tb_counts all;
     tb_counts_sum(&all);
@@ -88,6 +90,7 @@ void tb_stats_get(tileblas_stats *out)
 void tb_stats_reset(void)
 {
     tb_stats_asked_for = 1;
+    tb_tiny_update(tb_config_get());
     tb_counts_reset();
 }
 

@@ -3,32 +3,47 @@
  * valid product that goes to the CPU in any case (TILEBLAS_MODE=cpu, or auto mode's CPU finishing within the GPU's
  * fixed cost), too small for its operands to be looked at or its time taken, and not a quick return, is passed by
  * the entry point (compat/) straight to the BLAS beneath and counted.  Such a call costs that BLAS 100-200 ns; what
- * tileblas adds to it is all inline here.
+ * tileblas adds to it is all inline here, and kept to a few dozen instructions: the configuration's part of the
+ * test is worked out once, into a gate per type.
  */
 #ifndef TB_TINY_H
 #define TB_TINY_H
 
+#include <stdatomic.h>
 #include "counters.h"
-#include "devptr.h"
 #include "env.h"
 #include "route.h"
 #include "stats.h"
 
-/* 2*M*N*K when the valid call p may go straight to the BLAS beneath, else 0. */
+/* Per type: a call of M x N x K is tiny when 2 (M + half) (N + half) (K + half) <= most.  most is 0 (the gate
+ * closed) until the configuration is read, and from when someone watches; half is written before most opens. */
+typedef struct tb_tiny_gate {
+    double half;
+    _Atomic double most;
+} tb_tiny_gate;
+TB_HIDDEN extern tb_tiny_gate tb_tiny_gates[TB_TYPE_COUNT];
+
+/* Opens or closes the gates for cfg and the statistics' state (after reading the configuration, and whenever the
+ * program first asks for the statistics). */
+TB_HIDDEN void tb_tiny_update(const tb_config *cfg);
+
+/* 1 when the problem's numbers make it a valid call that is not a quick return (M, N, K >= 1: the leading
+ * dimensions' lower bounds are then the rows themselves), the first test of a tiny call (before ALPHA is read). */
+static inline int tb_tiny_valid(const tb_kproblem *p)
+{
+    return ((p->m - 1) | (p->n - 1) | (p->k - 1)) >= 0 && p->lda >= (p->transa ? p->k : p->m) &&
+           p->ldb >= (p->transb ? p->n : p->k) && p->ldc >= p->m;
+}
+
+/* 2*M*N*K when the call p, which passed tb_tiny_valid, may go straight to the BLAS beneath, else 0. */
 static inline double tb_tiny_flops(const tb_kproblem *p)
 {
-    const tb_config *cfg = tb_config_get();
-    if (cfg->watched || tb_stats_asked_for || tb_forced_path != TB_PATH_NONE)
+    const tb_tiny_gate *g = &tb_tiny_gates[p->type];
+    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, h = g->half;
+    if (p->alpha == 0.0 || tb_forced_path != TB_PATH_NONE ||
+        2.0 * (m + h) * (n + h) * (k + h) > atomic_load_explicit(&g->most, memory_order_acquire))
         return 0.0;
-    if (p->m == 0 || p->n == 0 || p->k == 0 || p->alpha == 0.0)
-        return 0.0;
-    const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
-    if (flops >= TB_DEVPTR_MIN_FLOPS || flops >= TB_STATS_TIMED_FLOPS)
-        return 0.0;
-    return cfg->mode == TB_MODE_CPU ||
-                   (cfg->mode == TB_MODE_AUTO && tb_cost_cpu_within(&cfg->cost, p, cfg->cost.gpu_call))
-               ? flops
-               : 0.0;
+    return 2.0 * m * n * k;
 }
 
 /* What the statistics keep of such a call: counted on the CPU, the thread's last call. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cost.h"
+#include "tiny.h"
 
 static tb_gemm shape(int64_t m, int64_t n, int64_t k, float beta)
 {
@@ -129,8 +130,68 @@ START_TEST(paths)
 }
 END_TEST
 
+/* 1 when p goes the tiny calls' way under the gates as they stand (lib/tiny.h) */
+static int tiny(int64_t m, int64_t n, int64_t k, tb_type type)
+{
+    const tb_kproblem p = { .type = type, .m = m, .n = n, .k = k, .lda = m, .ldb = k, .ldc = m, .alpha = 1.0 };
+    return tb_tiny_valid(&p) && tb_tiny_flops(&p) > 0.0;
+}
+
+/* The tiny calls' gates: auto mode's are the cost model's "CPU within the GPU's fixed cost" below the flops whose
+ * time is always taken; CPU mode's that bound alone; closed in GPU mode, when watched, once the statistics are asked
+ * for, on a thread with a forced path, for ALPHA = 0, quick returns and invalid leading dimensions. */
+START_TEST(tiny_gates)
+{
+    tb_config cfg = { .mode = TB_MODE_AUTO, .cost = tb_cost_defaults };
+    cfg.cost.gpu_call = 20e-6, cfg.cost.cpu_call = 1e-7;
+    cfg.cost.cpu_rate[TB_TYPE_S] = 1e13, cfg.cost.cpu_rate[TB_TYPE_D] = 5e10; /* S: the flops bound binds */
+    cfg.cost.cpu_half[TB_TYPE_S] = 24, cfg.cost.cpu_half[TB_TYPE_D] = 40;
+    const int64_t sizes[] = { 1, 2, 3, 7, 16, 17, 31, 64, 100, 255, 1000, 4096, 100000 };
+    const int ns = (int)(sizeof sizes / sizeof *sizes);
+    for (int mode = 0; mode < 3; mode++) {
+        cfg.mode = mode == 0 ? TB_MODE_AUTO : mode == 1 ? TB_MODE_CPU : TB_MODE_GPU;
+        tb_tiny_update(&cfg);
+        int seen = 0;
+        for (int ty = 0; ty < TB_TYPE_COUNT; ty++)
+            for (int a = 0; a < ns; a++)
+                for (int b = 0; b < ns; b++)
+                    for (int c = 0; c < ns; c++) {
+                        const double m = (double)sizes[a], n = (double)sizes[b], k = (double)sizes[c];
+                        const double h = cfg.mode == TB_MODE_AUTO ? cfg.cost.cpu_half[ty] : 0.0;
+                        const double most = cfg.mode == TB_MODE_AUTO ? (20e-6 - 1e-7) * cfg.cost.cpu_rate[ty] : 1e300;
+                        const int want = cfg.mode != TB_MODE_GPU && 2.0 * m * n * k < TB_STATS_TIMED_FLOPS &&
+                                         2.0 * (m + h) * (n + h) * (k + h) <= most &&
+                                         2.0 * (m + h) * (n + h) * (k + h) < TB_STATS_TIMED_FLOPS;
+                        ck_assert_msg(tiny(sizes[a], sizes[b], sizes[c], (tb_type)ty) == want,
+                                      "mode %d type %d %gx%gx%g: want %d", mode, ty, m, n, k, want);
+                        seen += want;
+                    }
+        ck_assert(mode == 2 ? seen == 0 : seen > 10); /* the grid has both kinds */
+    }
+    cfg.mode = TB_MODE_CPU;
+    tb_tiny_update(&cfg);
+    ck_assert(tiny(16, 16, 16, TB_TYPE_D));
+    tb_kproblem p = { .type = TB_TYPE_D, .m = 16, .n = 16, .k = 16, .lda = 16, .ldb = 16, .ldc = 16, .alpha = 0.0 };
+    ck_assert(tb_tiny_flops(&p) == 0.0); /* ALPHA = 0 */
+    p.alpha = 1.0, p.ldb = 15;
+    ck_assert(!tb_tiny_valid(&p)); /* LDB < K */
+    p.ldb = 16, p.k = 0;
+    ck_assert(!tb_tiny_valid(&p)); /* a quick return */
+    tb_route_force_path(TB_PATH_CPU);
+    ck_assert(!tiny(16, 16, 16, TB_TYPE_D));
+    tb_route_force_path(TB_PATH_NONE);
+    cfg.watched = 1;
+    tb_tiny_update(&cfg);
+    ck_assert(!tiny(16, 16, 16, TB_TYPE_D) && !tiny(1, 1, 1, TB_TYPE_S));
+    cfg.watched = 0;
+    tb_stats_asked_for = 1;
+    tb_tiny_update(&cfg);
+    ck_assert(!tiny(16, 16, 16, TB_TYPE_D) && !tiny(1, 1, 1, TB_TYPE_S));
+}
+END_TEST
+
 int main(void)
 {
-    const TTest *const tests[] = { prediction, parse_format, write_and_load, paths, NULL };
+    const TTest *const tests[] = { prediction, parse_format, write_and_load, paths, tiny_gates, NULL };
     return tt_run_tests("cost", "cost model", tests, 0, CK_FORK);
 }
