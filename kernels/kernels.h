@@ -59,17 +59,32 @@ static inline void *tb_at(const void *base, int64_t i, unsigned esize)
 typedef size_t (*tb_kernel_workspace)(const tb_kproblem *p);
 typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *workspace, void *stream);
 
-/* The kernels, numbered in one order (kernels/list.h): their names and types, known to the library proper, and
- * their launchers and workspace functions, which only the GPU side has (it is built with CUDA).  With no CUDA
- * there are none (count 0). */
+/* A kernel's takes: 1 when it runs p itself, 0 when it hands p to the kernel named in its row's `instead`. */
+typedef int (*tb_kernel_takes)(const tb_kproblem *p);
+
+/* The arithmetic of single-precision products (TILEBLAS_MATH): FP32's accuracy on the tensor cores (fp32-tc), or
+ * FP32 on the FP32 units (fp32).  Double precision has one, FP64. */
+typedef enum tb_math { TB_MATH_FP32_TC = 0, TB_MATH_FP32, TB_MATH_COUNT } tb_math;
+#define TB_MATH_BIT(m) (1u << (m))
+TB_KERNEL_HIDDEN extern const char *const tb_math_names[]; /* by tb_math */
+
+/* The kernels, numbered in one order (kernels/list.h): their names, types and single-precision math, known to the
+ * library proper, and their launchers, workspace and takes functions, which only the GPU side has (it is built
+ * with CUDA).  With no CUDA there are none (count 0). */
 TB_KERNEL_HIDDEN extern const char *const tb_kernel_names[];
 TB_KERNEL_HIDDEN extern const unsigned tb_kernel_types[];
+TB_KERNEL_HIDDEN extern const unsigned tb_kernel_maths[];
 TB_KERNEL_HIDDEN extern const int tb_kernel_count;
 TB_KERNEL_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
 TB_KERNEL_HIDDEN extern const tb_kernel_workspace tb_kernel_workspaces[];
 TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
 TB_KERNEL_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
-TB_KERNEL_HIDDEN int tb_kernel_default(tb_type t);     /* index of the best kernel for t, or -1 if none */
+/* index of the best kernel for t (for single precision, of those of math m, else of any), or -1 if none */
+TB_KERNEL_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
+/* what kernel's products of type t are: "fp32-tc", "fp32" or "fp64" */
+TB_KERNEL_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);
+/* GPU side: the kernel that runs p when `kernel` is asked to (kernel itself, or the one it hands p to) */
+TB_KERNEL_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
 
 /* the launchers, one per .cu */
 TB_KERNEL_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *workspace, void *stream);
@@ -85,6 +100,12 @@ TB_KERNEL_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace,
 TB_KERNEL_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_tc128(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_tc128(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_takes_tc128(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_tc32(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_tc32(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }

@@ -6,16 +6,21 @@
 #include "list.h"
 
 #ifdef HAVE_CUDA
-#define NAME(name, launch, workspace, types) name,
-#define TYPES(name, launch, workspace, types) types,
+#define NAME(name, launch, workspace, types, maths, takes, instead) name,
+#define TYPES(name, launch, workspace, types, maths, takes, instead) types,
+#define MATHS(name, launch, workspace, types, maths, takes, instead) maths,
 const char *const tb_kernel_names[] = { TB_KERNEL_LIST(NAME) };
 const unsigned tb_kernel_types[] = { TB_KERNEL_LIST(TYPES) };
+const unsigned tb_kernel_maths[] = { TB_KERNEL_LIST(MATHS) };
 const int tb_kernel_count = sizeof tb_kernel_names / sizeof tb_kernel_names[0];
 #else
 const char *const tb_kernel_names[] = { NULL };
 const unsigned tb_kernel_types[] = { 0 };
+const unsigned tb_kernel_maths[] = { 0 };
 const int tb_kernel_count = 0;
 #endif
+
+const char *const tb_math_names[] = { "fp32-tc", "fp32" };
 
 int tb_kernel_find(const char *name)
 {
@@ -30,10 +35,24 @@ int tb_kernel_can(int kernel, const tb_kproblem *p)
     return kernel >= 0 && kernel < tb_kernel_count && (tb_kernel_types[kernel] & TB_TYPE_BIT(p->type));
 }
 
-int tb_kernel_default(tb_type t)
+int tb_kernel_default(tb_type t, tb_math m)
 {
-    int k = tb_kernel_count - 1;
-    while (k >= 0 && !(tb_kernel_types[k] & TB_TYPE_BIT(t)))
-        k--;
-    return k;
+    int any = -1;
+    for (int k = tb_kernel_count - 1; k >= 0; k--) {
+        if (!(tb_kernel_types[k] & TB_TYPE_BIT(t)))
+            continue;
+        if (t != TB_TYPE_S || (tb_kernel_maths[k] & TB_MATH_BIT(m)))
+            return k;
+        any = any < 0 ? k : any;
+    }
+    return any;
+}
+
+const char *tb_kernel_math_name(int kernel, tb_type t)
+{
+    if (t == TB_TYPE_D)
+        return "fp64";
+    return kernel >= 0 && kernel < tb_kernel_count && tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_FP32_TC)
+               ? tb_math_names[TB_MATH_FP32_TC]
+               : tb_math_names[TB_MATH_FP32];
 }

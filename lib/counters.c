@@ -38,6 +38,7 @@ static void add_block(tb_counts *to, const block *b)
             tb_counter *t = &to->c[i][p];
             const tb_live_counter *c = &b->c[i][p];
             t->calls += TB_LOAD(c->calls), t->gpu_failures += TB_LOAD(c->gpu_failures);
+            t->fp32_tc += TB_LOAD(c->fp32_tc);
             t->flops += TB_LOAD(c->flops), t->seconds += TB_LOAD(c->seconds), t->bytes += TB_LOAD(c->bytes);
         }
 }
@@ -142,13 +143,15 @@ static block *my_block(void)
     return mine = b;
 }
 
-void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int gpu_failed)
+void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int flags)
 {
+    const int gpu_failed = !!(flags & TB_COUNT_GPU_FAILED), tc = !!(flags & TB_COUNT_FP32_TC);
     block *b = my_block();
     if (!b) { /* no block: count straight into retired, under the lock */
         pthread_mutex_lock(&lock);
         tb_counter *t = &retired.c[entry][path];
-        t->calls++, t->gpu_failures += (unsigned)gpu_failed, t->flops += flops, t->seconds += seconds;
+        t->calls++, t->gpu_failures += (unsigned)gpu_failed, t->fp32_tc += (unsigned)tc, t->flops += flops;
+        t->seconds += seconds;
         t->bytes += bytes;
         pthread_mutex_unlock(&lock);
         return;
@@ -157,6 +160,8 @@ void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, do
     TB_BUMP(c->calls, 1);
     if (gpu_failed)
         TB_BUMP(c->gpu_failures, 1);
+    if (tc)
+        TB_BUMP(c->fp32_tc, 1);
     TB_BUMP(c->flops, flops);
     TB_BUMP(c->seconds, seconds);
     if (bytes != 0.0) /* only GPU calls move any */
@@ -172,7 +177,7 @@ void tb_counts_sum(tb_counts *out)
         for (int p = 0; p < 3; p++) {
             tb_counter *t = &out->c[i][p];
             const tb_counter *z = &base.c[i][p];
-            t->calls -= z->calls, t->gpu_failures -= z->gpu_failures;
+            t->calls -= z->calls, t->gpu_failures -= z->gpu_failures, t->fp32_tc -= z->fp32_tc;
             t->flops -= z->flops, t->seconds -= z->seconds, t->bytes -= z->bytes;
         }
     out->busy -= base.busy;

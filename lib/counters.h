@@ -8,6 +8,7 @@
 
 typedef struct tb_counter {
     unsigned long long calls, gpu_failures;
+    unsigned long long fp32_tc; /* single-precision GPU calls on the tensor cores (TILEBLAS_MATH=fp32-tc) */
     double flops, seconds;
     double bytes; /* moved between host and device memory */
 } tb_counter;
@@ -18,12 +19,15 @@ typedef struct tb_counts {
     double busy; /* seconds during which at least one timed call was in progress, on any thread */
 } tb_counts;
 
+/* What else a call was: flags of tb_counts_add */
+enum { TB_COUNT_GPU_FAILED = 1, TB_COUNT_FP32_TC = 2 };
+
 /* One call into this thread's counters. */
-TB_HIDDEN void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int gpu_failed);
+TB_HIDDEN void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int flags);
 
 /* A thread's counters, as it writes them (its only writer: relaxed loads and stores; readers see whole values). */
 typedef struct tb_live_counter {
-    _Atomic unsigned long long calls, gpu_failures;
+    _Atomic unsigned long long calls, gpu_failures, fp32_tc;
     _Atomic double flops, seconds, bytes;
 } tb_live_counter;
 

@@ -200,9 +200,10 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
     }
 }
 
-static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err)
+static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, const char **err)
 {
     *done = 0;
+    *kernel = tb_kernel_for(*kernel, &g->p);
     if (usable(err) <= 0 || begin(err))
         return -1;
     pthread_mutex_lock(&gpu.lock);
@@ -224,7 +225,7 @@ static int gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, cons
     } else {
         tb_devops ops;
         tb_pipe_times times;
-        tb_cuda_ops(kernel, &ops);
+        tb_cuda_ops(*kernel, &ops);
         *done = tb_pipeline_run(g, plan, &ops, st, &times, &what);
         tb_cuda_count_times(&times);
         rc = what ? -1 : 0;
@@ -288,8 +289,9 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
                         (size_t)cols[2], cudaMemcpyDeviceToHost);
 }
 
-static int gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err)
+static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err)
 {
+    *kernel = tb_kernel_for(*kernel, &g->p);
     if (usable(err) <= 0 || begin(err))
         return -1;
     /* host operands are copied through the shared buffer cache; device ones need nothing shared */
@@ -299,10 +301,10 @@ static int gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], cons
     const int caller = enter();
     tb_cuda_fault_call();
     tb_devops ops;
-    tb_cuda_ops(kernel, &ops);
+    tb_cuda_ops(*kernel, &ops);
     void *tmp[3] = { NULL, NULL, NULL };
     const char *what = NULL;
-    cudaError_t e = resident(g, kernel, w, &ops, tmp, &what);
+    cudaError_t e = resident(g, *kernel, w, &ops, tmp, &what);
     for (int i = 0; i < 3; i++)
         if (tmp[i])
             ops.release(ops.ctx, tmp[i]);

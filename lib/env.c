@@ -110,6 +110,13 @@ void tb_config_parse(tb_config *cfg)
         else bad_value("TILEBLAS_MODE", s, "auto, cpu or gpu", "auto");
     }
 
+    s = getenv("TILEBLAS_MATH");
+    if (s && *s) {
+        if (!strcasecmp(s, "fp32-tc")) cfg->math = TB_MATH_FP32_TC;
+        else if (!strcasecmp(s, "fp32")) cfg->math = TB_MATH_FP32;
+        else bad_value("TILEBLAS_MATH", s, "fp32-tc or fp32", "fp32-tc");
+    }
+
     s = getenv("TILEBLAS_KERNEL");
     if (s && *s) {
         cfg->kernel = tb_kernel_find(s);

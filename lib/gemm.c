@@ -51,7 +51,7 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
     int kernel = tb_route_kernel(&g->p);
     if (kernel < 0)
         err = "no GPU kernel for this element type";
-    if (!other_device && kernel >= 0 && tb_gpu_gemm_resident(g, kernel, w, &err) == 0) {
+    if (!other_device && kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &err) == 0) {
         r->kernel = kernel;
         return TB_PATH_GPU;
     }
@@ -67,8 +67,8 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
 }
 
 /* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; else nothing was written to C, and the
- * value is the CPU's "kernel" for it (lib/route.h). */
-static int gpu_or_rest(const tb_gemm *g, int kernel)
+ * value is the CPU's "kernel" for it (lib/route.h).  *kernel: the GPU kernel asked for, then the one that ran. */
+static int gpu_or_rest(const tb_gemm *g, int *kernel)
 {
     const char *err;
     tb_plan plan;
@@ -112,7 +112,7 @@ void tb_gemm_run(const tb_gemm *g)
     } else {
         r.path = tb_route(g, &r.kernel, &r.predicted);
         int cpu;
-        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, r.kernel)) != 0) {
+        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel)) != 0) {
             r.path = TB_PATH_CPU;
             r.kernel = cpu;
             r.gpu_failed = 1;

@@ -23,16 +23,18 @@ TB_HIDDEN int tb_gpu_usable(const char **why_not);
  * device), -1 when not usable (*text: why). */
 TB_HIDDEN int tb_gpu_state(const char **text);
 
-/* Run g on the GPU with kernel number `kernel` of the table, tile by tile (*plan, lib/pipeline.h).  Returns 0
+/* Run g on the GPU with kernel number *kernel of the table, or the one that kernel hands g to (tb_kernel_for,
+ * then in *kernel), tile by tile (*plan, lib/pipeline.h).  Returns 0
  * on success.  Otherwise *err says what failed, the first *done tiles of C (in the plan's order) are written and
  * right, the others untouched, and the caller computes those on the CPU.  A failure that leaves the device
  * unusable (anything but running out of memory) turns the GPU off for the rest of the process. */
-TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int kernel, tb_plan *plan, int64_t *done, const char **err);
+TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, const char **err);
 
 /* Run g on the GPU with its operands where they are: those in device or managed memory (w[i] != TB_ON_HOST, for
  * A, B, C) in place, host ones copied to the device and (C) back.  Work is ordered on the default stream after
- * what the program queued there, and C is complete on return.  0, or -1 with *err set and C untouched. */
-TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int kernel, const tb_where w[3], const char **err);
+ * what the program queued there, and C is complete on return.  *kernel as for tb_gpu_gemm.  0, or -1 with *err
+ * set and C untouched. */
+TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err);
 
 /* For programs built with the GPU side in them (the tools): its table (lib/gpu_module.h), used instead of the
  * module.  Called before any call that may use the GPU. */

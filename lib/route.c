@@ -67,5 +67,5 @@ int tb_route_kernel(const tb_kproblem *p)
     const tb_config *cfg = tb_config_get();
     if (tb_kernel_can(forced_kernel, p))
         return forced_kernel;
-    return tb_kernel_can(cfg->kernel, p) ? cfg->kernel : tb_kernel_default(p->type);
+    return tb_kernel_can(cfg->kernel, p) ? cfg->kernel : tb_kernel_default(p->type, cfg->math);
 }

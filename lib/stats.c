@@ -22,8 +22,8 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
     if (r->path == TB_PATH_NONE)
         snprintf(where, sizeof where, "quick return");
     else if (r->path == TB_PATH_GPU)
-        snprintf(where, sizeof where, "gpu %s %.3f ms %.2f TFLOP/s", tb_kernel_names[r->kernel],
-                 1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
+        snprintf(where, sizeof where, "gpu %s %s %.3f ms %.2f TFLOP/s", tb_kernel_names[r->kernel],
+                 tb_kernel_math_name(r->kernel, g->p.type), 1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     else
         snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
@@ -43,9 +43,9 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 
 /* the counters and the thread's last call */
 static void count(tb_entry_id entry, tb_path path, const char *kernel, double flops, double seconds, double bytes,
-                  int gpu_failed)
+                  int gpu_failed, int tc)
 {
-    tb_counts_add(entry, path, flops, seconds, bytes, gpu_failed);
+    tb_counts_add(entry, path, flops, seconds, bytes, gpu_failed | tc << 1);
     tb_stats_last_call.path = (tileblas_path)path;
     tb_stats_last_call.kernel = kernel;
     tb_stats_last_call.gpu_failed = gpu_failed;
@@ -54,8 +54,9 @@ static void count(tb_entry_id entry, tb_path path, const char *kernel, double fl
 void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
 {
     double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
-    count(g->entry, r->path, r->path == TB_PATH_GPU ? tb_kernel_names[r->kernel] : NULL, flops, r->seconds,
-          r->bytes, r->gpu_failed);
+    const int gpu = r->path == TB_PATH_GPU;
+    const int tc = gpu && !strcmp(tb_kernel_math_name(r->kernel, g->p.type), tb_math_names[TB_MATH_FP32_TC]);
+    count(g->entry, r->path, gpu ? tb_kernel_names[r->kernel] : NULL, flops, r->seconds, r->bytes, r->gpu_failed, tc);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);
 }
@@ -106,8 +107,11 @@ static void summary_line(const char *what, const tb_counter *c)
     char moved[48] = "";
     if (c->bytes > 0)
         snprintf(moved, sizeof moved, " %10.3f GB moved", 1e-9 * c->bytes);
-    tb_msg("  %-12s %6llu calls %10.3f GFLOP %10.3f s %8.3f TFLOP/s%s%s", what, c->calls, 1e-9 * c->flops, c->seconds,
-           c->seconds > 0 ? 1e-12 * c->flops / c->seconds : 0.0, moved,
+    char math[64] = "";
+    if (c->fp32_tc)
+        snprintf(math, sizeof math, "  (%llu in fp32-tc)", c->fp32_tc);
+    tb_msg("  %-12s %6llu calls %10.3f GFLOP %10.3f s %8.3f TFLOP/s%s%s%s", what, c->calls, 1e-9 * c->flops,
+           c->seconds, c->seconds > 0 ? 1e-12 * c->flops / c->seconds : 0.0, moved, math,
            c->gpu_failures ? "  (some after a GPU failure)" : "");
 }
 

@@ -16,7 +16,7 @@
 
 static const char *vars[] = { "TILEBLAS_MODE",        "TILEBLAS_KERNEL",       "TILEBLAS_CPU_BLAS",  "TILEBLAS_VERBOSE",
                               "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY",
-                              "TILEBLAS_FAULT", "TILEBLAS_SUMMARY" };
+                              "TILEBLAS_FAULT", "TILEBLAS_SUMMARY", "TILEBLAS_MATH" };
 
 /* Parse with the given variables set (name=value pairs, NULL-terminated); returns what went to stderr. */
 static char warnings[4096];
@@ -48,6 +48,7 @@ START_TEST(defaults_are_quiet)
     tb_config cfg = parse_with(NULL);
     ck_assert_int_eq(cfg.mode, TB_MODE_AUTO);
     ck_assert_int_eq(cfg.kernel, -1);
+    ck_assert_int_eq(cfg.math, TB_MATH_FP32_TC);
     ck_assert_ptr_null(cfg.cpu_blas);
     ck_assert_int_eq(cfg.verbose, 0);
     ck_assert_int_eq(cfg.summary, 0);
@@ -75,6 +76,10 @@ START_TEST(good_values)
     ck_assert_str_eq(warnings, "");
     const char *cpu[] = { "TILEBLAS_MODE", "cpu", NULL };
     ck_assert_int_eq(parse_with(cpu).mode, TB_MODE_CPU);
+    const char *fp32[] = { "TILEBLAS_MATH", "FP32", NULL }, *tc[] = { "TILEBLAS_MATH", "fp32-tc", NULL };
+    ck_assert_int_eq(parse_with(fp32).math, TB_MATH_FP32);
+    ck_assert_int_eq(parse_with(tc).math, TB_MATH_FP32_TC);
+    ck_assert_str_eq(warnings, "");
     /* the summary alone: calls timed, no line per call */
     const char *summary[] = { "TILEBLAS_SUMMARY", "1", NULL };
     cfg = parse_with(summary);
@@ -88,7 +93,7 @@ START_TEST(bad_values)
 {
     const char *set[] = { "TILEBLAS_MODE", "fast", "TILEBLAS_VERBOSE", "yes", "TILEBLAS_KERNEL", "nope",
                           "TILEBLAS_COPY_THREADS", "65", "TILEBLAS_GPU_MEMORY", "lots", "TILEBLAS_SUMMARY", "on",
-                          NULL };
+                          "TILEBLAS_MATH", "tf16", NULL };
     tb_config cfg = parse_with(set);
     ck_assert_int_eq(cfg.mode, TB_MODE_AUTO);
     ck_assert_int_eq(cfg.verbose, 0);
@@ -101,7 +106,8 @@ START_TEST(bad_values)
     int lines = 0;
     for (const char *p = warnings; *p; p++)
         lines += *p == '\n';
-    ck_assert_int_eq(lines, 6);
+    ck_assert_int_eq(lines, 7);
+    ck_assert_int_eq(cfg.math, TB_MATH_FP32_TC);
     ck_assert_int_eq(cfg.summary, 0);
     ck_assert_int_eq(cfg.copy_threads, 0);
     ck_assert(cfg.gpu_memory == 0);
@@ -185,10 +191,16 @@ START_TEST(kernel_table)
     ck_assert_int_ge(tb_kernel_find("tiled16"), 0);
     ck_assert_int_ge(tb_kernel_find("tiled32"), 0);
     ck_assert_int_ge(tb_kernel_find("block64"), 0);
-    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S), tb_kernel_find("blocked"));
+    /* single precision's default by math; double precision has one */
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S, TB_MATH_FP32), tb_kernel_find("blocked"));
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S, TB_MATH_FP32_TC), tb_kernel_find("tc32"));
+    ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("tc32"), TB_TYPE_S), "fp32-tc");
+    ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("blocked"), TB_TYPE_S), "fp32");
+    ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("naive"), TB_TYPE_D), "fp64");
     const char *set[] = { "TILEBLAS_KERNEL", "tiled16", NULL };
     ck_assert_int_eq(parse_with(set).kernel, tb_kernel_find("tiled16"));
-    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D), tb_kernel_find("dmma"));
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D, TB_MATH_FP32_TC), tb_kernel_find("dmma"));
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D, TB_MATH_FP32), tb_kernel_find("dmma"));
     /* the contract: every kernel runs some type, naive (the reference) every one; a number outside the table runs
      * nothing; a kernel forced for a type it does not run gives way to the type's default */
     const tb_kproblem s = { .type = TB_TYPE_S }, d = { .type = TB_TYPE_D };
@@ -203,8 +215,8 @@ START_TEST(kernel_table)
     tb_route_force_kernel(-1);
 #else
     ck_assert_int_eq(tb_kernel_count, 0);
-    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S), -1);
-    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D), -1);
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S, TB_MATH_FP32_TC), -1);
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_D, TB_MATH_FP32), -1);
 #endif
     ck_assert_int_eq(tb_kernel_find("no-such-kernel"), -1);
 }

@@ -30,13 +30,16 @@ static const char *default_kernel(int dp)
     return NULL;
 }
 
+/* on the GPU, on the kernel asked for, or on the one it hands such problems to (kernels/list.h: tc32 and tc128
+ * give blocked the shapes they do not take) */
 static void assert_ran_on_gpu(const char *kernel)
 {
     tileblas_call_info info;
     tileblas_last_call(&info);
     ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "call did not run on the GPU (path %d%s)",
                   info.path, info.gpu_failed ? ", GPU failed" : "");
-    ck_assert_str_eq(info.kernel, kernel);
+    const int handed = !strncmp(kernel, "tc", 2) && !strcmp(info.kernel, "blocked");
+    ck_assert_msg(!strcmp(info.kernel, kernel) || handed, "ran on %s, not %s", info.kernel, kernel);
 }
 
 START_TEST(grid)

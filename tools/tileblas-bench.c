@@ -311,7 +311,7 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
             impls[nimpls++] = (impl){ IMPL_KERNEL, name, i };
     }
     if (!cublas_gemm[type]) { /* the default kernel as the yardstick */
-        const int d = tb_kernel_default(type);
+        const int d = tb_kernel_default(type, tb_config_get()->math);
         impl dflt = { IMPL_KERNEL, tb_kernel_names[d], d };
         memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
         impls[0] = dflt, nimpls++;

@@ -71,7 +71,7 @@ static double time_call(tb_type type, tileblas_path path, int m, int n, int k, i
 /* Median seconds of the type's default kernel on an n^3 product already on the device, or -1. */
 static double time_kernel(tb_type type, int n, int runs)
 {
-    int kernel = tb_kernel_default(type);
+    int kernel = tb_kernel_default(type, tb_config_get()->math);
     size_t bytes = (size_t)n * n * tb_type_size(type);
     void *h = random_matrix(type, (size_t)n * n), *a = NULL, *b = NULL, *c = NULL;
     double result = -1;

@@ -1,0 +1,466 @@
+// FP32 GEMM on the tensor cores at FP32's accuracy (Hopper, sm_90a).  Each element x of op(A) and op(B), scaled by
+// a power of two per row of op(A) and per column of op(B) (the largest of each into [0.5, 1)), is split into three
+// BF16 parts, x = b0 + b1 + b2 exactly (8 significant bits each).  C is the sum of the six products bi * bj with
+// i + j <= 2; those left out are below 2^-24 of the product.  Scaling first keeps the parts clear of BF16's
+// underflow and the tensor cores' sums clear of overflow; the epilogue puts the scales back, exactly.
+//
+// The tensor cores sum with truncation, so they sum one 32-deep step of k at a time, the small products first and
+// the largest last, and each step is added to the FP32 accumulator with one rounded add.  The errors measured on
+// the H200 are below cuBLAS's FP32 SGEMM's on uniform, normal, widely spread and near-limit data (bench/RESULTS.md).
+//
+// Rows of op(A) and columns of op(B) that hold Inf or NaN go through the tensor cores as zeros; a last kernel
+// computes every element of C they touch with FP32 FMAs along k, so such inputs give what an FP32 loop gives.
+//
+// Passes: per operand, the scales then the parts (K-major, in the workspace); the product: tiles of 128 x 128 x 32
+// brought by TMA into four stages, one producer warpgroup and two consumer warpgroups of wgmma m64n128k16; the
+// fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do shapes of few tiles of C or shallow k
+// where tc32 (not tc128) is asked for.
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cudaTypedefs.h>
+#include <stdint.h>
+#include "split.cuh"
+
+namespace {
+
+constexpr int BM = 128, BN = 128, BK = 32, PARTS = 3, STAGES = 4;
+constexpr int ROW_BYTES = BK * 2;                   // a tile row of one part: 32 BF16 (the 64-byte swizzle's width)
+constexpr int TILE_BYTES = 128 * ROW_BYTES;         // 8 KiB
+constexpr int STAGE_BYTES = 2 * PARTS * TILE_BYTES; // op(A)'s three parts, then op(B)'s
+constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
+constexpr int BAD = 0x7fffffff;   // the scale exponent of a row or column that holds Inf or NaN
+constexpr int NONE = -0x7f7f7f80; // none seen yet (every byte 0x80: a memset); an all-zero row keeps it
+// The six products in the order the tensor cores sum them, smallest first: part of op(A) (PA) and of op(B) (PB),
+// two bits each, the first in the lowest bits: (0,2) (2,0) (1,1) (0,1) (1,0) (0,0).
+constexpr int PA = 0 | 2 << 2 | 1 << 4 | 0 << 6 | 1 << 8 | 0 << 10;
+constexpr int PB = 2 | 0 << 2 | 1 << 4 | 1 << 6 | 0 << 8 | 0 << 10;
+
+// op(X) as an R x K matrix: element (r, k) at x[k + r*ld] (kmajor) or x[r + k*ld].
+struct operand {
+    const float *x;
+    int64_t ld, rows;
+    int kmajor;
+};
+
+// Workspace: the parts of op(A) (3 x M x KP BF16) and of op(B) (3 x N x KP), the scale exponents of op(A)'s rows and
+// op(B)'s columns, the lists of those with Inf or NaN, and the two lists' lengths.
+struct layout {
+    int64_t kp; // elements per part row: k rounded up to 8 (TMA strides are multiples of 16 bytes)
+    size_t parts_a, parts_b, exp_a, exp_b, bad_a, bad_b, nbad, bytes;
+};
+
+size_t up256(size_t x)
+{
+    return (x + 255) & ~(size_t)255;
+}
+
+layout layout_of(const tb_sproblem &p)
+{
+    layout l;
+    l.kp = (p.k + 7) / 8 * 8;
+    l.parts_a = 0;
+    l.parts_b = up256(l.parts_a + (size_t)PARTS * p.m * l.kp * 2);
+    l.exp_a = up256(l.parts_b + (size_t)PARTS * p.n * l.kp * 2);
+    l.exp_b = up256(l.exp_a + (size_t)p.m * 4);
+    l.bad_a = up256(l.exp_b + (size_t)p.n * 4);
+    l.bad_b = up256(l.bad_a + (size_t)p.m * 4);
+    l.nbad = up256(l.bad_b + (size_t)p.n * 4);
+    l.bytes = l.nbad + 8;
+    return l;
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
+#define TB_TC32_DEVICE 1 // the tensor-core code is compiled (for sm_90a; elsewhere the kernels are empty)
+#endif
+
+// --- the split -------------------------------------------------------------------------------------------------
+
+// A 32 x 32 tile of op(X) (rows r0.., depth k0..) into t[row][k], zeros outside.
+__device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r0, int64_t k0, float (&t)[32][33])
+{
+    for (int i = threadIdx.y; i < 32; i += 8) {
+        if (o.kmajor) {
+            const int64_t r = r0 + i, k = k0 + threadIdx.x;
+            t[i][threadIdx.x] = r < o.rows && k < K ? o.x[k + r * o.ld] : 0.f;
+        } else {
+            const int64_t k = k0 + i, r = r0 + threadIdx.x;
+            t[threadIdx.x][i] = r < o.rows && k < K ? o.x[r + k * o.ld] : 0.f;
+        }
+    }
+    __syncthreads();
+}
+
+// The largest frexp exponent of each row (BAD if it holds Inf or NaN) into e[], preset to NONE.
+__global__ void __launch_bounds__(256) row_scales(operand o, int64_t K, int *e)
+{
+    __shared__ float t[32][33];
+    const int64_t r0 = blockIdx.y * 32ll, k0 = blockIdx.x * 32ll;
+    load_tile(o, K, r0, k0, t);
+    for (int i = threadIdx.y; i < 32; i += 8) {
+        const float x = t[i][threadIdx.x];
+        int ex = NONE;
+        if (!isfinite(x))
+            ex = BAD;
+        else if (x != 0.f)
+            frexpf(x, &ex);
+        for (int s = 16; s; s >>= 1)
+            ex = max(ex, __shfl_xor_sync(0xffffffffu, ex, s));
+        if (threadIdx.x == 0 && r0 + i < o.rows)
+            atomicMax(&e[r0 + i], ex);
+    }
+}
+
+// All-zero rows get exponent 0; rows with Inf or NaN go on the list.
+__global__ void finish_scales(int64_t rows, int *e, int *bad, int *nbad)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= rows)
+        return;
+    if (e[r] == NONE)
+        e[r] = 0;
+    else if (e[r] == BAD)
+        bad[atomicAdd(nbad, 1)] = (int)r;
+}
+
+// x rounded to BF16's 8 bits, nearest; truncated where rounding would give Inf
+__device__ __forceinline__ float bf16_part(float x)
+{
+    const float h = __bfloat162float(__float2bfloat16_rn(x));
+    return isinf(h) && !isinf(x) ? __uint_as_float(__float_as_uint(x) & 0xffff0000u) : h;
+}
+
+// Each row scaled by 2^-e and split into its three parts, part j of row r at parts[(j*rows + r)*kp + k]; depths
+// from K to kp are zeros, and so are rows with Inf or NaN.
+__global__ void __launch_bounds__(256) split_rows(operand o, int64_t K, int64_t kp, const int *e, __nv_bfloat16 *parts)
+{
+    __shared__ float t[32][33];
+    const int64_t r0 = blockIdx.y * 32ll, k0 = blockIdx.x * 32ll;
+    load_tile(o, K, r0, k0, t);
+    for (int i = threadIdx.y; i < 32; i += 8) {
+        const int64_t r = r0 + i, k = k0 + threadIdx.x;
+        if (r >= o.rows || k >= kp)
+            continue;
+        const int ex = e[r];
+        const float x = ex == BAD ? 0.f : ldexpf(t[i][threadIdx.x], -ex);
+        const float b0 = bf16_part(x), b1 = bf16_part(x - b0), b2 = x - b0 - b1; // b2 fits 8 bits exactly
+        const int64_t at = r * kp + k, part = o.rows * kp;
+        parts[at] = __float2bfloat16_rn(b0);
+        parts[at + part] = __float2bfloat16_rn(b1);
+        parts[at + 2 * part] = __float2bfloat16_rn(b2);
+    }
+}
+
+// --- the product ------------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ uint32_t smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void bar_init(uint32_t b, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void bar_expect(uint32_t b, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void bar_arrive(uint32_t b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+}
+
+__device__ __forceinline__ void bar_wait(uint32_t b, int parity)
+{
+    uint32_t done;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(b), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+// a 32 x 128 box (k, row) of a part, into shared memory at dst, completing on the barrier bar
+__device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, int k, int row, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+                 "[%4];" ::"r"(dst),
+                 "l"((uint64_t)map), "r"(k), "r"(row), "r"(bar)
+                 : "memory");
+}
+
+// wgmma's view of a K-major tile at addr: 64-byte swizzle, 8-row groups 512 bytes apart
+__device__ __forceinline__ uint64_t tile_desc(uint32_t addr)
+{
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | 1ull << 16 | (uint64_t)(8 * ROW_BYTES >> 4) << 32 | 2ull << 62;
+}
+
+#define TB_D8(i)                                                                                                   \
+    "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]),      \
+        "+f"(d[i + 7])
+
+// d (64 x 128, FP32, in the warpgroup's registers) = a * b (+ d when acc): a 64 x 16 and b 16 x 128, BF16 in
+// shared memory
+__device__ __forceinline__ void mma(float (&d)[64], uint64_t a, uint64_t b, int acc)
+{
+#ifdef TB_TC32_DEVICE
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+                 "%64, %65, p, 1, 1, 0, 0;\n}"
+                 : TB_D8(0), TB_D8(8), TB_D8(16), TB_D8(24), TB_D8(32), TB_D8(40), TB_D8(48), TB_D8(56)
+                 : "l"(a), "l"(b), "r"(acc));
+#endif
+}
+
+struct maps {
+    CUtensorMap a[PARTS], b[PARTS];
+};
+
+// The tile (blockIdx.x) of C a block computes: groups of 8 row blocks side by side, so that they share op(B)'s
+// columns in L2.
+__device__ __forceinline__ void tile_of(int64_t m, int64_t n, int64_t *m0, int64_t *n0)
+{
+    const int64_t gm = (m + BM - 1) / BM, gn = (n + BN - 1) / BN, per = 8 * gn, b = blockIdx.x;
+    const int64_t first = b / per * 8, rows = min(gm - first, (int64_t)8);
+    *m0 = (first + b % per % rows) * BM;
+    *n0 = b % per / rows * BN;
+}
+
+__global__ void __launch_bounds__(384, 1)
+    product(const __grid_constant__ maps tm, tb_sproblem p, const int *ea, const int *eb)
+{
+#ifdef TB_TC32_DEVICE
+    extern __shared__ unsigned char raw[];
+    unsigned char *base = (unsigned char *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
+    uint64_t *full = (uint64_t *)(base + STAGES * STAGE_BYTES), *empty = full + STAGES;
+    const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
+    int64_t m0, n0;
+    tile_of(p.m, p.n, &m0, &n0);
+    const int steps = (int)((p.k + BK - 1) / BK);
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            bar_init(smem(&full[s]), 1);
+            bar_init(smem(&empty[s]), 8); // the consumers' eight warps
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (wg == 0) { // the producer: one thread issues every copy
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (t == 0)
+            for (int i = 0; i < steps; i++) {
+                const int s = i % STAGES;
+                if (i >= STAGES)
+                    bar_wait(smem(&empty[s]), (i / STAGES - 1) & 1);
+                const uint32_t st = smem(base + s * STAGE_BYTES), f = smem(&full[s]);
+                bar_expect(f, STAGE_BYTES);
+                for (int j = 0; j < PARTS; j++) {
+                    tma_load(st + j * TILE_BYTES, &tm.a[j], i * BK, (int)m0, f);
+                    tma_load(st + (PARTS + j) * TILE_BYTES, &tm.b[j], i * BK, (int)n0, f);
+                }
+            }
+        return;
+    }
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const int c = wg - 1; // rows m0 + 64c .. of the tile
+    float acc[64], step[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++)
+        acc[i] = step[i] = 0.f;
+    for (int i = 0; i < steps; i++) {
+        const int s = i % STAGES;
+        bar_wait(smem(&full[s]), (i / STAGES) & 1);
+        const uint32_t st = smem(base + s * STAGE_BYTES);
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int q = 0; q < 12; q++) { // six products, each over the step's two 16-deep halves
+            const int pr = q / 2, kk = q % 2;
+            const uint32_t a = st + ((PA >> 2 * pr) & 3) * TILE_BYTES + c * 64 * ROW_BYTES + kk * 32;
+            const uint32_t b = st + (PARTS + ((PB >> 2 * pr) & 3)) * TILE_BYTES + kk * 32;
+            mma(step, tile_desc(a), tile_desc(b), q > 0);
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (t % 32 == 0)
+            bar_arrive(smem(&empty[s]));
+#pragma unroll
+        for (int j = 0; j < 64; j++)
+            acc[j] += step[j];
+    }
+    // acc[4j + q]: row 16w + l/4 (+8 for q >= 2), column 8j + 2(l%4) (+1 for odd q) of the warpgroup's 64 x 128
+    const int w = t / 32, l = t % 32;
+    const int64_t r0 = m0 + c * 64 + w * 16 + l / 4;
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int64_t r = r0 + (q & 2 ? 8 : 0), col = n0 + 8 * j + 2 * (l % 4) + (q & 1);
+            if (r < p.m && col < p.n && ea[r] != BAD && eb[col] != BAD) // those with BAD: the fix-up's
+                tb_store(p, r, col, ldexpf(acc[4 * j + q], ea[r] + eb[col]));
+        }
+#endif
+}
+
+// Every element of C in a row of op(A) or a column of op(B) with Inf or NaN, as an FP32 loop along k computes it.
+__global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *bad_b, const int *nbad)
+{
+    const int64_t na = nbad[0], nb = nbad[1], by_rows = na * p.n, all = by_rows + nb * p.m;
+    for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < all; t += (int64_t)gridDim.x * blockDim.x) {
+        int64_t i, j;
+        if (t < by_rows)
+            i = bad_a[t / p.n], j = t % p.n;
+        else if (ea[i = (t - by_rows) % p.m] == BAD)
+            continue; // done with its row
+        else
+            j = bad_b[(t - by_rows) / p.m];
+        float acc = 0.f;
+        for (int64_t k = 0; k < p.k; k++)
+            acc = fmaf(tb_op_at(p.a, p.lda, p.transa, i, k), tb_op_at(p.b, p.ldb, p.transb, k, j), acc);
+        tb_store(p, i, j, acc);
+    }
+}
+
+// --- host side ----------------------------------------------------------------------------------------------------
+
+PFN_cuTensorMapEncodeTiled_v12000 encoder(void)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn; // a race stores the same pointer twice
+    if (!fn) {
+        cudaDriverEntryPointQueryResult q;
+        void *f = NULL;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) ==
+                cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (PFN_cuTensorMapEncodeTiled_v12000)f;
+        cudaGetLastError();
+    }
+    return fn;
+}
+
+// compute capability 9.0 (the sm_90a code runs there only), device 0
+int hopper(void)
+{
+    static int cc; // 0 until asked
+    if (!cc) {
+        int major = 0, minor = 0;
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+        cudaGetLastError();
+        cc = 10 * major + minor + 1;
+    }
+    return cc == 91;
+}
+
+// 1 when the tensor cores can run p: a Hopper GPU, and sizes that the grids and TMA's 32-bit coordinates cover
+bool can_run(const tb_sproblem &p)
+{
+    return hopper() && encoder() && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - BN && p.k < (1ll << 31) - BK &&
+           (p.m + 31) / 32 <= 65535 && (p.n + 31) / 32 <= 65535;
+}
+
+// 1 when they are also faster than `blocked` there: a wave of tiles of C, and k deep enough for the split to pay
+bool worth_it(const tb_sproblem &p)
+{
+    const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
+    return can_run(p) && tiles >= tb_sm_count() && p.k >= 256;
+}
+
+// the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major BF16 matrix, 64-byte swizzle
+int part_map(CUtensorMap *map, const __nv_bfloat16 *parts, int64_t rows, int64_t k, int64_t kp, int j)
+{
+    const cuuint64_t dims[2] = { (cuuint64_t)k, (cuuint64_t)rows }, strides[1] = { (cuuint64_t)kp * 2 };
+    const cuuint32_t box[2] = { BK, 128 }, elem[2] = { 1, 1 };
+    return encoder()(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)(parts + j * rows * kp), dims, strides, box,
+                     elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
+               ? 0
+               : (int)cudaErrorInvalidValue;
+}
+
+// the scales and parts of one operand
+void split(const operand &o, int64_t k, int64_t kp, int *e, int *bad, int *nbad, __nv_bfloat16 *parts,
+           cudaStream_t s)
+{
+    const dim3 block(32, 8), scan((unsigned)((k + 31) / 32), (unsigned)((o.rows + 31) / 32)),
+        all((unsigned)((kp + 31) / 32), scan.y);
+    cudaMemsetAsync(e, 0x80, (size_t)o.rows * 4, s);
+    row_scales<<<scan, block, 0, s>>>(o, k, e);
+    finish_scales<<<(unsigned)((o.rows + 255) / 256), 256, 0, s>>>(o.rows, e, bad, nbad);
+    split_rows<<<all, block, 0, s>>>(o, k, kp, e, parts);
+}
+
+int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+{
+    const layout l = layout_of(p);
+    int *ea = (int *)(ws + l.exp_a), *eb = (int *)(ws + l.exp_b), *nbad = (int *)(ws + l.nbad);
+    __nv_bfloat16 *pa = (__nv_bfloat16 *)(ws + l.parts_a), *pb = (__nv_bfloat16 *)(ws + l.parts_b);
+    maps tm;
+    for (int j = 0; j < PARTS; j++)
+        if (part_map(&tm.a[j], pa, p.m, p.k, l.kp, j) || part_map(&tm.b[j], pb, p.n, p.k, l.kp, j))
+            return (int)cudaErrorInvalidValue;
+    static bool sized; // the attribute is the same for every call; a race sets it twice
+    if (!sized && cudaFuncSetAttribute(product, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES) != cudaSuccess)
+        return (int)cudaGetLastError();
+    sized = true;
+    cudaMemsetAsync(nbad, 0, 8, s);
+    split({ p.a, p.lda, p.m, p.transa }, p.k, l.kp, ea, (int *)(ws + l.bad_a), nbad, pa, s);
+    split({ p.b, p.ldb, p.n, !p.transb }, p.k, l.kp, eb, (int *)(ws + l.bad_b), nbad + 1, pb, s);
+    const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
+    product<<<(unsigned)tiles, 384, SMEM_BYTES, s>>>(tm, p, ea, eb);
+    fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(p, ea, (int *)(ws + l.bad_a), (int *)(ws + l.bad_b), nbad);
+    return (int)cudaGetLastError();
+}
+
+} // namespace
+
+// tc128: the tensor cores wherever they can run p; tc32: where they are faster, else blocked (kernels/list.h)
+extern "C" int tb_takes_tc128(const tb_kproblem *kp)
+{
+    return can_run(tb_sproblem_of(kp));
+}
+
+extern "C" int tb_takes_tc32(const tb_kproblem *kp)
+{
+    return worth_it(tb_sproblem_of(kp));
+}
+
+static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &))
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return takes(p) ? layout_of(p).bytes : tb_workspace_blocked(kp);
+}
+
+static int run(const tb_kproblem *kp, void *workspace, void *stream, bool (*takes)(const tb_sproblem &))
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    if (!workspace || !takes(p))
+        return tb_launch_blocked(kp, workspace, stream);
+    return launch(p, (char *)workspace, (cudaStream_t)stream);
+}
+
+extern "C" size_t tb_workspace_tc128(const tb_kproblem *kp)
+{
+    return workspace(kp, can_run);
+}
+
+extern "C" int tb_launch_tc128(const tb_kproblem *kp, void *ws, void *stream)
+{
+    return run(kp, ws, stream, can_run);
+}
+
+extern "C" size_t tb_workspace_tc32(const tb_kproblem *kp)
+{
+    return workspace(kp, worth_it);
+}
+
+extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
+{
+    return run(kp, ws, stream, worth_it);
+}
