@@ -113,8 +113,8 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
         TB_ENTRY_BODY(TB_E_##id,                                                                                   \
                       (problem(t, f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) && tb_tiny_valid(&p) &&     \
                        (p.alpha = *alpha, 1)),                                                                     \
-                      f77_fn, (transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b), f77_call,   \
-                      transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b, t);              \
+                      f77_fn, (transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b),        \
+                      f77_call, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b, t);    \
     }
 #define TB_DEFINE_F77_S_GEMM(id, name) DEFINE_F77_GEMM(id, name, float, TB_TYPE_S)
 #define TB_DEFINE_F77_D_GEMM(id, name) DEFINE_F77_GEMM(id, name, double, TB_TYPE_D)

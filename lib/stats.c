@@ -23,7 +23,8 @@ static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
         snprintf(where, sizeof where, "quick return");
     else if (r->path == TB_PATH_GPU)
         snprintf(where, sizeof where, "gpu %s %s %.3f ms %.2f TFLOP/s", tb_kernel_names[r->kernel],
-                 tb_kernel_math_name(r->kernel, g->p.type), 1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
+                 tb_kernel_math_name(r->kernel, g->p.type), 1e3 * r->seconds,
+                 r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     else
         snprintf(where, sizeof where, "cpu%s %.3f ms %.2f TFLOP/s", r->gpu_failed ? " (after GPU failure)" : "",
                  1e3 * r->seconds, r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
