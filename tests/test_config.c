@@ -418,10 +418,33 @@ START_TEST(busy_time_open)
 }
 END_TEST
 
+/* the flags of a counted call: GPU failures and fp32-tc calls each counted where they were, reset with the rest */
+START_TEST(count_flags)
+{
+    tb_counts sum;
+    tb_counts_reset();
+    tb_counts_add(TB_E_CBLAS_SGEMM, 2, 1e9, 0.1, 0.0, TB_COUNT_FP32_TC);
+    tb_counts_add(TB_E_CBLAS_SGEMM, 2, 1e9, 0.1, 0.0, 0);
+    tb_counts_add(TB_E_CBLAS_SGEMM, 1, 1e9, 0.1, 0.0, TB_COUNT_GPU_FAILED);
+    tb_counts_sum(&sum);
+    const tb_counter *gpu = &sum.c[TB_E_CBLAS_SGEMM][2], *cpu = &sum.c[TB_E_CBLAS_SGEMM][1];
+    ck_assert_uint_eq(gpu->calls, 2);
+    ck_assert_uint_eq(gpu->fp32_tc, 1);
+    ck_assert_uint_eq(gpu->gpu_failures, 0);
+    ck_assert_uint_eq(cpu->calls, 1);
+    ck_assert_uint_eq(cpu->gpu_failures, 1);
+    ck_assert_uint_eq(cpu->fp32_tc, 0);
+    tb_counts_reset();
+    tb_counts_sum(&sum);
+    ck_assert_uint_eq(sum.c[TB_E_CBLAS_SGEMM][2].fp32_tc, 0);
+}
+END_TEST
+
 int main(void)
 {
-    const TTest *const tests[] = { defaults_are_quiet,     good_values,    bad_values, sizes, kernel_table,
-                                   calibration_file,       calibration_not_a_file, auto_decisions, faults, numbers_strict,
-                                   busy_time_open, NULL };
+    const TTest *const tests[] = { defaults_are_quiet, good_values,    bad_values,     sizes,
+                                   kernel_table,       calibration_file, calibration_not_a_file, auto_decisions,
+                                   faults,             numbers_strict, busy_time_open, count_flags,
+                                   NULL };
     return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);
 }
