@@ -29,7 +29,7 @@ constexpr int TILE_BYTES = 128 * ROW_BYTES;         // 8 KiB
 constexpr int STAGE_BYTES = 2 * PARTS * TILE_BYTES; // op(A)'s three parts, then op(B)'s
 constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
 constexpr int BAD = 0x7fffffff;   // the scale exponent of a row or column that holds Inf or NaN
-constexpr int NONE = -0x7f7f7f80; // none seen yet (every byte 0x80: a memset); an all-zero row keeps it
+constexpr int NONE = -0x7f7f7f80; // below every exponent: an all-zero row's until it is made 0
 // The six products in the order the tensor cores sum them, smallest first: part of op(A) (PA) and of op(B) (PB),
 // two bits each, the first in the lowest bits: (0,2) (2,0) (1,1) (0,1) (1,0) (0,0).
 constexpr int PA = 0 | 2 << 2 | 1 << 4 | 0 << 6 | 1 << 8 | 0 << 10;
@@ -75,6 +75,81 @@ layout layout_of(const tb_sproblem &p)
 
 // --- the split -------------------------------------------------------------------------------------------------
 
+// One operand's share of the split: op(X), its rows' scale exponents, the list of its rows with Inf or NaN (and
+// that list's length), its three parts (part j of row r at parts[(j*rows + r)*kp + k]).
+struct side {
+    operand o;
+    int *e, *bad, *nbad;
+    __nv_bfloat16 *parts;
+};
+
+// sa or sb, field by field (a choice between two kernel parameters would copy both to local memory)
+__device__ __forceinline__ side pick(const side &sa, const side &sb, bool a)
+{
+    return { { a ? sa.o.x : sb.o.x, a ? sa.o.ld : sb.o.ld, a ? sa.o.rows : sb.o.rows, a ? sa.o.kmajor : sb.o.kmajor },
+             a ? sa.e : sb.e, a ? sa.bad : sb.bad, a ? sa.nbad : sb.nbad, a ? sa.parts : sb.parts };
+}
+
+// the frexp exponent of x (x / 2^e in [0.5, 1)): NONE for 0, BAD for Inf or NaN
+__device__ __forceinline__ int exponent(float x)
+{
+    int e = NONE;
+    if (!isfinite(x))
+        e = BAD;
+    else if (x != 0.f)
+        frexpf(x, &e);
+    return e;
+}
+
+// Each row's scale: the exponent of its largest element (0 for a row of zeros), and the rows with Inf or NaN on
+// their side's list.  A block takes 32 rows of one side (blocks of op(A) first) and reads them whole, 128 bytes at a
+// time: along k where rows lie along k, across the 32 rows otherwise.
+__global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
+{
+    const int64_t blocks_a = (sa.o.rows + 31) / 32;
+    const bool is_a = blockIdx.x < blocks_a;
+    const side sd = pick(sa, sb, is_a);
+    const operand &o = sd.o;
+    const int64_t r0 = (is_a ? blockIdx.x : blockIdx.x - blocks_a) * 32ll;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    __shared__ int most[8][33];
+    if (o.kmajor) { // warp w: rows r0 + 4w .. r0 + 4w + 3, lanes along k
+        for (int i = 0; i < 4; i++) {
+            const int64_t r = r0 + 4 * warp + i;
+            int e = NONE;
+            if (r < o.rows)
+                for (int64_t k = lane; k < K; k += 32)
+                    e = max(e, exponent(o.x[k + r * o.ld]));
+            for (int d = 16; d; d >>= 1)
+                e = max(e, __shfl_xor_sync(0xffffffffu, e, d));
+            if (lane == 0)
+                most[0][4 * warp + i] = e;
+        }
+    } else { // lane: row r0 + lane; warp w: k = w, w + 8, ...
+        const int64_t r = r0 + lane;
+        int e = NONE;
+        if (r < o.rows)
+            for (int64_t k = warp; k < K; k += 8)
+                e = max(e, exponent(o.x[r + k * o.ld]));
+        most[warp][lane] = e;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        int e = most[0][lane];
+        if (!o.kmajor)
+            for (int w = 1; w < 8; w++)
+                e = max(e, most[w][lane]);
+        const int64_t r = r0 + lane;
+        if (r < o.rows) {
+            if (e == NONE)
+                e = 0;
+            else if (e == BAD)
+                sd.bad[atomicAdd(sd.nbad, 1)] = (int)r;
+            sd.e[r] = e;
+        }
+    }
+}
+
 // A 32 x 32 tile of op(X) (rows r0.., depth k0..) into t[row][k], zeros outside.
 __device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r0, int64_t k0, float (&t)[32][33])
 {
@@ -90,38 +165,6 @@ __device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r
     __syncthreads();
 }
 
-// The largest frexp exponent of each row (BAD if it holds Inf or NaN) into e[], preset to NONE.
-__global__ void __launch_bounds__(256) row_scales(operand o, int64_t K, int *e)
-{
-    __shared__ float t[32][33];
-    const int64_t r0 = blockIdx.y * 32ll, k0 = blockIdx.x * 32ll;
-    load_tile(o, K, r0, k0, t);
-    for (int i = threadIdx.y; i < 32; i += 8) {
-        const float x = t[i][threadIdx.x];
-        int ex = NONE;
-        if (!isfinite(x))
-            ex = BAD;
-        else if (x != 0.f)
-            frexpf(x, &ex);
-        for (int s = 16; s; s >>= 1)
-            ex = max(ex, __shfl_xor_sync(0xffffffffu, ex, s));
-        if (threadIdx.x == 0 && r0 + i < o.rows)
-            atomicMax(&e[r0 + i], ex);
-    }
-}
-
-// All-zero rows get exponent 0; rows with Inf or NaN go on the list.
-__global__ void finish_scales(int64_t rows, int *e, int *bad, int *nbad)
-{
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= rows)
-        return;
-    if (e[r] == NONE)
-        e[r] = 0;
-    else if (e[r] == BAD)
-        bad[atomicAdd(nbad, 1)] = (int)r;
-}
-
 // x rounded to BF16's 8 bits, nearest; truncated where rounding would give Inf
 __device__ __forceinline__ float bf16_part(float x)
 {
@@ -129,24 +172,27 @@ __device__ __forceinline__ float bf16_part(float x)
     return isinf(h) && !isinf(x) ? __uint_as_float(__float_as_uint(x) & 0xffff0000u) : h;
 }
 
-// Each row scaled by 2^-e and split into its three parts, part j of row r at parts[(j*rows + r)*kp + k]; depths
-// from K to kp are zeros, and so are rows with Inf or NaN.
-__global__ void __launch_bounds__(256) split_rows(operand o, int64_t K, int64_t kp, const int *e, __nv_bfloat16 *parts)
+// Each row scaled by 2^-e and split into its three parts; depths from K to kp are zeros, and so are rows with Inf
+// or NaN.  A block takes a 32 x 32 tile (row tiles of op(A) first in blockIdx.y).
+__global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
 {
+    const unsigned tiles_a = (unsigned)((sa.o.rows + 31) / 32);
+    const bool is_a = blockIdx.y < tiles_a;
+    const side sd = pick(sa, sb, is_a);
     __shared__ float t[32][33];
-    const int64_t r0 = blockIdx.y * 32ll, k0 = blockIdx.x * 32ll;
-    load_tile(o, K, r0, k0, t);
+    const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - tiles_a) * 32ll, k0 = blockIdx.x * 32ll;
+    load_tile(sd.o, K, r0, k0, t);
     for (int i = threadIdx.y; i < 32; i += 8) {
         const int64_t r = r0 + i, k = k0 + threadIdx.x;
-        if (r >= o.rows || k >= kp)
+        if (r >= sd.o.rows || k >= kp)
             continue;
-        const int ex = e[r];
+        const int ex = sd.e[r];
         const float x = ex == BAD ? 0.f : ldexpf(t[i][threadIdx.x], -ex);
         const float b0 = bf16_part(x), b1 = bf16_part(x - b0), b2 = x - b0 - b1; // b2 fits 8 bits exactly
-        const int64_t at = r * kp + k, part = o.rows * kp;
-        parts[at] = __float2bfloat16_rn(b0);
-        parts[at + part] = __float2bfloat16_rn(b1);
-        parts[at + 2 * part] = __float2bfloat16_rn(b2);
+        const int64_t at = r * kp + k, part = sd.o.rows * kp;
+        sd.parts[at] = __float2bfloat16_rn(b0);
+        sd.parts[at + part] = __float2bfloat16_rn(b1);
+        sd.parts[at + 2 * part] = __float2bfloat16_rn(b2);
     }
 }
 
@@ -362,7 +408,7 @@ int hopper(void)
 bool can_run(const tb_sproblem &p)
 {
     return hopper() && encoder() && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - BN && p.k < (1ll << 31) - BK &&
-           (p.m + 31) / 32 <= 65535 && (p.n + 31) / 32 <= 65535;
+           (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
 }
 
 // 1 when they are also faster than `blocked` there: a wave of tiles of C, and k deep enough for the split to pay
@@ -384,18 +430,6 @@ int part_map(CUtensorMap *map, const __nv_bfloat16 *parts, int64_t rows, int64_t
                : (int)cudaErrorInvalidValue;
 }
 
-// the scales and parts of one operand
-void split(const operand &o, int64_t k, int64_t kp, int *e, int *bad, int *nbad, __nv_bfloat16 *parts,
-           cudaStream_t s)
-{
-    const dim3 block(32, 8), scan((unsigned)((k + 31) / 32), (unsigned)((o.rows + 31) / 32)),
-        all((unsigned)((kp + 31) / 32), scan.y);
-    cudaMemsetAsync(e, 0x80, (size_t)o.rows * 4, s);
-    row_scales<<<scan, block, 0, s>>>(o, k, e);
-    finish_scales<<<(unsigned)((o.rows + 255) / 256), 256, 0, s>>>(o.rows, e, bad, nbad);
-    split_rows<<<all, block, 0, s>>>(o, k, kp, e, parts);
-}
-
 int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
 {
     const layout l = layout_of(p);
@@ -409,9 +443,12 @@ int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     if (!sized && cudaFuncSetAttribute(product, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES) != cudaSuccess)
         return (int)cudaGetLastError();
     sized = true;
+    const side sa = { { p.a, p.lda, p.m, p.transa }, ea, (int *)(ws + l.bad_a), nbad, pa };
+    const side sb = { { p.b, p.ldb, p.n, !p.transb }, eb, (int *)(ws + l.bad_b), nbad + 1, pb };
+    const int64_t ta = (p.m + 31) / 32, tb = (p.n + 31) / 32;
     cudaMemsetAsync(nbad, 0, 8, s);
-    split({ p.a, p.lda, p.m, p.transa }, p.k, l.kp, ea, (int *)(ws + l.bad_a), nbad, pa, s);
-    split({ p.b, p.ldb, p.n, !p.transb }, p.k, l.kp, eb, (int *)(ws + l.bad_b), nbad + 1, pb, s);
+    scales<<<(unsigned)(ta + tb), 256, 0, s>>>(sa, sb, p.k);
+    split<<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
     const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
     product<<<(unsigned)tiles, 384, SMEM_BYTES, s>>>(tm, p, ea, eb);
     fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(p, ea, (int *)(ws + l.bad_a), (int *)(ws + l.bad_b), nbad);

@@ -48,4 +48,14 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
 /* --contend: a second thread's calls beside a busy GPU (tools/bench-contend.c); returns the exit status */
 int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int big);
 
+/* --accuracy: single-precision errors against an FP64 product (tools/bench-accuracy.c) of the kernels in the
+ * comma-separated list and cuBLAS's FP32 and TF32 paths; seed 0: a fixed one.  Returns the exit status. */
+int bench_accuracy(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, const char *kernels,
+                   unsigned long long seed);
+
+/* cuBLAS (loaded by tileblas-bench.c) on p's device operands, synchronised; tf32: single precision on the TF32
+ * tensor cores, else in FP32 (pedantic math).  0, or non-zero when it failed or there is no cuBLAS. */
+struct tb_kproblem;
+int bench_cublas_gemm(const struct tb_kproblem *p, int tf32);
+
 #endif

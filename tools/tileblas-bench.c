@@ -68,8 +68,10 @@ typedef struct impl {
 typedef int (*cublas_create_fn)(void **);
 typedef int (*cublas_gemm_fn)(void *, int, int, int, int, int, const void *, const void *, int, const void *, int,
                               const void *, void *, int);
+typedef int (*cublas_math_fn)(void *, int);
 static void *cublas;
 static cublas_gemm_fn cublas_gemm[2]; /* by type: cublasSgemm, cublasDgemm */
+static cublas_math_fn cublas_math;    /* cublasSetMathMode */
 static int openblas;                  /* OpenBLAS is timed (bench_openblas_gemm) */
 
 static void load_libraries(int want_cpu)
@@ -80,7 +82,8 @@ static void load_libraries(int want_cpu)
     cublas_create_fn create = h ? (cublas_create_fn)dlsym(h, "cublasCreate_v2") : NULL;
     cublas_gemm[TB_TYPE_S] = h ? (cublas_gemm_fn)dlsym(h, "cublasSgemm_v2") : NULL;
     cublas_gemm[TB_TYPE_D] = h ? (cublas_gemm_fn)dlsym(h, "cublasDgemm_v2") : NULL;
-    if (!create || !cublas_gemm[TB_TYPE_S] || !cublas_gemm[TB_TYPE_D] || create(&cublas) != 0) {
+    cublas_math = h ? (cublas_math_fn)dlsym(h, "cublasSetMathMode") : NULL;
+    if (!create || !cublas_gemm[TB_TYPE_S] || !cublas_gemm[TB_TYPE_D] || !cublas_math || create(&cublas) != 0) {
         cublas_gemm[TB_TYPE_S] = cublas_gemm[TB_TYPE_D] = NULL;
         fprintf(stderr, "tileblas-bench: cuBLAS not available: ratios are to the default kernel\n");
     }
@@ -151,6 +154,17 @@ static int launch(const impl *im, const tb_kproblem *p)
                                 (int)p->lda, p->b, (int)p->ldb, beta, p->c, (int)p->ldc)
                ? (int)cudaErrorUnknown
                : 0;
+}
+
+int bench_cublas_gemm(const tb_kproblem *p, int tf32)
+{
+    enum { DEFAULT_MATH = 0, PEDANTIC_MATH = 2, TF32_MATH = 3 }; /* cublasMath_t */
+    if (!cublas_gemm[p->type] || cublas_math(cublas, tf32 ? TF32_MATH : PEDANTIC_MATH))
+        return 1;
+    const impl cu = { IMPL_CUBLAS, "cuBLAS", -1 };
+    const int e = launch(&cu, p);
+    cublas_math(cublas, DEFAULT_MATH);
+    return e || cudaDeviceSynchronize() != cudaSuccess;
 }
 
 /* OpenBLAS on the host operands, C = op(A) op(B) */
@@ -332,6 +346,7 @@ static const char usage_text[] =
     "       tileblas-bench --host [--type s|d|sd] [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
     "                      [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
+    "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
     "       tileblas-bench --plot-csv FILE.csv FILE.png\n";
 
 static void usage(void)
@@ -386,10 +401,11 @@ static int plot_csv(const char *csv, const char *png)
 int main(int argc, char **argv)
 {
     long long shapes[MAX_SHAPES][3];
-    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0, contend = 0, big = 8192;
+    int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0, contend = 0, big = 8192, accuracy = 0;
+    unsigned long long seed = 0;
     double beta = 0.0;
     char trans[4][3];
-    const char *kernels = "naive,tiled32,blocked,dmma", *csv = NULL, *png = NULL, *types = "sd";
+    const char *kernels = NULL, *csv = NULL, *png = NULL, *types = "sd";
     tb_gpu_link(&tb_cuda_gpu); /* the GPU side is linked in: no module to load */
     if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
         return plot_csv(argv[2], argv[3]);
@@ -429,6 +445,13 @@ int main(int argc, char **argv)
             want_cpu = 0;
         } else if (!strcmp(arg, "--host")) {
             host = 1;
+        } else if (!strcmp(arg, "--accuracy")) {
+            accuracy = 1;
+        } else if (!strcmp(arg, "--seed") && val) {
+            char *end;
+            seed = strtoull(val, &end, 10), i++;
+            if (*end || !seed)
+                usage();
         } else if (!strcmp(arg, "--contend")) {
             contend = 1;
         } else if (!strcmp(arg, "--big") && val) {
@@ -454,10 +477,12 @@ int main(int argc, char **argv)
         return bench_contend((const long long(*)[3])shapes, nshapes, repeats, big);
     }
     if (nshapes == 0)
-        for (int i = 0; i < 3; i++, nshapes++)
-            shapes[i][0] = shapes[i][1] = shapes[i][2] = defaults[i];
+        for (int i = accuracy ? 2 : 0; i < 3; i++, nshapes++)
+            shapes[nshapes][0] = shapes[nshapes][1] = shapes[nshapes][2] = defaults[i];
     if (ntrans == 0)
         memcpy(trans[ntrans++], "NN", 3);
+    if (!kernels)
+        kernels = accuracy ? "tc32,blocked" : "naive,tiled32,blocked,dmma";
 
     if (beta != 0.0 && !host)
         usage(); /* the kernels are timed with beta = 0 */
@@ -470,7 +495,11 @@ int main(int argc, char **argv)
         printf("SKIP: no usable GPU\n");
         return 77;
     }
-    load_libraries(want_cpu);
+    load_libraries(want_cpu && !accuracy);
+    if (accuracy)
+        return cublas_gemm[TB_TYPE_D] ? bench_accuracy((const long long(*)[3])shapes, nshapes,
+                                                       (const char(*)[3])trans, ntrans, kernels, seed)
+                                      : 1;
     const int ntypes = (int)strlen(types);
 
     struct cudaDeviceProp prop;
