@@ -21,6 +21,9 @@
  * as a program would call it, against OpenBLAS and NVBLAS.
  * --contend [--big N]: a second thread's calls while a background thread keeps the GPU busy with N x N x N calls
  * from host memory (default 8192; tools/bench-contend.c).
+ * --accuracy: errors against an FP64 product instead of times (tools/bench-accuracy.c).
+ * --sweep N [--seed S]: N random shapes (each dimension log-uniform in [16, 16384], M N K <= 2^36, random
+ * transposes; single precision unless --type says), then each implementation's geometric mean of its ratios.
  * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (relative to |C| + 1); 2 for bad
  * arguments; 3 when --plot could not draw; 77 without a usable GPU.
  */
@@ -347,6 +350,7 @@ static const char usage_text[] =
     "                      [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
+    "       tileblas-bench --sweep N [--seed S] [--type s|d] [--kernels LIST] [--repeats R] [--no-cpu]\n"
     "       tileblas-bench --plot-csv FILE.csv FILE.png\n";
 
 static void usage(void)
@@ -398,10 +402,52 @@ static int plot_csv(const char *csv, const char *png)
     return 0;
 }
 
+/* --sweep: n shapes, each dimension log-uniform in [16, 16384] with M N K <= 2^36, transposes at random, from
+ * *seed (0: a fixed one, written back) */
+static int draw_sweep(int n, unsigned long long *seed, long long (*shapes)[3], char (*trans)[3])
+{
+    uint64_t x = *seed ? *seed : 20261201;
+    *seed = x;
+    for (int i = 0; i < n;) {
+        for (int d = 0; d < 3; d++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            shapes[i][d] = llround(exp(log(16.0) + (double)(x >> 11) * 0x1p-53 * (log(16384.0) - log(16.0))));
+        }
+        if ((double)shapes[i][0] * shapes[i][1] * shapes[i][2] > 0x1p36)
+            continue;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        trans[i][0] = x >> 62 & 1 ? 'T' : 'N', trans[i][1] = x >> 61 & 1 ? 'T' : 'N', trans[i][2] = 0;
+        i++;
+    }
+    return n;
+}
+
+/* --sweep: each implementation's geometric mean of its ratios to the yardstick, and its lowest, with the shape */
+static void sweep_summary(const row *rows, int nrows, const impl *impls, int nimpls)
+{
+    for (int i = 0; i < nimpls; i++) {
+        double logs = 0, low = INFINITY;
+        int n = 0;
+        const row *worst = NULL;
+        for (int r = 0; r < nrows; r++) {
+            if (strcmp(rows[r].impl, impls[i].name) || !(rows[r].ratio > 0))
+                continue;
+            logs += log(rows[r].ratio), n++;
+            if (rows[r].ratio < low)
+                low = rows[r].ratio, worst = &rows[r];
+        }
+        if (n)
+            printf("sweep: %-11s geometric mean %.3f over %d shapes; lowest %.3f (%s %s)\n", impls[i].name,
+                   exp(logs / n), n, low, worst->shape, worst->trans);
+    }
+}
+
 int main(int argc, char **argv)
 {
     long long shapes[MAX_SHAPES][3];
     int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0, contend = 0, big = 8192, accuracy = 0;
+    int sweep = 0, typed = 0;
+    char sweep_trans[MAX_SHAPES][3]; /* --sweep: each shape's own transposes */
     unsigned long long seed = 0;
     double beta = 0.0;
     char trans[4][3];
@@ -432,7 +478,7 @@ int main(int argc, char **argv)
             memcpy(trans[ntrans++], val, 3);
             i++;
         } else if (!strcmp(arg, "--type") && val && (!strcmp(val, "s") || !strcmp(val, "d") || !strcmp(val, "sd"))) {
-            types = val, i++;
+            types = val, typed = 1, i++;
         } else if (!strcmp(arg, "--kernels") && val) {
             kernels = val, i++;
         } else if (!strcmp(arg, "--repeats") && val && atoi(val) > 0) {
@@ -447,6 +493,10 @@ int main(int argc, char **argv)
             host = 1;
         } else if (!strcmp(arg, "--accuracy")) {
             accuracy = 1;
+        } else if (!strcmp(arg, "--sweep") && val) {
+            sweep = atoi(val), i++;
+            if (sweep < 1 || sweep > MAX_SHAPES)
+                usage();
         } else if (!strcmp(arg, "--seed") && val) {
             char *end;
             seed = strtoull(val, &end, 10), i++;
@@ -468,6 +518,16 @@ int main(int argc, char **argv)
         }
     }
     static const long long defaults[] = { 1024, 2048, 4096 };
+    if (sweep) {
+        if (nshapes || ntrans)
+            usage(); /* the sweep draws both */
+        nshapes = draw_sweep(sweep, &seed, shapes, sweep_trans);
+        ntrans = 1;
+        want_cpu = 0;
+        if (!typed)
+            types = "s";
+        printf("tileblas-bench --sweep %d: seed %llu\n", sweep, seed);
+    }
     if (contend) {
         static const long long second[][3] = { { 512, 512, 512 }, { 1024, 1024, 1024 }, { 2048, 2048, 2048 },
                                                { 64, 16384, 64 } };
@@ -527,7 +587,8 @@ int main(int argc, char **argv)
             for (int t = 0; t < ntrans; t++) {
                 problem pr;
                 int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
-                setup(&pr, type, m, n, k, trans[t][0] == 'T', trans[t][1] == 'T');
+                const char *tr = sweep ? sweep_trans[s] : trans[t];
+                setup(&pr, type, m, n, k, tr[0] == 'T', tr[1] == 'T');
                 void *ref = bench_alloc(pr.celems * pr.es);
                 double ref_ms = 0;
                 for (int i = 0; i < nimpls; i++) {
@@ -539,7 +600,7 @@ int main(int argc, char **argv)
                         memcpy(ref, pr.hc, pr.celems * pr.es);
                     }
                     double diff = bench_max_diff(pr.hc, ref, m, n, pr.p.ldc, pr.es);
-                    bench_print_row(&rows[nrows++], types[ty], m, n, k, trans[t], impls[i].name, ms, ref_ms, diff);
+                    bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, ms, ref_ms, diff);
                     if (diff > 1e-3 || isnan(diff))
                         status = 1;
                 }
@@ -547,6 +608,8 @@ int main(int argc, char **argv)
                 teardown(&pr);
             }
     }
+    if (sweep)
+        sweep_summary(rows, nrows, all, nall);
     if (csv)
         bench_write_csv(csv, cublas_gemm[TB_TYPE_S] ? "ratio_to_cublas" : "ratio_to_default", rows, nrows);
     if (png && plot(png, rows, nrows, all, nall)) {
