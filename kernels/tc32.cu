@@ -11,10 +11,11 @@
 // Rows of op(A) and columns of op(B) that hold Inf or NaN go through the tensor cores as zeros; a last kernel
 // computes every element of C they touch with FP32 FMAs along k, so such inputs give what an FP32 loop gives.
 //
-// Passes: per operand, the scales then the parts (K-major, in the workspace); the product: tiles of 128 x 128 x 32
-// brought by TMA into four stages, one producer warpgroup and two consumer warpgroups of wgmma m64n128k16; the
-// fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do shapes of few tiles of C or shallow k
-// where tc32 (not tc128) is asked for.
+// Passes: the scales, then the parts (K-major, in the workspace), both operands in each; the product: tiles of
+// 128 x 128 x 32 brought by TMA into four stages, one producer warpgroup and two consumer warpgroups of wgmma
+// m64n128k16, with k split (split.cuh) where C has fewer tiles than the GPU has SMs; the fix-up.  GPUs other than
+// compute capability 9.0 go to `blocked`, and so do shapes of too few blocks or shallow k where tc32 (not tc128)
+// is asked for.
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cudaTypedefs.h>
@@ -46,12 +47,25 @@ struct operand {
 // op(B)'s columns, the lists of those with Inf or NaN, and the two lists' lengths.
 struct layout {
     int64_t kp; // elements per part row: k rounded up to 8 (TMA strides are multiples of 16 bytes)
-    size_t parts_a, parts_b, exp_a, exp_b, bad_a, bad_b, nbad, bytes;
+    size_t parts_a, parts_b, exp_a, exp_b, bad_a, bad_b, nbad, slices, bytes;
 };
 
 size_t up256(size_t x)
 {
     return (x + 255) & ~(size_t)255;
+}
+
+// The slices of k (split-K) for p: enough to give every SM a block where C has fewer tiles than SMs, each at least
+// 256 deep.
+int64_t slices_of(const tb_sproblem &p)
+{
+    const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN), sms = tb_sm_count();
+    if (tiles >= sms)
+        return 1;
+    const int64_t want = (sms + tiles - 1) / tiles, most = p.k / 256;
+    int64_t slices = want < most ? want : most > 1 ? most : 1;
+    tb_slice_depth(p.k, BK, &slices); // as tb_split_launch will cut k
+    return slices;
 }
 
 layout layout_of(const tb_sproblem &p)
@@ -65,7 +79,8 @@ layout layout_of(const tb_sproblem &p)
     l.bad_a = up256(l.exp_b + (size_t)p.n * 4);
     l.bad_b = up256(l.bad_a + (size_t)p.m * 4);
     l.nbad = up256(l.bad_b + (size_t)p.n * 4);
-    l.bytes = l.nbad + 8;
+    l.slices = up256(l.nbad + 8);
+    l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices_of(p));
     return l;
 }
 
@@ -279,8 +294,10 @@ __device__ __forceinline__ void tile_of(int64_t m, int64_t n, int64_t *m0, int64
     *n0 = b % per / rows * BN;
 }
 
-__global__ void __launch_bounds__(384, 1)
-    product(const __grid_constant__ maps tm, tb_sproblem p, const int *ea, const int *eb)
+// Block (tile, z) computes its tile of C over k in [z kchunk, (z + 1) kchunk), into C + z c_step (split-K: p's C is
+// then the workspace's slices, alpha 1 and beta 0).
+__global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps tm, tb_sproblem p, const int *ea,
+                                                  const int *eb, int64_t kchunk, int64_t c_step)
 {
 #ifdef TB_TC32_DEVICE
     extern __shared__ unsigned char raw[];
@@ -289,7 +306,9 @@ __global__ void __launch_bounds__(384, 1)
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
     int64_t m0, n0;
     tile_of(p.m, p.n, &m0, &n0);
-    const int steps = (int)((p.k + BK - 1) / BK);
+    const int64_t k0 = blockIdx.y * kchunk, depth = min(p.k - k0, kchunk);
+    const int steps = (int)((depth + BK - 1) / BK);
+    p.c += blockIdx.y * c_step;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             bar_init(smem(&full[s]), 1);
@@ -308,8 +327,8 @@ __global__ void __launch_bounds__(384, 1)
                 const uint32_t st = smem(base + s * STAGE_BYTES), f = smem(&full[s]);
                 bar_expect(f, STAGE_BYTES);
                 for (int j = 0; j < PARTS; j++) {
-                    tma_load(st + j * TILE_BYTES, &tm.a[j], i * BK, (int)m0, f);
-                    tma_load(st + (PARTS + j) * TILE_BYTES, &tm.b[j], i * BK, (int)n0, f);
+                    tma_load(st + j * TILE_BYTES, &tm.a[j], (int)(k0 + i * BK), (int)m0, f);
+                    tma_load(st + (PARTS + j) * TILE_BYTES, &tm.b[j], (int)(k0 + i * BK), (int)n0, f);
                 }
             }
         return;
@@ -355,7 +374,10 @@ __global__ void __launch_bounds__(384, 1)
 }
 
 // Every element of C in a row of op(A) or a column of op(B) with Inf or NaN, as an FP32 loop along k computes it.
-__global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *bad_b, const int *nbad)
+// Under a split, p's C is the slices (alpha 1, beta 0): the sum goes in the first and zeros in the others, which the
+// product left unwritten there, so that summing the slices gives it unchanged.
+__global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *bad_b, const int *nbad, int slices,
+                       int64_t c_step)
 {
     const int64_t na = nbad[0], nb = nbad[1], by_rows = na * p.n, all = by_rows + nb * p.m;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < all; t += (int64_t)gridDim.x * blockDim.x) {
@@ -370,6 +392,8 @@ __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int
         for (int64_t k = 0; k < p.k; k++)
             acc = fmaf(tb_op_at(p.a, p.lda, p.transa, i, k), tb_op_at(p.b, p.ldb, p.transb, k, j), acc);
         tb_store(p, i, j, acc);
+        for (int z = 1; z < slices; z++)
+            p.c[z * c_step + i + j * p.ldc] = 0.f;
     }
 }
 
@@ -411,11 +435,12 @@ bool can_run(const tb_sproblem &p)
            (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
 }
 
-// 1 when they are also faster than `blocked` there: a wave of tiles of C, and k deep enough for the split to pay
+// 1 when they are also faster than `blocked` there: a wave of blocks (tiles of C, times slices of k), and k deep
+// enough for the split into parts to pay
 bool worth_it(const tb_sproblem &p)
 {
     const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
-    return can_run(p) && tiles >= tb_sm_count() && p.k >= 256;
+    return can_run(p) && p.k >= 256 && tiles * slices_of(p) >= tb_sm_count();
 }
 
 // the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major BF16 matrix, 64-byte swizzle
@@ -450,9 +475,16 @@ int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     scales<<<(unsigned)(ta + tb), 256, 0, s>>>(sa, sb, p.k);
     split<<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
     const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
-    product<<<(unsigned)tiles, 384, SMEM_BYTES, s>>>(tm, p, ea, eb);
-    fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(p, ea, (int *)(ws + l.bad_a), (int *)(ws + l.bad_b), nbad);
-    return (int)cudaGetLastError();
+    int e = tb_split_launch<float>(p, slices_of(p), BK, (float *)(ws + l.slices), s,
+                                   [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
+                                       product<<<dim3((unsigned)tiles, n), 384, SMEM_BYTES, s>>>(tm, q, ea, eb,
+                                                                                               sp.kchunk, sp.c_step);
+                                       fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, (int *)(ws + l.bad_a),
+                                                                                (int *)(ws + l.bad_b), nbad,
+                                                                                (int)n, sp.c_step);
+                                       return (int)cudaGetLastError();
+                                   });
+    return e ? e : (int)cudaGetLastError();
 }
 
 } // namespace
