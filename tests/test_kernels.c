@@ -176,18 +176,19 @@ END_TEST
 
 /* Inf and NaN in op(A) and op(B), each single-precision kernel: every element of C of the class (NaN, +Inf, -Inf,
  * finite) an FP32 loop along k gives it, and the finite ones within the bound (the tensor-core kernels send the rows
- * and columns that hold them to a loop of their own; blocks of C far from them take the tensor cores). */
-START_TEST(non_finite)
+ * and columns that hold them to a loop of their own; blocks of C far from them take the tensor cores).  k = 260
+ * with beta = 0, and k = 600 with beta = 0.5 (deep enough for tc128 to split k). */
+static void non_finite_case(int kernel, int K, float beta)
 {
-    const int kernel = _i;
-    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(TB_TYPE_S)))
-        return;
-    enum { M = 300, N = 270, K = 260 };
-    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N), *c = malloc(sizeof(float) * M * N);
+    enum { M = 300, N = 270 };
+    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N), *c0 = malloc(sizeof(float) * M * N),
+          *c = malloc(sizeof(float) * M * N);
     for (int i = 0; i < M * K; i++)
         a[i] = (float)uniform();
     for (int i = 0; i < K * N; i++)
         b[i] = (float)uniform();
+    for (int i = 0; i < M * N; i++)
+        c0[i] = beta == 0.f ? NAN : (float)uniform();
     a[3 + 10 * M] = INFINITY, a[7 + 20 * M] = NAN, a[9 + 0 * M] = -INFINITY, a[9 + 1 * M] = INFINITY;
     b[30 + 2 * K] = -INFINITY, b[40 + 5 * K] = INFINITY, b[41 + 200 * K] = NAN;
     b[10 + 6 * K] = 0.f; /* A(3, 10) = Inf times 0: NaN in C(3, 6) */
@@ -197,30 +198,39 @@ START_TEST(non_finite)
     check_cuda(cudaMalloc((void **)&dc, sizeof(float) * M * N), "cudaMalloc C");
     check_cuda(cudaMemcpy(da, a, sizeof(float) * M * K, cudaMemcpyHostToDevice), "copy A");
     check_cuda(cudaMemcpy(db, b, sizeof(float) * K * N, cudaMemcpyHostToDevice), "copy B");
-    check_cuda(cudaMemset(dc, 0xff, sizeof(float) * M * N), "poison C");
-    tb_kproblem p = { .type = TB_TYPE_S, .m = M, .n = N, .k = K, .alpha = 1.0, .beta = 0.0, .a = da, .lda = M,
+    check_cuda(cudaMemcpy(dc, c0, sizeof(float) * M * N, cudaMemcpyHostToDevice), "copy C");
+    tb_kproblem p = { .type = TB_TYPE_S, .m = M, .n = N, .k = K, .alpha = 1.0, .beta = beta, .a = da, .lda = M,
                       .b = db, .ldb = K, .c = dc, .ldc = M };
     check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
     check_cuda(cudaMemcpy(c, dc, sizeof(float) * M * N, cudaMemcpyDeviceToHost), "copy C back");
     for (int j = 0; j < N; j++)
         for (int i = 0; i < M; i++) {
-            float want = 0.f;
+            float sum = 0.f;
             long double mag = 0;
             for (int l = 0; l < K; l++) {
-                want = fmaf(a[i + l * M], b[l + j * K], want);
+                sum = fmaf(a[i + l * M], b[l + j * K], sum);
                 mag += fabsl((long double)a[i + l * M] * b[l + j * K]);
             }
-            const float got = c[i + j * M];
+            const float want = beta == 0.f ? sum : fmaf(beta, c0[i + j * M], sum), got = c[i + j * M];
             if (!isfinite(want)) {
-                ck_assert_msg(isnan(want) ? isnan(got) : got == want, "%s: C(%d,%d) = %g, want %g",
-                              tb_kernel_names[kernel], i, j, got, want);
+                ck_assert_msg(isnan(want) ? isnan(got) : got == want, "%s K=%d: C(%d,%d) = %g, want %g",
+                              tb_kernel_names[kernel], K, i, j, got, want);
                 continue;
             }
-            ck_assert_msg(isfinite(got) && fabsl(got - want) <= 4.0L * (K + 2) * ldexp(1.0, -24) * mag,
-                          "%s: C(%d,%d) = %g, want %g", tb_kernel_names[kernel], i, j, got, want);
+            const long double err = fabsl((long double)got - want), scale = mag + fabsf(beta * c0[i + j * M]);
+            ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * ldexp(1.0, -24) * scale,
+                          "%s K=%d: C(%d,%d) = %g, want %g", tb_kernel_names[kernel], K, i, j, got, want);
         }
     cudaFree(da), cudaFree(db), cudaFree(dc);
-    free(a), free(b), free(c);
+    free(a), free(b), free(c0), free(c);
+}
+
+START_TEST(non_finite)
+{
+    if (!(tb_kernel_types[_i] & TB_TYPE_BIT(TB_TYPE_S)))
+        return;
+    non_finite_case(_i, 260, 0.f);
+    non_finite_case(_i, 600, 0.5f);
 }
 END_TEST
 
