@@ -62,9 +62,10 @@ typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *workspace, void *str
 /* A kernel's takes: 1 when it runs p itself, 0 when it hands p to the kernel named in its row's `instead`. */
 typedef int (*tb_kernel_takes)(const tb_kproblem *p);
 
-/* The arithmetic of single-precision products (TILEBLAS_MATH): FP32's accuracy on the tensor cores (fp32-tc), or
- * FP32 on the FP32 units (fp32).  Double precision has one, FP64. */
-typedef enum tb_math { TB_MATH_FP32_TC = 0, TB_MATH_FP32, TB_MATH_COUNT } tb_math;
+/* The arithmetic of single-precision products (TILEBLAS_MATH): FP32's accuracy on the tensor cores (fp32-tc), FP32
+ * on the FP32 units (fp32), or TF32 (tf32: inputs rounded to 11 bits, for programs that accept it).  Double
+ * precision has one, FP64. */
+typedef enum tb_math { TB_MATH_FP32_TC = 0, TB_MATH_FP32, TB_MATH_TF32, TB_MATH_COUNT } tb_math;
 #define TB_MATH_BIT(m) (1u << (m))
 TB_KERNEL_HIDDEN extern const char *const tb_math_names[]; /* by tb_math */
 
@@ -81,7 +82,7 @@ TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
 TB_KERNEL_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
 /* index of the best kernel for t (for single precision, of those of math m, else of any), or -1 if none */
 TB_KERNEL_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
-/* what kernel's products of type t are: "fp32-tc", "fp32" or "fp64" */
+/* what kernel's products of type t are: "fp32-tc", "fp32", "tf32" or "fp64" */
 TB_KERNEL_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);
 /* GPU side: the kernel that runs p when `kernel` is asked to (kernel itself, or the one it hands p to) */
 TB_KERNEL_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
@@ -106,6 +107,9 @@ TB_KERNEL_HIDDEN int tb_takes_tc128(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_tc32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_takes_tf32(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@ const unsigned tb_kernel_maths[] = { 0 };
 const int tb_kernel_count = 0;
 #endif
 
-const char *const tb_math_names[] = { "fp32-tc", "fp32" };
+const char *const tb_math_names[] = { "fp32-tc", "fp32", "tf32" };
 
 int tb_kernel_find(const char *name)
 {
@@ -52,7 +52,9 @@ const char *tb_kernel_math_name(int kernel, tb_type t)
 {
     if (t == TB_TYPE_D)
         return "fp64";
-    return kernel >= 0 && kernel < tb_kernel_count && tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_FP32_TC)
-               ? tb_math_names[TB_MATH_FP32_TC]
-               : tb_math_names[TB_MATH_FP32];
+    if (kernel >= 0 && kernel < tb_kernel_count)
+        for (int m = 0; m < TB_MATH_COUNT; m++)
+            if (tb_kernel_maths[kernel] == TB_MATH_BIT(m))
+                return tb_math_names[m];
+    return tb_math_names[TB_MATH_FP32];
 }

@@ -24,11 +24,24 @@
 
 namespace {
 
-constexpr int BM = 128, BN = 128, BK = 32, PARTS = 3, STAGES = 4;
-constexpr int ROW_BYTES = BK * 2;                   // a tile row of one part: 32 BF16 (the 64-byte swizzle's width)
-constexpr int TILE_BYTES = 128 * ROW_BYTES;         // 8 KiB
-constexpr int STAGE_BYTES = 2 * PARTS * TILE_BYTES; // op(A)'s three parts, then op(B)'s
-constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
+constexpr int BM = 128, BN = 128, BK = 32;
+
+// What the tensor cores are given.  bf16x6: FP32's accuracy, three BF16 parts (the scheme above); tf32: TF32 math
+// (TILEBLAS_MATH=tf32), each element rounded to TF32 once, one product summed by the tensor cores along all of k.
+// Tiles are 32 deep in k and K-major; a row of one part is a swizzle's width (64 or 128 bytes); a stage holds
+// op(A)'s parts, then op(B)'s.
+struct bf16x6 {
+    static constexpr int PARTS = 3, ESIZE = 2, SWIZZLE = 2; // the descriptor's code for 64-byte swizzle
+};
+struct tf32 {
+    static constexpr int PARTS = 1, ESIZE = 4, SWIZZLE = 1; // 128-byte swizzle
+};
+template <class F> struct tiles {
+    static constexpr int ROW_BYTES = BK * F::ESIZE, TILE_BYTES = 128 * ROW_BYTES;
+    static constexpr int STAGE_BYTES = 2 * F::PARTS * TILE_BYTES, STAGES = 196608 / STAGE_BYTES;
+    static constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
+};
+constexpr int PARTS = bf16x6::PARTS; // the most any format has
 constexpr int BAD = 0x7fffffff;   // the scale exponent of a row or column that holds Inf or NaN
 constexpr int NONE = -0x7f7f7f80; // below every exponent: an all-zero row's until it is made 0
 // The six products in the order the tensor cores sum them, smallest first: part of op(A) (PA) and of op(B) (PB),
@@ -43,8 +56,8 @@ struct operand {
     int kmajor;
 };
 
-// Workspace: the parts of op(A) (3 x M x KP BF16) and of op(B) (3 x N x KP), the scale exponents of op(A)'s rows and
-// op(B)'s columns, the lists of those with Inf or NaN, and the two lists' lengths.
+// Workspace: the parts of op(A) (PARTS x M x KP elements) and of op(B) (PARTS x N x KP), the scale exponents of op(A)'s
+// rows and op(B)'s columns, the lists of those with Inf or NaN, the two lists' lengths, and split-K's slices.
 struct layout {
     int64_t kp; // elements per part row: k rounded up to 8 (TMA strides are multiples of 16 bytes)
     size_t parts_a, parts_b, exp_a, exp_b, bad_a, bad_b, nbad, slices, bytes;
@@ -68,13 +81,13 @@ int64_t slices_of(const tb_sproblem &p)
     return slices;
 }
 
-layout layout_of(const tb_sproblem &p)
+template <class F> layout layout_of(const tb_sproblem &p)
 {
     layout l;
     l.kp = (p.k + 7) / 8 * 8;
     l.parts_a = 0;
-    l.parts_b = up256(l.parts_a + (size_t)PARTS * p.m * l.kp * 2);
-    l.exp_a = up256(l.parts_b + (size_t)PARTS * p.n * l.kp * 2);
+    l.parts_b = up256(l.parts_a + (size_t)F::PARTS * p.m * l.kp * F::ESIZE);
+    l.exp_a = up256(l.parts_b + (size_t)F::PARTS * p.n * l.kp * F::ESIZE);
     l.exp_b = up256(l.exp_a + (size_t)p.m * 4);
     l.bad_a = up256(l.exp_b + (size_t)p.n * 4);
     l.bad_b = up256(l.bad_a + (size_t)p.m * 4);
@@ -91,11 +104,11 @@ layout layout_of(const tb_sproblem &p)
 // --- the split -------------------------------------------------------------------------------------------------
 
 // One operand's share of the split: op(X), its rows' scale exponents, the list of its rows with Inf or NaN (and
-// that list's length), its three parts (part j of row r at parts[(j*rows + r)*kp + k]).
+// that list's length), its parts (part j of row r at parts[(j*rows + r)*kp + k]).
 struct side {
     operand o;
     int *e, *bad, *nbad;
-    __nv_bfloat16 *parts;
+    void *parts;
 };
 
 // sa or sb, field by field (a choice between two kernel parameters would copy both to local memory)
@@ -187,9 +200,19 @@ __device__ __forceinline__ float bf16_part(float x)
     return isinf(h) && !isinf(x) ? __uint_as_float(__float_as_uint(x) & 0xffff0000u) : h;
 }
 
-// Each row scaled by 2^-e and split into its three parts; depths from K to kp are zeros, and so are rows with Inf
-// or NaN.  A block takes a 32 x 32 tile (row tiles of op(A) first in blockIdx.y).
-__global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
+// x rounded to TF32's 11 bits, nearest (ties away, as cvt.rna does); truncated where rounding would give Inf
+__device__ __forceinline__ float tf32_round(float x)
+{
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    const float h = __uint_as_float(r);
+    return isinf(h) && !isinf(x) ? __uint_as_float(__float_as_uint(x) & 0xffffe000u) : h;
+}
+
+// bf16x6: each row scaled by 2^-e and split into its three parts, rows with Inf or NaN as zeros; tf32: each element
+// rounded to TF32.  Depths from K to kp are zeros.  A block takes a 32 x 32 tile (row tiles of op(A) first in
+// blockIdx.y).
+template <class F> __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
 {
     const unsigned tiles_a = (unsigned)((sa.o.rows + 31) / 32);
     const bool is_a = blockIdx.y < tiles_a;
@@ -201,13 +224,18 @@ __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_
         const int64_t r = r0 + i, k = k0 + threadIdx.x;
         if (r >= sd.o.rows || k >= kp)
             continue;
+        const int64_t at = r * kp + k, part = sd.o.rows * kp;
+        if (F::PARTS == 1) {
+            ((float *)sd.parts)[at] = tf32_round(t[i][threadIdx.x]);
+            continue;
+        }
         const int ex = sd.e[r];
         const float x = ex == BAD ? 0.f : ldexpf(t[i][threadIdx.x], -ex);
         const float b0 = bf16_part(x), b1 = bf16_part(x - b0), b2 = x - b0 - b1; // b2 fits 8 bits exactly
-        const int64_t at = r * kp + k, part = sd.o.rows * kp;
-        sd.parts[at] = __float2bfloat16_rn(b0);
-        sd.parts[at + part] = __float2bfloat16_rn(b1);
-        sd.parts[at + 2 * part] = __float2bfloat16_rn(b2);
+        __nv_bfloat16 *parts = (__nv_bfloat16 *)sd.parts;
+        parts[at] = __float2bfloat16_rn(b0);
+        parts[at + part] = __float2bfloat16_rn(b1);
+        parts[at + 2 * part] = __float2bfloat16_rn(b2);
     }
 }
 
@@ -253,30 +281,37 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, i
                  : "memory");
 }
 
-// wgmma's view of a K-major tile at addr: 64-byte swizzle, 8-row groups 512 bytes apart
-__device__ __forceinline__ uint64_t tile_desc(uint32_t addr)
+// wgmma's view of a K-major tile of format F at addr: rows a swizzle wide, 8-row groups 8 rows apart
+template <class F> __device__ __forceinline__ uint64_t tile_desc(uint32_t addr)
 {
-    return (uint64_t)((addr & 0x3FFFF) >> 4) | 1ull << 16 | (uint64_t)(8 * ROW_BYTES >> 4) << 32 | 2ull << 62;
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | 1ull << 16 | (uint64_t)(8 * tiles<F>::ROW_BYTES >> 4) << 32 |
+           (uint64_t)F::SWIZZLE << 62;
 }
 
 #define TB_D8(i)                                                                                                   \
     "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]),      \
         "+f"(d[i + 7])
 
-// d (64 x 128, FP32, in the warpgroup's registers) = a * b (+ d when acc): a 64 x 16 and b 16 x 128, BF16 in
-// shared memory
-__device__ __forceinline__ void mma(float (&d)[64], uint64_t a, uint64_t b, int acc)
+#define TB_WGMMA(kind, tail)                                                                                       \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                    \
+                 "wgmma.mma_async.sync.aligned." kind " "                                                          \
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                        \
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "               \
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "               \
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "              \
+                 "%64, %65, p, " tail ";\n}"                                                                     \
+                 : TB_D8(0), TB_D8(8), TB_D8(16), TB_D8(24), TB_D8(32), TB_D8(40), TB_D8(48), TB_D8(56)           \
+                 : "l"(a), "l"(b), "r"(acc))
+
+// d (64 x 128, FP32, in the warpgroup's registers) = a * b (+ d when acc), a 64 x 32 bytes and b 32 bytes x 128 of
+// format F's parts in shared memory (16 BF16 or 8 TF32 deep)
+template <class F> __device__ __forceinline__ void mma(float (&d)[64], uint64_t a, uint64_t b, int acc)
 {
 #ifdef TB_TC32_DEVICE
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-                 "%64, %65, p, 1, 1, 0, 0;\n}"
-                 : TB_D8(0), TB_D8(8), TB_D8(16), TB_D8(24), TB_D8(32), TB_D8(40), TB_D8(48), TB_D8(56)
-                 : "l"(a), "l"(b), "r"(acc));
+    if constexpr (F::PARTS == 3)
+        TB_WGMMA("m64n128k16.f32.bf16.bf16", "1, 1, 0, 0");
+    else
+        TB_WGMMA("m64n128k8.f32.tf32.tf32", "1, 1");
 #endif
 }
 
@@ -295,14 +330,17 @@ __device__ __forceinline__ void tile_of(int64_t m, int64_t n, int64_t *m0, int64
 }
 
 // Block (tile, z) computes its tile of C over k in [z kchunk, (z + 1) kchunk), into C + z c_step (split-K: p's C is
-// then the workspace's slices, alpha 1 and beta 0).
+// then the workspace's slices, alpha 1 and beta 0).  bf16x6: the scales ea and eb put back, elements of rows and
+// columns with Inf or NaN left to the fix-up; tf32: ea and eb are NULL.
+template <class F>
 __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps tm, tb_sproblem p, const int *ea,
                                                   const int *eb, int64_t kchunk, int64_t c_step)
 {
 #ifdef TB_TC32_DEVICE
+    using T = tiles<F>;
     extern __shared__ unsigned char raw[];
     unsigned char *base = (unsigned char *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
-    uint64_t *full = (uint64_t *)(base + STAGES * STAGE_BYTES), *empty = full + STAGES;
+    uint64_t *full = (uint64_t *)(base + T::STAGES * T::STAGE_BYTES), *empty = full + T::STAGES;
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
     int64_t m0, n0;
     tile_of(p.m, p.n, &m0, &n0);
@@ -310,7 +348,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
     const int steps = (int)((depth + BK - 1) / BK);
     p.c += blockIdx.y * c_step;
     if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++) {
+        for (int s = 0; s < T::STAGES; s++) {
             bar_init(smem(&full[s]), 1);
             bar_init(smem(&empty[s]), 8); // the consumers' eight warps
         }
@@ -321,44 +359,62 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (t == 0)
             for (int i = 0; i < steps; i++) {
-                const int s = i % STAGES;
-                if (i >= STAGES)
-                    bar_wait(smem(&empty[s]), (i / STAGES - 1) & 1);
-                const uint32_t st = smem(base + s * STAGE_BYTES), f = smem(&full[s]);
-                bar_expect(f, STAGE_BYTES);
-                for (int j = 0; j < PARTS; j++) {
-                    tma_load(st + j * TILE_BYTES, &tm.a[j], (int)(k0 + i * BK), (int)m0, f);
-                    tma_load(st + (PARTS + j) * TILE_BYTES, &tm.b[j], (int)(k0 + i * BK), (int)n0, f);
+                const int s = i % T::STAGES;
+                if (i >= T::STAGES)
+                    bar_wait(smem(&empty[s]), (i / T::STAGES - 1) & 1);
+                const uint32_t st = smem(base + s * T::STAGE_BYTES), f = smem(&full[s]);
+                bar_expect(f, T::STAGE_BYTES);
+                for (int j = 0; j < F::PARTS; j++) {
+                    tma_load(st + j * T::TILE_BYTES, &tm.a[j], (int)(k0 + i * BK), (int)m0, f);
+                    tma_load(st + (F::PARTS + j) * T::TILE_BYTES, &tm.b[j], (int)(k0 + i * BK), (int)n0, f);
                 }
             }
         return;
     }
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const int c = wg - 1; // rows m0 + 64c .. of the tile
-    float acc[64], step[64];
+    constexpr int BF16 = F::PARTS == 3;
+    float acc[64], step[BF16 ? 64 : 1];
 #pragma unroll
     for (int i = 0; i < 64; i++)
-        acc[i] = step[i] = 0.f;
+        acc[i] = 0.f;
+#pragma unroll
+    for (int i = 0; i < (BF16 ? 64 : 1); i++)
+        step[i] = 0.f;
     for (int i = 0; i < steps; i++) {
-        const int s = i % STAGES;
-        bar_wait(smem(&full[s]), (i / STAGES) & 1);
-        const uint32_t st = smem(base + s * STAGE_BYTES);
+        const int s = i % T::STAGES;
+        bar_wait(smem(&full[s]), (i / T::STAGES) & 1);
+        const uint32_t st = smem(base + s * T::STAGE_BYTES);
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        if constexpr (BF16) {
 #pragma unroll
-        for (int q = 0; q < 12; q++) { // six products, each over the step's two 16-deep halves
-            const int pr = q / 2, kk = q % 2;
-            const uint32_t a = st + ((PA >> 2 * pr) & 3) * TILE_BYTES + c * 64 * ROW_BYTES + kk * 32;
-            const uint32_t b = st + (PARTS + ((PB >> 2 * pr) & 3)) * TILE_BYTES + kk * 32;
-            mma(step, tile_desc(a), tile_desc(b), q > 0);
+            for (int q = 0; q < 12; q++) { // six products, each over the step's two 16-deep halves
+                const int pr = q / 2, kk = q % 2;
+                const uint32_t a = st + ((PA >> 2 * pr) & 3) * T::TILE_BYTES + c * 64 * T::ROW_BYTES + kk * 32;
+                const uint32_t b = st + (F::PARTS + ((PB >> 2 * pr) & 3)) * T::TILE_BYTES + kk * 32;
+                mma<F>(step, tile_desc<F>(a), tile_desc<F>(b), q > 0);
+            }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+            if (t % 32 == 0)
+                bar_arrive(smem(&empty[s]));
+#pragma unroll
+            for (int j = 0; j < 64; j++)
+                acc[j] += step[j];
+        } else { // the tensor cores sum along all of k; one step's products stay in flight behind the next's
+#pragma unroll
+            for (int kk = 0; kk < 4; kk++) {
+                const uint32_t a = st + c * 64 * T::ROW_BYTES + kk * 32, b = st + T::TILE_BYTES + kk * 32;
+                mma<F>(acc, tile_desc<F>(a), tile_desc<F>(b), i > 0 || kk > 0);
+            }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+            if (i > 0 && t % 32 == 0) // the step before is done with its stage
+                bar_arrive(smem(&empty[(i - 1) % T::STAGES]));
         }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        if (t % 32 == 0)
-            bar_arrive(smem(&empty[s]));
-#pragma unroll
-        for (int j = 0; j < 64; j++)
-            acc[j] += step[j];
     }
+    if (!BF16)
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     // acc[4j + q]: row 16w + l/4 (+8 for q >= 2), column 8j + 2(l%4) (+1 for odd q) of the warpgroup's 64 x 128
     const int w = t / 32, l = t % 32;
     const int64_t r0 = m0 + c * 64 + w * 16 + l / 4;
@@ -367,7 +423,11 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             const int64_t r = r0 + (q & 2 ? 8 : 0), col = n0 + 8 * j + 2 * (l % 4) + (q & 1);
-            if (r < p.m && col < p.n && ea[r] != BAD && eb[col] != BAD) // those with BAD: the fix-up's
+            if (r >= p.m || col >= p.n)
+                continue;
+            if (!BF16)
+                tb_store(p, r, col, acc[4 * j + q]);
+            else if (ea[r] != BAD && eb[col] != BAD) // those with BAD: the fix-up's
                 tb_store(p, r, col, ldexpf(acc[4 * j + q], ea[r] + eb[col]));
         }
 #endif
@@ -443,45 +503,52 @@ bool worth_it(const tb_sproblem &p)
     return can_run(p) && p.k >= 256 && tiles * slices_of(p) >= tb_sm_count();
 }
 
-// the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major BF16 matrix, 64-byte swizzle
-int part_map(CUtensorMap *map, const __nv_bfloat16 *parts, int64_t rows, int64_t k, int64_t kp, int j)
+// the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major matrix of format F, rows a swizzle wide
+template <class F> int part_map(CUtensorMap *map, const char *parts, int64_t rows, int64_t k, int64_t kp, int j)
 {
-    const cuuint64_t dims[2] = { (cuuint64_t)k, (cuuint64_t)rows }, strides[1] = { (cuuint64_t)kp * 2 };
+    const cuuint64_t dims[2] = { (cuuint64_t)k, (cuuint64_t)rows }, strides[1] = { (cuuint64_t)kp * F::ESIZE };
     const cuuint32_t box[2] = { BK, 128 }, elem[2] = { 1, 1 };
-    return encoder()(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)(parts + j * rows * kp), dims, strides, box,
-                     elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+    const bool bf16 = F::PARTS == 3;
+    return encoder()(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
+                     (void *)(parts + j * rows * kp * F::ESIZE), dims, strides, box, elem,
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, bf16 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
                ? 0
                : (int)cudaErrorInvalidValue;
 }
 
-int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
 {
-    const layout l = layout_of(p);
-    int *ea = (int *)(ws + l.exp_a), *eb = (int *)(ws + l.exp_b), *nbad = (int *)(ws + l.nbad);
-    __nv_bfloat16 *pa = (__nv_bfloat16 *)(ws + l.parts_a), *pb = (__nv_bfloat16 *)(ws + l.parts_b);
+    constexpr bool bf16 = F::PARTS == 3;
+    const layout l = layout_of<F>(p);
+    int *ea = bf16 ? (int *)(ws + l.exp_a) : NULL, *eb = bf16 ? (int *)(ws + l.exp_b) : NULL;
+    int *nbad = (int *)(ws + l.nbad), *bad_a = (int *)(ws + l.bad_a), *bad_b = (int *)(ws + l.bad_b);
+    char *pa = ws + l.parts_a, *pb = ws + l.parts_b;
     maps tm;
-    for (int j = 0; j < PARTS; j++)
-        if (part_map(&tm.a[j], pa, p.m, p.k, l.kp, j) || part_map(&tm.b[j], pb, p.n, p.k, l.kp, j))
+    for (int j = 0; j < F::PARTS; j++)
+        if (part_map<F>(&tm.a[j], pa, p.m, p.k, l.kp, j) || part_map<F>(&tm.b[j], pb, p.n, p.k, l.kp, j))
             return (int)cudaErrorInvalidValue;
     static bool sized; // the attribute is the same for every call; a race sets it twice
-    if (!sized && cudaFuncSetAttribute(product, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES) != cudaSuccess)
+    if (!sized && cudaFuncSetAttribute(product<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       tiles<F>::SMEM_BYTES) != cudaSuccess)
         return (int)cudaGetLastError();
     sized = true;
-    const side sa = { { p.a, p.lda, p.m, p.transa }, ea, (int *)(ws + l.bad_a), nbad, pa };
-    const side sb = { { p.b, p.ldb, p.n, !p.transb }, eb, (int *)(ws + l.bad_b), nbad + 1, pb };
+    const side sa = { { p.a, p.lda, p.m, p.transa }, ea, bad_a, nbad, pa };
+    const side sb = { { p.b, p.ldb, p.n, !p.transb }, eb, bad_b, nbad + 1, pb };
     const int64_t ta = (p.m + 31) / 32, tb = (p.n + 31) / 32;
-    cudaMemsetAsync(nbad, 0, 8, s);
-    scales<<<(unsigned)(ta + tb), 256, 0, s>>>(sa, sb, p.k);
-    split<<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
-    const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
+    if (bf16) {
+        cudaMemsetAsync(nbad, 0, 8, s);
+        scales<<<(unsigned)(ta + tb), 256, 0, s>>>(sa, sb, p.k);
+    }
+    split<F><<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
+    const int64_t ntiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
     int e = tb_split_launch<float>(p, slices_of(p), BK, (float *)(ws + l.slices), s,
                                    [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
-                                       product<<<dim3((unsigned)tiles, n), 384, SMEM_BYTES, s>>>(tm, q, ea, eb,
-                                                                                               sp.kchunk, sp.c_step);
-                                       fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, (int *)(ws + l.bad_a),
-                                                                                (int *)(ws + l.bad_b), nbad,
-                                                                                (int)n, sp.c_step);
+                                       product<F><<<dim3((unsigned)ntiles, n), 384, tiles<F>::SMEM_BYTES, s>>>(
+                                           tm, q, ea, eb, sp.kchunk, sp.c_step);
+                                       if (bf16)
+                                           fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, bad_a, bad_b, nbad,
+                                                                                    (int)n, sp.c_step);
                                        return (int)cudaGetLastError();
                                    });
     return e ? e : (int)cudaGetLastError();
@@ -489,7 +556,8 @@ int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
 
 } // namespace
 
-// tc128: the tensor cores wherever they can run p; tc32: where they are faster, else blocked (kernels/list.h)
+// tc128: the tensor cores wherever they can run p; tc32: where they are faster, else blocked; tf32: TF32 math where
+// the tensor cores are faster (kernels/list.h)
 extern "C" int tb_takes_tc128(const tb_kproblem *kp)
 {
     return can_run(tb_sproblem_of(kp));
@@ -500,36 +568,51 @@ extern "C" int tb_takes_tc32(const tb_kproblem *kp)
     return worth_it(tb_sproblem_of(kp));
 }
 
-static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &))
+extern "C" int tb_takes_tf32(const tb_kproblem *kp)
 {
-    const tb_sproblem p = tb_sproblem_of(kp);
-    return takes(p) ? layout_of(p).bytes : tb_workspace_blocked(kp);
+    return worth_it(tb_sproblem_of(kp));
 }
 
-static int run(const tb_kproblem *kp, void *workspace, void *stream, bool (*takes)(const tb_sproblem &))
+template <class F> static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &))
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return takes(p) ? layout_of<F>(p).bytes : tb_workspace_blocked(kp);
+}
+
+template <class F> static int run(const tb_kproblem *kp, void *workspace, void *stream, bool (*takes)(const tb_sproblem &))
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     if (!workspace || !takes(p))
         return tb_launch_blocked(kp, workspace, stream);
-    return launch(p, (char *)workspace, (cudaStream_t)stream);
+    return launch<F>(p, (char *)workspace, (cudaStream_t)stream);
 }
 
 extern "C" size_t tb_workspace_tc128(const tb_kproblem *kp)
 {
-    return workspace(kp, can_run);
+    return workspace<bf16x6>(kp, can_run);
 }
 
 extern "C" int tb_launch_tc128(const tb_kproblem *kp, void *ws, void *stream)
 {
-    return run(kp, ws, stream, can_run);
+    return run<bf16x6>(kp, ws, stream, can_run);
 }
 
 extern "C" size_t tb_workspace_tc32(const tb_kproblem *kp)
 {
-    return workspace(kp, worth_it);
+    return workspace<bf16x6>(kp, worth_it);
 }
 
 extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
 {
-    return run(kp, ws, stream, worth_it);
+    return run<bf16x6>(kp, ws, stream, worth_it);
+}
+
+extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp)
+{
+    return workspace<tf32>(kp, worth_it);
+}
+
+extern "C" int tb_launch_tf32(const tb_kproblem *kp, void *ws, void *stream)
+{
+    return run<tf32>(kp, ws, stream, worth_it);
 }

@@ -114,7 +114,8 @@ void tb_config_parse(tb_config *cfg)
     if (s && *s) {
         if (!strcasecmp(s, "fp32-tc")) cfg->math = TB_MATH_FP32_TC;
         else if (!strcasecmp(s, "fp32")) cfg->math = TB_MATH_FP32;
-        else bad_value("TILEBLAS_MATH", s, "fp32-tc or fp32", "fp32-tc");
+        else if (!strcasecmp(s, "tf32")) cfg->math = TB_MATH_TF32;
+        else bad_value("TILEBLAS_MATH", s, "fp32-tc, fp32 or tf32", "fp32-tc");
     }
 
     s = getenv("TILEBLAS_KERNEL");

@@ -23,7 +23,7 @@ typedef enum tb_fault {
 typedef struct tb_config {
     tb_mode mode;             /* TILEBLAS_MODE=auto|cpu|gpu */
     int kernel;               /* TILEBLAS_KERNEL: index in the kernel table; -1 = default */
-    tb_math math;             /* TILEBLAS_MATH=fp32-tc|fp32: single precision's default kernel */
+    tb_math math;             /* TILEBLAS_MATH=fp32-tc|fp32|tf32: single precision's default kernel */
     const char *cpu_blas;     /* TILEBLAS_CPU_BLAS: path of the CPU BLAS library, or NULL */
     int verbose;              /* TILEBLAS_VERBOSE=0|1|2 */
     int summary;              /* TILEBLAS_SUMMARY=1, or TILEBLAS_VERBOSE=2: the summary at exit */

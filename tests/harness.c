@@ -207,9 +207,9 @@ static void release(void *x, size_t es, int off)
 
 /* the bound of doc/TESTING.md for K: |C - C_ref| <= c * K * u * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with
  * c = 2 and K + 2 for K (the alpha scaling and the beta update round once each) */
-static double bound(int dp, int k, double mag)
+static double bound(int dp, int k, double mag, tt_match match)
 {
-    return 2.0 * (k + 2) * ldexp(1.0, dp ? -53 : -24) * mag;
+    return 2.0 * (k + 2) * ldexp(1.0, dp ? -53 : match == TT_TOLERANCE_TF32 ? -11 : -24) * mag;
 }
 
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
@@ -264,7 +264,7 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
             }
             /* NaN never passes */
             const double mag = (reads_ab ? fabs(alpha) * tt_get(absab, i, es) : 0.0) + (beta != 0.0 ? fabs(beta * z) : 0.0);
-            if (isnan(g) || !(fabs(g - w) <= bound(c->dp, c->k, mag)))
+            if (isnan(g) || !(fabs(g - w) <= bound(c->dp, c->k, mag, match)))
                 ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g", g, w, i);
         }
     }
@@ -369,7 +369,7 @@ static int run_far(int dp, int which, tt_match match, char *msg, size_t len)
                 double mag = fabs(beta * tt_get(c0, at, es));
                 for (int l = 0; l < k; l++)
                     mag += fabs(alpha * tt_get(a, i + (size_t)l * lda, es) * tt_get(b, l + (size_t)j * ldb, es));
-                if (isnan(g) || !(fabs(g - w) <= (match == TT_BITWISE ? 0.0 : bound(dp, k, mag))))
+                if (isnan(g) || !(fabs(g - w) <= (match == TT_BITWISE ? 0.0 : bound(dp, k, mag, match))))
                     ok = fail(msg, len, &c, "got %.17g, OpenBLAS %.17g", g, w, at);
             }
         if (ok == 0) { /* say which operand was far */

@@ -22,8 +22,8 @@ typedef struct tt_case {
 } tt_case;
 
 /* How the result must match OpenBLAS: bit for bit (the CPU path) or within the bound of doc/TESTING.md (the GPU), with
- * the unit roundoff of the case's type. */
-typedef enum tt_match { TT_BITWISE, TT_TOLERANCE } tt_match;
+ * the unit roundoff of the case's type, or TF32's (2^-11) for single precision (TILEBLAS_MATH=tf32). */
+typedef enum tt_match { TT_BITWISE, TT_TOLERANCE, TT_TOLERANCE_TF32 } tt_match;
 
 /* The seed of this process's random data: TILEBLAS_TEST_SEED if set, else from the clock; printed once. */
 unsigned long long tt_seed(void);

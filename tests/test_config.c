@@ -77,6 +77,8 @@ START_TEST(good_values)
     const char *cpu[] = { "TILEBLAS_MODE", "cpu", NULL };
     ck_assert_int_eq(parse_with(cpu).mode, TB_MODE_CPU);
     const char *fp32[] = { "TILEBLAS_MATH", "FP32", NULL }, *tc[] = { "TILEBLAS_MATH", "fp32-tc", NULL };
+    const char *tf32[] = { "TILEBLAS_MATH", "tf32", NULL };
+    ck_assert_int_eq(parse_with(tf32).math, TB_MATH_TF32);
     ck_assert_int_eq(parse_with(fp32).math, TB_MATH_FP32);
     ck_assert_int_eq(parse_with(tc).math, TB_MATH_FP32_TC);
     ck_assert_str_eq(warnings, "");
@@ -194,6 +196,8 @@ START_TEST(kernel_table)
     /* single precision's default by math; double precision has one */
     ck_assert_int_eq(tb_kernel_default(TB_TYPE_S, TB_MATH_FP32), tb_kernel_find("blocked"));
     ck_assert_int_eq(tb_kernel_default(TB_TYPE_S, TB_MATH_FP32_TC), tb_kernel_find("tc32"));
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_S, TB_MATH_TF32), tb_kernel_find("tf32"));
+    ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("tf32"), TB_TYPE_S), "tf32");
     ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("tc32"), TB_TYPE_S), "fp32-tc");
     ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("blocked"), TB_TYPE_S), "fp32");
     ck_assert_str_eq(tb_kernel_math_name(tb_kernel_find("naive"), TB_TYPE_D), "fp64");

@@ -30,16 +30,22 @@ static const char *default_kernel(int dp)
     return NULL;
 }
 
-/* on the GPU, on the kernel asked for, or on the one it hands such problems to (kernels/list.h: tc32 and tc128
- * give blocked the shapes they do not take) */
+/* on the GPU, on the kernel asked for, or on the one it hands such problems to (kernels/list.h: tc32, tc128 and
+ * tf32 give blocked the shapes they do not take) */
 static void assert_ran_on_gpu(const char *kernel)
 {
     tileblas_call_info info;
     tileblas_last_call(&info);
     ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "call did not run on the GPU (path %d%s)",
                   info.path, info.gpu_failed ? ", GPU failed" : "");
-    const int handed = !strncmp(kernel, "tc", 2) && !strcmp(info.kernel, "blocked");
+    const int handed = (!strncmp(kernel, "tc", 2) || !strcmp(kernel, "tf32")) && !strcmp(info.kernel, "blocked");
     ck_assert_msg(!strcmp(info.kernel, kernel) || handed, "ran on %s, not %s", info.kernel, kernel);
+}
+
+/* the bound a kernel's results keep: TF32's for the tf32 kernel, else its type's */
+static tt_match bound_of(const char *kernel)
+{
+    return !strcmp(kernel, "tf32") ? TT_TOLERANCE_TF32 : TT_TOLERANCE;
 }
 
 START_TEST(grid)
@@ -49,10 +55,10 @@ START_TEST(grid)
     const char *kernel = use_kernel(_i, &c);
     if (!kernel)
         return;
-    int failures = tt_run_grid(c.dp, _i % TT_COMBOS, TT_TOLERANCE, msg, sizeof msg);
+    int failures = tt_run_grid(c.dp, _i % TT_COMBOS, bound_of(kernel), msg, sizeof msg);
     ck_assert_msg(failures == 0, "%s: %d cases out of tolerance; first: %s", kernel, failures, msg);
     c.m = 33, c.n = 17, c.k = 65, c.alpha = 1.0, c.beta = 0.5;
-    ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
+    ck_assert_msg(tt_run(&c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
     assert_ran_on_gpu(kernel);
 }
 END_TEST
@@ -65,10 +71,10 @@ START_TEST(large)
     if (!kernel)
         return;
     c.m = 1100, c.n = 1030, c.k = 1050, c.pad = 3, c.alpha = -1.5, c.beta = 0.75;
-    ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
+    ck_assert_msg(tt_run(&c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
     assert_ran_on_gpu(kernel);
     c.m = 1024, c.n = 1024, c.k = 1024, c.pad = 0, c.alpha = 1.0, c.beta = 0.0, c.nan_c = 1;
-    ck_assert_msg(tt_run(&c, TT_TOLERANCE, msg, sizeof msg), "%s: %s", kernel, msg);
+    ck_assert_msg(tt_run(&c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
     assert_ran_on_gpu(kernel);
 }
 END_TEST

@@ -103,7 +103,8 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     check_cuda(cudaMemcpy(hc, dc, nc * es, cudaMemcpyDeviceToHost), "copy C back");
 
     const void *a = tb_at(ha, misalign, es), *b = tb_at(hb, misalign, es);
-    const double u = type == TB_TYPE_D ? ldexp(1.0, -53) : ldexp(1.0, -24);
+    const int tf32 = tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32); /* inputs rounded to 11 bits */
+    const double u = type == TB_TYPE_D ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
     char what[160];
     snprintf(what, sizeof what, "%s %s %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
              type == TB_TYPE_D ? "D" : "S", ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n,
@@ -218,7 +219,8 @@ static void non_finite_case(int kernel, int K, float beta)
                 continue;
             }
             const long double err = fabsl((long double)got - want), scale = mag + fabsf(beta * c0[i + j * M]);
-            ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * ldexp(1.0, -24) * scale,
+            const double u = ldexp(1.0, tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32) ? -11 : -24);
+            ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * u * scale,
                           "%s K=%d: C(%d,%d) = %g, want %g", tb_kernel_names[kernel], K, i, j, got, want);
         }
     cudaFree(da), cudaFree(db), cudaFree(dc);
