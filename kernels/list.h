@@ -25,7 +25,7 @@
     X("block256", tb_launch_block256, 0, TB_S, TB_FP32, 0, 0)                                                    \
     /* the register-blocked configuration chosen by shape, with k split (a workspace) for shapes of few tiles */ \
     X("blocked", tb_launch_blocked, tb_workspace_blocked, TB_S, TB_FP32, 0, 0)                                   \
-    /* TF32 (TILEBLAS_MATH=tf32): each element rounded to TF32, one product; where it is slower: blocked */      \
+    /* TF32 (TILEBLAS_MATH=tf32): each element rounded to TF32, one product; blocked off Hopper */             \
     X("tf32", tb_launch_tf32, tb_workspace_tf32, TB_S, TB_MATH_BIT(TB_MATH_TF32), tb_takes_tf32, "blocked")     \
     /* FP32 at FP32's accuracy on the tensor cores (Hopper): three BF16 parts per element, 128 x 128 per block; */ \
     /* tc32 hands shapes where blocked is faster to it, tc128 only what the tensor cores cannot run */        \

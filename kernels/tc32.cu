@@ -556,8 +556,8 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
 
 } // namespace
 
-// tc128: the tensor cores wherever they can run p; tc32: where they are faster, else blocked; tf32: TF32 math where
-// the tensor cores are faster (kernels/list.h)
+// tc128: the tensor cores wherever they can run p; tc32: where they are faster, else blocked; tf32: TF32 math (asked
+// for: the tensor cores wherever they can run p) (kernels/list.h)
 extern "C" int tb_takes_tc128(const tb_kproblem *kp)
 {
     return can_run(tb_sproblem_of(kp));
@@ -570,7 +570,7 @@ extern "C" int tb_takes_tc32(const tb_kproblem *kp)
 
 extern "C" int tb_takes_tf32(const tb_kproblem *kp)
 {
-    return worth_it(tb_sproblem_of(kp));
+    return can_run(tb_sproblem_of(kp));
 }
 
 template <class F> static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &))
@@ -609,10 +609,10 @@ extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
 
 extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp)
 {
-    return workspace<tf32>(kp, worth_it);
+    return workspace<tf32>(kp, can_run);
 }
 
 extern "C" int tb_launch_tf32(const tb_kproblem *kp, void *ws, void *stream)
 {
-    return run<tf32>(kp, ws, stream, worth_it);
+    return run<tf32>(kp, ws, stream, can_run);
 }
