@@ -68,11 +68,17 @@ size_t up256(size_t x)
     return (x + 255) & ~(size_t)255;
 }
 
+// the 128 x 128 tiles of p's C
+int64_t tiles_of(const tb_sproblem &p)
+{
+    return ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
+}
+
 // The slices of k (split-K) for p: enough to give every SM a block where C has fewer tiles than SMs, each at least
 // 256 deep.
 int64_t slices_of(const tb_sproblem &p)
 {
-    const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN), sms = tb_sm_count();
+    const int64_t tiles = tiles_of(p), sms = tb_sm_count();
     if (tiles >= sms)
         return 1;
     const int64_t want = (sms + tiles - 1) / tiles, most = p.k / 256;
@@ -499,8 +505,7 @@ bool can_run(const tb_sproblem &p)
 // enough for the split into parts to pay
 bool worth_it(const tb_sproblem &p)
 {
-    const int64_t tiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
-    return can_run(p) && p.k >= 256 && tiles * slices_of(p) >= tb_sm_count();
+    return can_run(p) && p.k >= 256 && tiles_of(p) * slices_of(p) >= tb_sm_count();
 }
 
 // the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major matrix of format F, rows a swizzle wide
@@ -541,10 +546,9 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
         scales<<<(unsigned)(ta + tb), 256, 0, s>>>(sa, sb, p.k);
     }
     split<F><<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
-    const int64_t ntiles = ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
     int e = tb_split_launch<float>(p, slices_of(p), BK, (float *)(ws + l.slices), s,
                                    [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
-                                       product<F><<<dim3((unsigned)ntiles, n), 384, tiles<F>::SMEM_BYTES, s>>>(
+                                       product<F><<<dim3((unsigned)tiles_of(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(
                                            tm, q, ea, eb, sp.kchunk, sp.c_step);
                                        if (bf16)
                                            fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, bad_a, bad_b, nbad,
