@@ -1,6 +1,6 @@
 /*
  * tileblas-bench --accuracy: how close single-precision products come to the exact one, for the kernels chosen
- * (default tc32 and blocked) and cuBLAS's FP32 SGEMM (pedantic math) and TF32 paths, on device-resident operands.
+ * (default tc32 and blocked) and cuBLAS's FP32 SGEMM (its default math) and TF32 paths, on device-resident operands.
  * The reference is cuBLAS's DGEMM of the same FP32 inputs (products exact in FP64, sums 2^29 times finer than
  * FP32's).  For each shape, transpose pair and input set: the median and largest |C - C64| / |C64| over the
  * elements whose C64 is a non-zero FP32-range number, the largest |C - C64| / (K u (|A||B|)) (u = 2^-24: the test

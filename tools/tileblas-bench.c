@@ -63,8 +63,16 @@ typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS, IMPL_CALL } impl_kind;
 typedef struct impl {
     impl_kind kind;
     const char *name;
-    int kernel; /* IMPL_KERNEL: its number in the table */
+    int kernel; /* IMPL_KERNEL: its number in the table; IMPL_CUBLAS: 1 for its TF32 math, else 0 */
 } impl;
+
+/* A result's largest difference from the yardstick's allowed for an implementation: TF32's inputs keep 11 bits */
+static double tolerance_of(const impl *im)
+{
+    const int tf32 = im->kind == IMPL_KERNEL ? tb_kernel_maths[im->kernel] == TB_MATH_BIT(TB_MATH_TF32)
+                                             : im->kind == IMPL_CUBLAS && im->kernel == 1;
+    return tf32 ? BENCH_TOLERANCE_TF32 : BENCH_TOLERANCE;
+}
 
 /* cuBLAS and OpenBLAS, declared here and loaded at run time: nothing links them.  Scalars go by pointer (cuBLAS)
  * or by value of the call's type (OpenBLAS), so one pointer type per precision. */
@@ -153,21 +161,22 @@ static int launch(const impl *im, const tb_kproblem *p)
     const float sa = (float)p->alpha, sb = (float)p->beta;
     const void *alpha = p->type == TB_TYPE_D ? (const void *)&p->alpha : &sa;
     const void *beta = p->type == TB_TYPE_D ? (const void *)&p->beta : &sb;
-    return cublas_gemm[p->type](cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, alpha, p->a,
-                                (int)p->lda, p->b, (int)p->ldb, beta, p->c, (int)p->ldc)
-               ? (int)cudaErrorUnknown
-               : 0;
+    enum { DEFAULT_MATH = 0, TF32_MATH = 3 }; /* cublasMath_t: FP32 products are FP32 by default */
+    if (im->kernel == 1 && cublas_math(cublas, TF32_MATH))
+        return (int)cudaErrorUnknown;
+    const int e = cublas_gemm[p->type](cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, alpha, p->a,
+                                       (int)p->lda, p->b, (int)p->ldb, beta, p->c, (int)p->ldc);
+    if (im->kernel == 1)
+        cublas_math(cublas, DEFAULT_MATH);
+    return e ? (int)cudaErrorUnknown : 0;
 }
 
 int bench_cublas_gemm(const tb_kproblem *p, int tf32)
 {
-    enum { DEFAULT_MATH = 0, PEDANTIC_MATH = 2, TF32_MATH = 3 }; /* cublasMath_t */
-    if (!cublas_gemm[p->type] || cublas_math(cublas, tf32 ? TF32_MATH : PEDANTIC_MATH))
+    if (!cublas_gemm[p->type])
         return 1;
-    const impl cu = { IMPL_CUBLAS, "cuBLAS", -1 };
-    const int e = launch(&cu, p);
-    cublas_math(cublas, DEFAULT_MATH);
-    return e || cudaDeviceSynchronize() != cudaSuccess;
+    const impl cu = { IMPL_CUBLAS, tf32 ? "cuBLAS-tf32" : "cuBLAS", tf32 };
+    return launch(&cu, p) || cudaDeviceSynchronize() != cudaSuccess;
 }
 
 /* OpenBLAS on the host operands, C = op(A) op(B) */
@@ -220,17 +229,19 @@ static double time_impl(const impl *im, problem *pr, int repeats)
 
 /* ---- output */
 
-void bench_print_row(row *rw, char type, long long m, long long n, long long k, const char *trans, const char *name,
-                     double ms, double ref_ms, double diff)
+int bench_print_row(row *rw, char type, long long m, long long n, long long k, const char *trans, const char *name,
+                    double ms, double ref_ms, double diff, double tolerance)
 {
+    const int differs = !(diff <= tolerance);
     rw->type = type;
     snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", m, n, k);
     memcpy(rw->trans, trans, 3);
     rw->impl = name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
     rw->ratio = ref_ms / ms, rw->diff = diff;
     printf("%-4c %-18s %-5s %-11s %10.*f %9.2f %9.2f %12.2e%s\n", type, rw->shape, rw->trans, rw->impl,
-           ms < 0.1 ? 5 : 3, ms, rw->tflops, rw->ratio, diff, diff > 1e-3 || isnan(diff) ? "  DIFFERS" : "");
+           ms < 0.1 ? 5 : 3, ms, rw->tflops, rw->ratio, diff, differs ? "  DIFFERS" : "");
     fflush(stdout);
+    return differs;
 }
 
 void bench_write_csv(const char *path, const char *ratio_name, const row *rows, int nrows)
@@ -314,7 +325,9 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
 {
     int nimpls = 0;
     if (cublas_gemm[type])
-        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", -1 };
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", 0 };
+    if (cublas_gemm[type] && type == TB_TYPE_S && (strstr(kernels, "cublas-tf32") || !strcmp(kernels, "all")))
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-tf32", 1 };
     for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 3; i++) {
         const char *name = tb_kernel_names[i];
         size_t len = strlen(name);
@@ -600,9 +613,8 @@ int main(int argc, char **argv)
                         memcpy(ref, pr.hc, pr.celems * pr.es);
                     }
                     double diff = bench_max_diff(pr.hc, ref, m, n, pr.p.ldc, pr.es);
-                    bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, ms, ref_ms, diff);
-                    if (diff > 1e-3 || isnan(diff))
-                        status = 1;
+                    status |= bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, ms, ref_ms, diff,
+                                              tolerance_of(&impls[i]));
                 }
                 free(ref);
                 teardown(&pr);
