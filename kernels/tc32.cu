@@ -42,8 +42,10 @@ template <class F> struct tiles {
     static constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
 };
 constexpr int PARTS = bf16x6::PARTS; // the most any format has
-constexpr int BAD = 0x7fffffff;   // the scale exponent of a row or column that holds Inf or NaN
-constexpr int NONE = -0x7f7f7f80; // below every exponent: an all-zero row's until it is made 0
+// A row's scale as stored: 0 for a row of zeros, BAD for one that holds Inf or NaN, else its exponent plus BIAS
+// (above 0 for every FP32 number), so that zeroed memory is the start of a running maximum.
+constexpr int BAD = 0x7fffffff, BIAS = 256;
+constexpr int KC = 1024; // the depth of k one block of `scales` reads
 // The six products in the order the tensor cores sum them, smallest first: part of op(A) (PA) and of op(B) (PB),
 // two bits each, the first in the lowest bits: (0,2) (2,0) (1,1) (0,1) (1,0) (0,0).
 constexpr int PA = 0 | 2 << 2 | 1 << 4 | 0 << 6 | 1 << 8 | 0 << 10;
@@ -74,17 +76,29 @@ int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
 }
 
-// The slices of k (split-K) for p: enough to give every SM a block where C has fewer tiles than SMs, each at least
-// 256 deep.
+// The share of the SMs that `blocks` blocks (one a SM at a time) keep busy: each wave takes as long as a full one
+double fill_of(int64_t blocks)
+{
+    const int64_t sms = tb_sm_count(), waves = (blocks + sms - 1) / sms;
+    return (double)blocks / (double)(waves * sms);
+}
+
+// The slices of k (split-K) for p where C has fewer tiles than SMs: of the counts that leave each at least 256
+// deep, in up to three waves, the one whose blocks fill their waves best (fewer slices unless more fill 2% more).
 int64_t slices_of(const tb_sproblem &p)
 {
     const int64_t tiles = tiles_of(p), sms = tb_sm_count();
     if (tiles >= sms)
         return 1;
-    const int64_t want = (sms + tiles - 1) / tiles, most = p.k / 256;
-    int64_t slices = want < most ? want : most > 1 ? most : 1;
-    tb_slice_depth(p.k, BK, &slices); // as tb_split_launch will cut k
-    return slices;
+    const int64_t most = min(p.k / 256, 3 * ((sms + tiles - 1) / tiles));
+    int64_t best = 1;
+    for (int64_t want = 2; want <= most; want++) {
+        int64_t n = want;
+        tb_slice_depth(p.k, BK, &n); // as tb_split_launch will cut k
+        if (fill_of(tiles * n) > fill_of(tiles * best) + 0.02)
+            best = n;
+    }
+    return best;
 }
 
 template <class F> layout layout_of(const tb_sproblem &p)
@@ -124,35 +138,43 @@ __device__ __forceinline__ side pick(const side &sa, const side &sb, bool a)
              a ? sa.e : sb.e, a ? sa.bad : sb.bad, a ? sa.nbad : sb.nbad, a ? sa.parts : sb.parts };
 }
 
-// the frexp exponent of x (x / 2^e in [0.5, 1)): NONE for 0, BAD for Inf or NaN
+// x's scale as stored (above): BIAS plus the frexp exponent of x (x / 2^e in [0.5, 1)), 0 for 0, BAD for Inf or NaN
 __device__ __forceinline__ int exponent(float x)
 {
-    int e = NONE;
+    int e = 0;
     if (!isfinite(x))
-        e = BAD;
-    else if (x != 0.f)
-        frexpf(x, &e);
+        return BAD;
+    if (x != 0.f)
+        frexpf(x, &e), e += BIAS;
     return e;
 }
 
-// Each row's scale: the exponent of its largest element (0 for a row of zeros), and the rows with Inf or NaN on
-// their side's list.  A block takes 32 rows of one side (blocks of op(A) first) and reads them whole, 128 bytes at a
-// time: along k where rows lie along k, across the 32 rows otherwise.
+// the power of two a finite row's elements were divided by
+__device__ __forceinline__ int unbiased(int e)
+{
+    return e ? e - BIAS : 0;
+}
+
+// Each row's scale, a running maximum over blocks of k into memory zeroed first, and the rows with Inf or NaN on
+// their side's list (once: by the block that first stores BAD).  A block takes 32 rows of one side (row blocks of
+// op(A) first in blockIdx.y) and KC of k, read 128 bytes at a time: along k where rows lie along k, across the 32
+// rows otherwise.
 __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
 {
     const int64_t blocks_a = (sa.o.rows + 31) / 32;
-    const bool is_a = blockIdx.x < blocks_a;
+    const bool is_a = blockIdx.y < blocks_a;
     const side sd = pick(sa, sb, is_a);
     const operand &o = sd.o;
-    const int64_t r0 = (is_a ? blockIdx.x : blockIdx.x - blocks_a) * 32ll;
+    const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - blocks_a) * 32ll, k0 = blockIdx.x * (int64_t)KC,
+                  k1 = min(K, k0 + KC);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     __shared__ int most[8][33];
     if (o.kmajor) { // warp w: rows r0 + 4w .. r0 + 4w + 3, lanes along k
         for (int i = 0; i < 4; i++) {
             const int64_t r = r0 + 4 * warp + i;
-            int e = NONE;
+            int e = 0;
             if (r < o.rows)
-                for (int64_t k = lane; k < K; k += 32)
+                for (int64_t k = k0 + lane; k < k1; k += 32)
                     e = max(e, exponent(o.x[k + r * o.ld]));
             for (int d = 16; d; d >>= 1)
                 e = max(e, __shfl_xor_sync(0xffffffffu, e, d));
@@ -161,9 +183,9 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
         }
     } else { // lane: row r0 + lane; warp w: k = w, w + 8, ...
         const int64_t r = r0 + lane;
-        int e = NONE;
+        int e = 0;
         if (r < o.rows)
-            for (int64_t k = warp; k < K; k += 8)
+            for (int64_t k = k0 + warp; k < k1; k += 8)
                 e = max(e, exponent(o.x[r + k * o.ld]));
         most[warp][lane] = e;
     }
@@ -174,12 +196,10 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
             for (int w = 1; w < 8; w++)
                 e = max(e, most[w][lane]);
         const int64_t r = r0 + lane;
-        if (r < o.rows) {
-            if (e == NONE)
-                e = 0;
-            else if (e == BAD)
+        if (r < o.rows && e) {
+            const int before = atomicMax(&sd.e[r], e);
+            if (e == BAD && before != BAD) // the first block to find Inf or NaN in row r lists it
                 sd.bad[atomicAdd(sd.nbad, 1)] = (int)r;
-            sd.e[r] = e;
         }
     }
 }
@@ -236,7 +256,7 @@ template <class F> __global__ void __launch_bounds__(256) split(side sa, side sb
             continue;
         }
         const int ex = sd.e[r];
-        const float x = ex == BAD ? 0.f : ldexpf(t[i][threadIdx.x], -ex);
+        const float x = ex == BAD ? 0.f : ldexpf(t[i][threadIdx.x], -unbiased(ex));
         const float b0 = bf16_part(x), b1 = bf16_part(x - b0), b2 = x - b0 - b1; // b2 fits 8 bits exactly
         __nv_bfloat16 *parts = (__nv_bfloat16 *)sd.parts;
         parts[at] = __float2bfloat16_rn(b0);
@@ -381,8 +401,9 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
     const int c = wg - 1; // rows m0 + 64c .. of the tile
     constexpr int BF16 = F::PARTS == 3;
     float acc[64], step[BF16 ? 64 : 1];
+    // tf32: the first wgmma ignores acc (no zeros written: other writes to it would make wgmma wait for each)
 #pragma unroll
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < (BF16 ? 64 : 0); i++)
         acc[i] = 0.f;
 #pragma unroll
     for (int i = 0; i < (BF16 ? 64 : 1); i++)
@@ -434,7 +455,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
             if (!BF16)
                 tb_store(p, r, col, acc[4 * j + q]);
             else if (ea[r] != BAD && eb[col] != BAD) // those with BAD: the fix-up's
-                tb_store(p, r, col, ldexpf(acc[4 * j + q], ea[r] + eb[col]));
+                tb_store(p, r, col, ldexpf(acc[4 * j + q], unbiased(ea[r]) + unbiased(eb[col])));
         }
 #endif
 }
@@ -494,18 +515,20 @@ int hopper(void)
     return cc == 91;
 }
 
-// 1 when the tensor cores can run p: a Hopper GPU, and sizes that the grids and TMA's 32-bit coordinates cover
+// 1 when the tensor cores can run p: a Hopper GPU, some k (C = beta C is blocked's), and sizes that the grids and
+// TMA's 32-bit coordinates cover
 bool can_run(const tb_sproblem &p)
 {
-    return hopper() && encoder() && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - BN && p.k < (1ll << 31) - BK &&
+    return hopper() && encoder() && p.k > 0 && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - BN && p.k < (1ll << 31) - BK &&
            (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
 }
 
-// 1 when they are also faster than `blocked` there: a wave of blocks (tiles of C, times slices of k), and k deep
-// enough for the split into parts to pay
+// 1 when they are also faster than `blocked` there: k deep enough for the split into parts to pay, and a wave of
+// tiles of C, or tiles times slices of k that fill at least 3/4 of their waves
 bool worth_it(const tb_sproblem &p)
 {
-    return can_run(p) && p.k >= 256 && tiles_of(p) * slices_of(p) >= tb_sm_count();
+    const int64_t tiles = tiles_of(p);
+    return can_run(p) && p.k >= 256 && (tiles >= tb_sm_count() || fill_of(tiles * slices_of(p)) >= 0.75);
 }
 
 // the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major matrix of format F, rows a swizzle wide
@@ -541,9 +564,9 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     const side sa = { { p.a, p.lda, p.m, p.transa }, ea, bad_a, nbad, pa };
     const side sb = { { p.b, p.ldb, p.n, !p.transb }, eb, bad_b, nbad + 1, pb };
     const int64_t ta = (p.m + 31) / 32, tb = (p.n + 31) / 32;
-    if (bf16) {
-        cudaMemsetAsync(nbad, 0, 8, s);
-        scales<<<(unsigned)(ta + tb), 256, 0, s>>>(sa, sb, p.k);
+    if (bf16) { // the scales, the lists of rows with Inf or NaN and their lengths start at 0
+        cudaMemsetAsync(ws + l.exp_a, 0, l.nbad + 8 - l.exp_a, s);
+        scales<<<dim3((unsigned)max((p.k + KC - 1) / KC, (int64_t)1), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, p.k);
     }
     split<F><<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
     int e = tb_split_launch<float>(p, slices_of(p), BK, (float *)(ws + l.slices), s,

@@ -178,7 +178,7 @@ END_TEST
 /* Inf and NaN in op(A) and op(B), each single-precision kernel: every element of C of the class (NaN, +Inf, -Inf,
  * finite) an FP32 loop along k gives it, and the finite ones within the bound (the tensor-core kernels send the rows
  * and columns that hold them to a loop of their own; blocks of C far from them take the tensor cores).  k = 260
- * with beta = 0, and k = 600 with beta = 0.5 (deep enough for tc128 to split k). */
+ * with beta = 0, k = 600 with beta = 0.5 (deep enough for tc128 to split k), and k = 2100 with some far along k. */
 static void non_finite_case(int kernel, int K, float beta)
 {
     enum { M = 300, N = 270 };
@@ -193,6 +193,10 @@ static void non_finite_case(int kernel, int K, float beta)
     a[3 + 10 * M] = INFINITY, a[7 + 20 * M] = NAN, a[9 + 0 * M] = -INFINITY, a[9 + 1 * M] = INFINITY;
     b[30 + 2 * K] = -INFINITY, b[40 + 5 * K] = INFINITY, b[41 + 200 * K] = NAN;
     b[10 + 6 * K] = 0.f; /* A(3, 10) = Inf times 0: NaN in C(3, 6) */
+    if (K > 2048) { /* deep: tc32 finds a row's scale in pieces of k; Inf and NaN far along k, and in two pieces */
+        a[11 + 1500 * M] = INFINITY, a[13 + 100 * M] = NAN, a[13 + 2000 * M] = -INFINITY;
+        b[1800 + 8 * K] = NAN, b[5 + 9 * K] = INFINITY, b[2090 + 9 * K] = INFINITY;
+    }
     float *da, *db, *dc;
     check_cuda(cudaMalloc((void **)&da, sizeof(float) * M * K), "cudaMalloc A");
     check_cuda(cudaMalloc((void **)&db, sizeof(float) * K * N), "cudaMalloc B");
@@ -218,7 +222,9 @@ static void non_finite_case(int kernel, int K, float beta)
                               tb_kernel_names[kernel], K, i, j, got, want);
                 continue;
             }
-            const long double err = fabsl((long double)got - want), scale = mag + fabsf(beta * c0[i + j * M]);
+            /* beta = 0: C held NaN, never read */
+            const long double err = fabsl((long double)got - want),
+                              scale = mag + (beta == 0.f ? 0.f : fabsf(beta * c0[i + j * M]));
             const double u = ldexp(1.0, tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32) ? -11 : -24);
             ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * u * scale,
                           "%s K=%d: C(%d,%d) = %g, want %g", tb_kernel_names[kernel], K, i, j, got, want);
@@ -233,6 +239,7 @@ START_TEST(non_finite)
         return;
     non_finite_case(_i, 260, 0.f);
     non_finite_case(_i, 600, 0.5f);
+    non_finite_case(_i, 2100, 0.f);
 }
 END_TEST
 
