@@ -174,6 +174,7 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
             const int64_t r = r0 + 4 * warp + i;
             int e = 0;
             if (r < o.rows)
+#pragma unroll 4
                 for (int64_t k = k0 + lane; k < k1; k += 32)
                     e = max(e, exponent(o.x[k + r * o.ld]));
             for (int d = 16; d; d >>= 1)
@@ -185,6 +186,7 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
         const int64_t r = r0 + lane;
         int e = 0;
         if (r < o.rows)
+#pragma unroll 8
             for (int64_t k = k0 + warp; k < k1; k += 8)
                 e = max(e, exponent(o.x[r + k * o.ld]));
         most[warp][lane] = e;
@@ -523,12 +525,16 @@ bool can_run(const tb_sproblem &p)
            (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
 }
 
-// 1 when they are also faster than `blocked` there: k deep enough for the split into parts to pay, and a wave of
-// tiles of C, or tiles times slices of k that fill at least 3/4 of their waves
+// 1 when they are also faster than `blocked` there (measured on the H200, bench/RESULTS.md): k deep enough for the
+// split into parts to pay; tiles at least half used (not a thin C); a product large enough to repay the passes'
+// fixed cost (about 45 us at 100 TFLOP/s against blocked's 35: 2.5 GFLOP); and a wave of tiles of C, or tiles
+// times slices of k that fill at least 3/4 of their waves
 bool worth_it(const tb_sproblem &p)
 {
     const int64_t tiles = tiles_of(p);
-    return can_run(p) && p.k >= 256 && (tiles >= tb_sm_count() || fill_of(tiles * slices_of(p)) >= 0.75);
+    const double used = (double)p.m * (double)p.n / ((double)tiles * BM * BN);
+    return can_run(p) && p.k >= 256 && used >= 0.5 && 2.0 * p.m * p.n * p.k >= 2.5e9 &&
+           (tiles >= tb_sm_count() || fill_of(tiles * slices_of(p)) >= 0.75);
 }
 
 // the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major matrix of format F, rows a swizzle wide

@@ -29,7 +29,7 @@ void bench_fill(void *h, size_t count, size_t es);
 double bench_max_diff(const void *c, const void *ref, int64_t m, int64_t n, int64_t ld, size_t es);
 /* the largest difference from the yardstick a result may have: FP32 or FP64 products, and TF32's (11-bit inputs) */
 #define BENCH_TOLERANCE 1e-3
-#define BENCH_TOLERANCE_TF32 3e-2
+#define BENCH_TOLERANCE_TF32 0.1
 /* fills a row and prints it as a line of the table; type: 's' or 'd'.  Returns 1 when diff is above tolerance (or
  * NaN), which the line marks, else 0. */
 int bench_print_row(row *rw, char type, long long m, long long n, long long k, const char *trans, const char *name,
