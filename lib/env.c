@@ -111,11 +111,14 @@ void tb_config_parse(tb_config *cfg)
     }
 
     s = getenv("TILEBLAS_MATH");
-    if (s && *s) {
-        if (!strcasecmp(s, "fp32-tc")) cfg->math = TB_MATH_FP32_TC;
-        else if (!strcasecmp(s, "fp32")) cfg->math = TB_MATH_FP32;
-        else if (!strcasecmp(s, "tf32")) cfg->math = TB_MATH_TF32;
-        else bad_value("TILEBLAS_MATH", s, "fp32-tc, fp32 or tf32", "fp32-tc");
+    if (s && *s) { /* the names the log and the summary use (tb_math_names) */
+        int m = 0;
+        while (m < TB_MATH_COUNT && strcasecmp(s, tb_math_names[m]))
+            m++;
+        if (m < TB_MATH_COUNT)
+            cfg->math = (tb_math)m;
+        else
+            bad_value("TILEBLAS_MATH", s, "fp32-tc, fp32 or tf32", "fp32-tc");
     }
 
     s = getenv("TILEBLAS_KERNEL");
