@@ -58,7 +58,7 @@ int bench_accuracy(const long long (*shapes)[3], int nshapes, const char (*trans
                    unsigned long long seed);
 
 /* cuBLAS (loaded by tileblas-bench.c) on p's device operands, synchronised; tf32: single precision on the TF32
- * tensor cores, else in FP32 (pedantic math).  0, or non-zero when it failed or there is no cuBLAS. */
+ * tensor cores, else in FP32 (cuBLAS's default math).  0, or non-zero when it failed or there is no cuBLAS. */
 struct tb_kproblem;
 int bench_cublas_gemm(const struct tb_kproblem *p, int tf32);
 

@@ -24,8 +24,8 @@
  * --accuracy: errors against an FP64 product instead of times (tools/bench-accuracy.c).
  * --sweep N [--seed S]: N random shapes (each dimension log-uniform in [16, 16384], M N K <= 2^36, random
  * transposes; single precision unless --type says), then each implementation's geometric mean of its ratios.
- * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (relative to |C| + 1); 2 for bad
- * arguments; 3 when --plot could not draw; 77 without a usable GPU.
+ * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (0.1 for a TF32 product; relative
+ * to |C| + 1); 2 for bad arguments; 3 when --plot could not draw; 77 without a usable GPU.
  */
 #include <config.h>
 #include <cuda_runtime_api.h>
