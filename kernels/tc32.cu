@@ -12,8 +12,9 @@
 // computes every element of C they touch with FP32 FMAs along k, so such inputs give what an FP32 loop gives.
 //
 // Passes: the scales, then the parts (K-major, in the workspace), both operands in each; the product: tiles of
-// 128 x 128 x 32 brought by TMA into four stages, one producer warpgroup and two consumer warpgroups of wgmma
-// m64n128k16, with k split (split.cuh) where C has fewer tiles than the GPU has SMs; the fix-up.  GPUs other than
+// 128 x 128 x 32 (tf32: 128 x 256 x 32) brought by TMA into four stages, one producer warpgroup and two consumer
+// warpgroups of wgmma m64n128k16 (m64n256k8), with k split (split.cuh) where C has fewer tiles than the GPU has
+// SMs; the fix-up.  GPUs other than
 // compute capability 9.0 go to `blocked`, and so do shapes of too few blocks or shallow k where tc32 (not tc128)
 // is asked for.
 #include <cuda.h>
@@ -24,28 +25,31 @@
 
 namespace {
 
-constexpr int BM = 128, BN = 128, BK = 32;
+constexpr int BM = 128, BK = 32;
 
-// What the tensor cores are given.  bf16x6: FP32's accuracy, three BF16 parts (the scheme above); tf32: TF32 math
-// (TILEBLAS_MATH=tf32), each element rounded to TF32 once, one product summed by the tensor cores along all of k.
+// What the tensor cores are given.  bf16x6: FP32's accuracy, three BF16 parts (the scheme above), tiles of C 128
+// wide; tf32: TF32 math (TILEBLAS_MATH=tf32), each element rounded to TF32 once, one product summed by the tensor
+// cores along all of k, tiles 256 wide (one part leaves room for them: half the reads of op(A) per product).
 // Tiles are 32 deep in k and K-major; a row of one part is a swizzle's width (64 or 128 bytes); a stage holds
 // op(A)'s parts, then op(B)'s.
 struct bf16x6 {
-    static constexpr int PARTS = 3, ESIZE = 2, SWIZZLE = 2; // the descriptor's code for 64-byte swizzle
+    static constexpr int PARTS = 3, ESIZE = 2, SWIZZLE = 2, BN = 128; // SWIZZLE: the descriptor's code for 64 bytes
 };
+#ifndef TB_TF32_BN
+#define TB_TF32_BN 256 // tf32's tile width, 128 or 256 (bench/variants.sh times others)
+#endif
 struct tf32 {
-    static constexpr int PARTS = 1, ESIZE = 4, SWIZZLE = 1; // 128-byte swizzle
+    static constexpr int PARTS = 1, ESIZE = 4, SWIZZLE = 1, BN = TB_TF32_BN; // 128-byte swizzle
 };
 template <class F> struct tiles {
-    static constexpr int ROW_BYTES = BK * F::ESIZE, TILE_BYTES = 128 * ROW_BYTES;
-    static constexpr int STAGE_BYTES = 2 * F::PARTS * TILE_BYTES, STAGES = 196608 / STAGE_BYTES;
+    static constexpr int ROW_BYTES = BK * F::ESIZE, A_BYTES = BM * ROW_BYTES, B_BYTES = F::BN * ROW_BYTES;
+    static constexpr int STAGE_BYTES = F::PARTS * (A_BYTES + B_BYTES), STAGES = 196608 / STAGE_BYTES;
     static constexpr int SMEM_BYTES = STAGES * STAGE_BYTES + 1024 + 2 * STAGES * 8;
 };
 constexpr int PARTS = bf16x6::PARTS; // the most any format has
 // A row's scale as stored: 0 for a row of zeros, BAD for one that holds Inf or NaN, else its exponent plus BIAS
 // (above 0 for every FP32 number), so that zeroed memory is the start of a running maximum.
 constexpr int BAD = 0x7fffffff, BIAS = 256;
-constexpr int KC = 1024; // the depth of k one block of `scales` reads
 // The six products in the order the tensor cores sum them, smallest first: part of op(A) (PA) and of op(B) (PB),
 // two bits each, the first in the lowest bits: (0,2) (2,0) (1,1) (0,1) (1,0) (0,0).
 constexpr int PA = 0 | 2 << 2 | 1 << 4 | 0 << 6 | 1 << 8 | 0 << 10;
@@ -70,10 +74,10 @@ size_t up256(size_t x)
     return (x + 255) & ~(size_t)255;
 }
 
-// the 128 x 128 tiles of p's C
-int64_t tiles_of(const tb_sproblem &p)
+// the tiles of p's C, 128 x F::BN
+template <class F> int64_t tiles_of(const tb_sproblem &p)
 {
-    return ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN);
+    return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
 // The share of the SMs that `blocks` blocks (one a SM at a time) keep busy: each wave takes as long as a full one
@@ -85,9 +89,9 @@ double fill_of(int64_t blocks)
 
 // The slices of k (split-K) for p where C has fewer tiles than SMs: of the counts that leave each at least 256
 // deep, in up to three waves, the one whose blocks fill their waves best (fewer slices unless more fill 2% more).
-int64_t slices_of(const tb_sproblem &p)
+template <class F> int64_t slices_of(const tb_sproblem &p)
 {
-    const int64_t tiles = tiles_of(p), sms = tb_sm_count();
+    const int64_t tiles = tiles_of<F>(p), sms = tb_sm_count();
     if (tiles >= sms)
         return 1;
     const int64_t most = min(p.k / 256, 3 * ((sms + tiles - 1) / tiles));
@@ -113,7 +117,7 @@ template <class F> layout layout_of(const tb_sproblem &p)
     l.bad_b = up256(l.bad_a + (size_t)p.m * 4);
     l.nbad = up256(l.bad_b + (size_t)p.n * 4);
     l.slices = up256(l.nbad + 8);
-    l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices_of(p));
+    l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices_of<F>(p));
     return l;
 }
 
@@ -157,16 +161,15 @@ __device__ __forceinline__ int unbiased(int e)
 
 // Each row's scale, a running maximum over blocks of k into memory zeroed first, and the rows with Inf or NaN on
 // their side's list (once: by the block that first stores BAD).  A block takes 32 rows of one side (row blocks of
-// op(A) first in blockIdx.y) and KC of k, read 128 bytes at a time: along k where rows lie along k, across the 32
+// op(A) first in blockIdx.y) and kc of k, read 128 bytes at a time: along k where rows lie along k, across the 32
 // rows otherwise.
-__global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
+__global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64_t kc)
 {
     const int64_t blocks_a = (sa.o.rows + 31) / 32;
     const bool is_a = blockIdx.y < blocks_a;
     const side sd = pick(sa, sb, is_a);
     const operand &o = sd.o;
-    const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - blocks_a) * 32ll, k0 = blockIdx.x * (int64_t)KC,
-                  k1 = min(K, k0 + KC);
+    const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - blocks_a) * 32ll, k0 = blockIdx.x * kc, k1 = min(K, k0 + kc);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     __shared__ int most[8][33];
     if (o.kmajor) { // warp w: rows r0 + 4w .. r0 + 4w + 3, lanes along k
@@ -206,18 +209,21 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K)
     }
 }
 
-// A 32 x 32 tile of op(X) (rows r0.., depth k0..) into t[row][k], zeros outside.
-__device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r0, int64_t k0, float (&t)[32][33])
+// A tile of 32 rows and 64 of k of op(X) (from r0, k0) into t[row][k], zeros outside; each warp reads 128 bytes
+// at a time, along k where rows lie along k, across the 32 rows otherwise.
+__device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r0, int64_t k0, float (&t)[32][65])
 {
-    for (int i = threadIdx.y; i < 32; i += 8) {
-        if (o.kmajor) {
-            const int64_t r = r0 + i, k = k0 + threadIdx.x;
-            t[i][threadIdx.x] = r < o.rows && k < K ? o.x[k + r * o.ld] : 0.f;
-        } else {
-            const int64_t k = k0 + i, r = r0 + threadIdx.x;
-            t[threadIdx.x][i] = r < o.rows && k < K ? o.x[r + k * o.ld] : 0.f;
+    if (o.kmajor)
+        for (int i = threadIdx.y; i < 64; i += 8) {
+            const int row = i % 32, kk = i / 32 * 32 + threadIdx.x;
+            const int64_t r = r0 + row, k = k0 + kk;
+            t[row][kk] = r < o.rows && k < K ? o.x[k + r * o.ld] : 0.f;
         }
-    }
+    else
+        for (int kk = threadIdx.y; kk < 64; kk += 8) {
+            const int64_t k = k0 + kk, r = r0 + threadIdx.x;
+            t[threadIdx.x][kk] = r < o.rows && k < K ? o.x[r + k * o.ld] : 0.f;
+        }
     __syncthreads();
 }
 
@@ -237,33 +243,41 @@ __device__ __forceinline__ float tf32_round(float x)
     return isinf(h) && !isinf(x) ? __uint_as_float(__float_as_uint(x) & 0xffffe000u) : h;
 }
 
+// x's three BF16 parts (b2 fits 8 bits exactly)
+__device__ __forceinline__ void bf16_parts(float x, float (&b)[3])
+{
+    b[0] = bf16_part(x), b[1] = bf16_part(x - b[0]), b[2] = x - b[0] - b[1];
+}
+
 // bf16x6: each row scaled by 2^-e and split into its three parts, rows with Inf or NaN as zeros; tf32: each element
-// rounded to TF32.  Depths from K to kp are zeros.  A block takes a 32 x 32 tile (row tiles of op(A) first in
-// blockIdx.y).
+// rounded to TF32.  Depths from K to kp are zeros.  A block takes 32 rows and 64 of k (row tiles of op(A) first in
+// blockIdx.y); a thread two neighbours along k, stored together (kp is even).
 template <class F> __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
 {
     const unsigned tiles_a = (unsigned)((sa.o.rows + 31) / 32);
     const bool is_a = blockIdx.y < tiles_a;
     const side sd = pick(sa, sb, is_a);
-    __shared__ float t[32][33];
-    const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - tiles_a) * 32ll, k0 = blockIdx.x * 32ll;
+    __shared__ float t[32][65];
+    const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - tiles_a) * 32ll, k0 = blockIdx.x * 64ll;
     load_tile(sd.o, K, r0, k0, t);
+    const int kk = 2 * threadIdx.x;
     for (int i = threadIdx.y; i < 32; i += 8) {
-        const int64_t r = r0 + i, k = k0 + threadIdx.x;
+        const int64_t r = r0 + i, k = k0 + kk;
         if (r >= sd.o.rows || k >= kp)
             continue;
         const int64_t at = r * kp + k, part = sd.o.rows * kp;
         if (F::PARTS == 1) {
-            ((float *)sd.parts)[at] = tf32_round(t[i][threadIdx.x]);
+            *(float2 *)((float *)sd.parts + at) = make_float2(tf32_round(t[i][kk]), tf32_round(t[i][kk + 1]));
             continue;
         }
         const int ex = sd.e[r];
-        const float x = ex == BAD ? 0.f : ldexpf(t[i][threadIdx.x], -unbiased(ex));
-        const float b0 = bf16_part(x), b1 = bf16_part(x - b0), b2 = x - b0 - b1; // b2 fits 8 bits exactly
-        __nv_bfloat16 *parts = (__nv_bfloat16 *)sd.parts;
-        parts[at] = __float2bfloat16_rn(b0);
-        parts[at + part] = __float2bfloat16_rn(b1);
-        parts[at + 2 * part] = __float2bfloat16_rn(b2);
+        float b[2][3];
+        for (int h = 0; h < 2; h++)
+            bf16_parts(ex == BAD ? 0.f : ldexpf(t[i][kk + h], -unbiased(ex)), b[h]);
+        __nv_bfloat162 *parts = (__nv_bfloat162 *)((__nv_bfloat16 *)sd.parts + at);
+#pragma unroll
+        for (int j = 0; j < 3; j++)
+            parts[j * part / 2] = __floats2bfloat162_rn(b[0][j], b[1][j]);
     }
 }
 
@@ -300,7 +314,7 @@ __device__ __forceinline__ void bar_wait(uint32_t b, int parity)
     } while (!done);
 }
 
-// a 32 x 128 box (k, row) of a part, into shared memory at dst, completing on the barrier bar
+// a box of a part (32 of k by the map's rows, 128 or F::BN), into shared memory at dst, completing on the barrier bar
 __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, int k, int row, uint32_t bar)
 {
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
@@ -320,26 +334,38 @@ template <class F> __device__ __forceinline__ uint64_t tile_desc(uint32_t addr)
     "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]),      \
         "+f"(d[i + 7])
 
-#define TB_WGMMA(kind, tail)                                                                                       \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                    \
-                 "wgmma.mma_async.sync.aligned." kind " "                                                          \
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                        \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "               \
-                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "               \
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "              \
-                 "%64, %65, p, " tail ";\n}"                                                                     \
-                 : TB_D8(0), TB_D8(8), TB_D8(16), TB_D8(24), TB_D8(32), TB_D8(40), TB_D8(48), TB_D8(56)           \
+#define TB_D64(i) TB_D8(i), TB_D8(i + 8), TB_D8(i + 16), TB_D8(i + 24), TB_D8(i + 32), TB_D8(i + 40), TB_D8(i + 48), \
+    TB_D8(i + 56)
+#define TB_REGS_64                                                                                                   \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                         \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                               \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                               \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define TB_REGS_64_127                                                                                               \
+    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                               \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                               \
+    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                   \
+    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+
+// one wgmma: its n / 2 accumulators d are operands 0 .. n / 2 - 1, then come a, b and acc (operands ia, ib, iacc)
+#define TB_WGMMA(kind, tail, regs, ia, ib, iacc, ...)                                                              \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" iacc ", 0;\n"                                             \
+                 "wgmma.mma_async.sync.aligned." kind " {" regs "}, %" ia ", %" ib ", p, " tail ";\n}"           \
+                 : __VA_ARGS__                                                                                     \
                  : "l"(a), "l"(b), "r"(acc))
 
-// d (64 x 128, FP32, in the warpgroup's registers) = a * b (+ d when acc), a 64 x 32 bytes and b 32 bytes x 128 of
-// format F's parts in shared memory (16 BF16 or 8 TF32 deep)
-template <class F> __device__ __forceinline__ void mma(float (&d)[64], uint64_t a, uint64_t b, int acc)
+// d (64 x F::BN, FP32, in the warpgroup's registers) = a * b (+ d when acc), a 64 x 32 bytes and b 32 bytes x
+// F::BN of format F's parts in shared memory (16 BF16 or 8 TF32 deep)
+template <class F> __device__ __forceinline__ void mma(float (&d)[F::BN / 2], uint64_t a, uint64_t b, int acc)
 {
 #ifdef TB_TC32_DEVICE
     if constexpr (F::PARTS == 3)
-        TB_WGMMA("m64n128k16.f32.bf16.bf16", "1, 1, 0, 0");
+        TB_WGMMA("m64n128k16.f32.bf16.bf16", "1, 1, 0, 0", TB_REGS_64, "64", "65", "66", TB_D64(0));
+    else if constexpr (F::BN == 128)
+        TB_WGMMA("m64n128k8.f32.tf32.tf32", "1, 1", TB_REGS_64, "64", "65", "66", TB_D64(0));
     else
-        TB_WGMMA("m64n128k8.f32.tf32.tf32", "1, 1");
+        TB_WGMMA("m64n256k8.f32.tf32.tf32", "1, 1", TB_REGS_64 ", " TB_REGS_64_127, "128", "129", "130", TB_D64(0),
+                 TB_D64(64));
 #endif
 }
 
@@ -347,14 +373,14 @@ struct maps {
     CUtensorMap a[PARTS], b[PARTS];
 };
 
-// The tile (blockIdx.x) of C a block computes: groups of 8 row blocks side by side, so that they share op(B)'s
-// columns in L2.
-__device__ __forceinline__ void tile_of(int64_t m, int64_t n, int64_t *m0, int64_t *n0)
+// The tile (blockIdx.x) of C a block computes, BM x bn: groups of 8 row blocks side by side, so that they share
+// op(B)'s columns in L2.
+__device__ __forceinline__ void tile_of(int64_t m, int64_t n, int bn, int64_t *m0, int64_t *n0)
 {
-    const int64_t gm = (m + BM - 1) / BM, gn = (n + BN - 1) / BN, per = 8 * gn, b = blockIdx.x;
+    const int64_t gm = (m + BM - 1) / BM, gn = (n + bn - 1) / bn, per = 8 * gn, b = blockIdx.x;
     const int64_t first = b / per * 8, rows = min(gm - first, (int64_t)8);
     *m0 = (first + b % per % rows) * BM;
-    *n0 = b % per / rows * BN;
+    *n0 = b % per / rows * bn;
 }
 
 // Block (tile, z) computes its tile of C over k in [z kchunk, (z + 1) kchunk), into C + z c_step (split-K: p's C is
@@ -371,7 +397,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
     uint64_t *full = (uint64_t *)(base + T::STAGES * T::STAGE_BYTES), *empty = full + T::STAGES;
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
     int64_t m0, n0;
-    tile_of(p.m, p.n, &m0, &n0);
+    tile_of(p.m, p.n, F::BN, &m0, &n0);
     const int64_t k0 = blockIdx.y * kchunk, depth = min(p.k - k0, kchunk);
     const int steps = (int)((depth + BK - 1) / BK);
     p.c += blockIdx.y * c_step;
@@ -393,22 +419,22 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
                 const uint32_t st = smem(base + s * T::STAGE_BYTES), f = smem(&full[s]);
                 bar_expect(f, T::STAGE_BYTES);
                 for (int j = 0; j < F::PARTS; j++) {
-                    tma_load(st + j * T::TILE_BYTES, &tm.a[j], (int)(k0 + i * BK), (int)m0, f);
-                    tma_load(st + (F::PARTS + j) * T::TILE_BYTES, &tm.b[j], (int)(k0 + i * BK), (int)n0, f);
+                    tma_load(st + j * T::A_BYTES, &tm.a[j], (int)(k0 + i * BK), (int)m0, f);
+                    tma_load(st + F::PARTS * T::A_BYTES + j * T::B_BYTES, &tm.b[j], (int)(k0 + i * BK), (int)n0, f);
                 }
             }
         return;
     }
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const int c = wg - 1; // rows m0 + 64c .. of the tile
-    constexpr int BF16 = F::PARTS == 3;
-    float acc[64], step[BF16 ? 64 : 1];
+    constexpr int BF16 = F::PARTS == 3, NACC = F::BN / 2;
+    float acc[NACC], step[BF16 ? NACC : 1];
     // tf32: the first wgmma ignores acc (no zeros written: other writes to it would make wgmma wait for each)
 #pragma unroll
-    for (int i = 0; i < (BF16 ? 64 : 0); i++)
+    for (int i = 0; i < (BF16 ? NACC : 0); i++)
         acc[i] = 0.f;
 #pragma unroll
-    for (int i = 0; i < (BF16 ? 64 : 1); i++)
+    for (int i = 0; i < (BF16 ? NACC : 1); i++)
         step[i] = 0.f;
     for (int i = 0; i < steps; i++) {
         const int s = i % T::STAGES;
@@ -419,8 +445,8 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
 #pragma unroll
             for (int q = 0; q < 12; q++) { // six products, each over the step's two 16-deep halves
                 const int pr = q / 2, kk = q % 2;
-                const uint32_t a = st + ((PA >> 2 * pr) & 3) * T::TILE_BYTES + c * 64 * T::ROW_BYTES + kk * 32;
-                const uint32_t b = st + (F::PARTS + ((PB >> 2 * pr) & 3)) * T::TILE_BYTES + kk * 32;
+                const uint32_t a = st + ((PA >> 2 * pr) & 3) * T::A_BYTES + c * 64 * T::ROW_BYTES + kk * 32;
+                const uint32_t b = st + F::PARTS * T::A_BYTES + ((PB >> 2 * pr) & 3) * T::B_BYTES + kk * 32;
                 mma<F>(step, tile_desc<F>(a), tile_desc<F>(b), q > 0);
             }
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -428,12 +454,12 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
             if (t % 32 == 0)
                 bar_arrive(smem(&empty[s]));
 #pragma unroll
-            for (int j = 0; j < 64; j++)
+            for (int j = 0; j < NACC; j++)
                 acc[j] += step[j];
         } else { // the tensor cores sum along all of k; one step's products stay in flight behind the next's
 #pragma unroll
             for (int kk = 0; kk < 4; kk++) {
-                const uint32_t a = st + c * 64 * T::ROW_BYTES + kk * 32, b = st + T::TILE_BYTES + kk * 32;
+                const uint32_t a = st + c * 64 * T::ROW_BYTES + kk * 32, b = st + T::A_BYTES + kk * 32;
                 mma<F>(acc, tile_desc<F>(a), tile_desc<F>(b), i > 0 || kk > 0);
             }
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -444,11 +470,11 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
     }
     if (!BF16)
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    // acc[4j + q]: row 16w + l/4 (+8 for q >= 2), column 8j + 2(l%4) (+1 for odd q) of the warpgroup's 64 x 128
+    // acc[4j + q]: row 16w + l/4 (+8 for q >= 2), column 8j + 2(l%4) (+1 for odd q) of the warpgroup's 64 x F::BN
     const int w = t / 32, l = t % 32;
     const int64_t r0 = m0 + c * 64 + w * 16 + l / 4;
 #pragma unroll
-    for (int j = 0; j < 16; j++)
+    for (int j = 0; j < F::BN / 8; j++)
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             const int64_t r = r0 + (q & 2 ? 8 : 0), col = n0 + 8 * j + 2 * (l % 4) + (q & 1);
@@ -521,7 +547,7 @@ int hopper(void)
 // TMA's 32-bit coordinates cover
 bool can_run(const tb_sproblem &p)
 {
-    return hopper() && encoder() && p.k > 0 && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - BN && p.k < (1ll << 31) - BK &&
+    return hopper() && encoder() && p.k > 0 && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - 256 && p.k < (1ll << 31) - BK &&
            (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
 }
 
@@ -531,17 +557,19 @@ bool can_run(const tb_sproblem &p)
 // times slices of k that fill at least 3/4 of their waves
 bool worth_it(const tb_sproblem &p)
 {
-    const int64_t tiles = tiles_of(p);
-    const double used = (double)p.m * (double)p.n / ((double)tiles * BM * BN);
+    const int64_t tiles = tiles_of<bf16x6>(p);
+    const double used = (double)p.m * (double)p.n / ((double)tiles * BM * bf16x6::BN);
     return can_run(p) && p.k >= 256 && used >= 0.5 && 2.0 * p.m * p.n * p.k >= 2.5e9 &&
-           (tiles >= tb_sm_count() || fill_of(tiles * slices_of(p)) >= 0.75);
+           (tiles >= tb_sm_count() || fill_of(tiles * slices_of<bf16x6>(p)) >= 0.75);
 }
 
-// the map of part j (of rows rows) for TMA: 32 x 128 boxes of a K-major matrix of format F, rows a swizzle wide
-template <class F> int part_map(CUtensorMap *map, const char *parts, int64_t rows, int64_t k, int64_t kp, int j)
+// the map of part j (of rows rows) for TMA: boxes of 32 of k by box_rows of a K-major matrix of format F, rows a
+// swizzle wide
+template <class F>
+int part_map(CUtensorMap *map, const char *parts, int64_t rows, int box_rows, int64_t k, int64_t kp, int j)
 {
     const cuuint64_t dims[2] = { (cuuint64_t)k, (cuuint64_t)rows }, strides[1] = { (cuuint64_t)kp * F::ESIZE };
-    const cuuint32_t box[2] = { BK, 128 }, elem[2] = { 1, 1 };
+    const cuuint32_t box[2] = { BK, (cuuint32_t)box_rows }, elem[2] = { 1, 1 };
     const bool bf16 = F::PARTS == 3;
     return encoder()(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
                      (void *)(parts + j * rows * kp * F::ESIZE), dims, strides, box, elem,
@@ -549,6 +577,16 @@ template <class F> int part_map(CUtensorMap *map, const char *parts, int64_t row
                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
                ? 0
                : (int)cudaErrorInvalidValue;
+}
+
+// The depth of k a block of `scales` reads for `row_blocks` blocks of 32 rows: the deepest of 1024, 512, 256 and
+// 128 that still gives 8 blocks a SM, so that small and few-row operands are read by the whole GPU
+int64_t scales_depth(int64_t row_blocks, int64_t k)
+{
+    int64_t kc = 1024;
+    while (kc > 128 && row_blocks * ((k + kc - 1) / kc) < 8 * tb_sm_count())
+        kc /= 2;
+    return kc;
 }
 
 template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
@@ -560,7 +598,7 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     char *pa = ws + l.parts_a, *pb = ws + l.parts_b;
     maps tm;
     for (int j = 0; j < F::PARTS; j++)
-        if (part_map<F>(&tm.a[j], pa, p.m, p.k, l.kp, j) || part_map<F>(&tm.b[j], pb, p.n, p.k, l.kp, j))
+        if (part_map<F>(&tm.a[j], pa, p.m, BM, p.k, l.kp, j) || part_map<F>(&tm.b[j], pb, p.n, F::BN, p.k, l.kp, j))
             return (int)cudaErrorInvalidValue;
     static bool sized; // the attribute is the same for every call; a race sets it twice
     if (!sized && cudaFuncSetAttribute(product<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -572,12 +610,13 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     const int64_t ta = (p.m + 31) / 32, tb = (p.n + 31) / 32;
     if (bf16) { // the scales, the lists of rows with Inf or NaN and their lengths start at 0
         cudaMemsetAsync(ws + l.exp_a, 0, l.nbad + 8 - l.exp_a, s);
-        scales<<<dim3((unsigned)max((p.k + KC - 1) / KC, (int64_t)1), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, p.k);
+        const int64_t kc = scales_depth(ta + tb, p.k);
+        scales<<<dim3((unsigned)((p.k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, p.k, kc);
     }
-    split<F><<<dim3((unsigned)((l.kp + 31) / 32), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
-    int e = tb_split_launch<float>(p, slices_of(p), BK, (float *)(ws + l.slices), s,
+    split<F><<<dim3((unsigned)((l.kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
+    int e = tb_split_launch<float>(p, slices_of<F>(p), BK, (float *)(ws + l.slices), s,
                                    [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
-                                       product<F><<<dim3((unsigned)tiles_of(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(
+                                       product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(
                                            tm, q, ea, eb, sp.kchunk, sp.c_step);
                                        if (bf16)
                                            fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, bad_a, bad_b, nbad,

@@ -142,9 +142,12 @@ int bench_accuracy(const long long (*shapes)[3], int nshapes, const char (*trans
     int ks[16];
     const int nk = kernels_of(kernels, ks, 16);
     rng = seed ? seed : 0x9e3779b97f4a7c15ull;
-    printf("tileblas-bench --accuracy: seed %llu; relative errors against cuBLAS DGEMM of the same inputs; bound: "
-           "|C - C64| / (K u |A||B|)\n",
-           (unsigned long long)rng);
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+    printf("tileblas-bench --accuracy: seed %llu; compute capability %d.%d; relative errors against cuBLAS DGEMM of "
+           "the same inputs; bound: |C - C64| / (K u |A||B|)\n",
+           (unsigned long long)rng, major, minor);
     printf("%-22s %-2s %-10s %-12s %10s %10s %9s %8s %8s\n", "MxNxK", "op", "inputs", "impl", "median", "max",
            "bound", "spurious", "missed");
     int status = 0;
