@@ -345,6 +345,14 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 #ifndef TB_SMALL_BK
 #define TB_SMALL_BK 16
 #endif
+// The small tile's split: k at least TB_SMALL_SPLIT_K deep is cut into slices at least TB_SMALL_SLICE deep (short
+// slices keep the few blocks of a small C from waiting out a long k one tile at a time; a short k is not cut)
+#ifndef TB_SMALL_SLICE
+#define TB_SMALL_SLICE 32
+#endif
+#ifndef TB_SMALL_SPLIT_K
+#define TB_SMALL_SPLIT_K 128
+#endif
 typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
 typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
 typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
@@ -422,7 +430,7 @@ static shape_class classify(const tb_sproblem *p, int64_t *slices)
         return MIDDLE;
     const int64_t n = tiles<small_t>(p), full = wave<small_t>();
     int64_t s = n >= full ? 1 : full / n;
-    s = s > p->k / 128 ? p->k / 128 : s;
+    s = p->k < TB_SMALL_SPLIT_K ? 1 : s > p->k / TB_SMALL_SLICE ? p->k / TB_SMALL_SLICE : s;
     *slices = s > 64 ? 64 : s < 1 ? 1 : s; // at most; launch_config makes them whole tiles deep
     return SMALL;
 }

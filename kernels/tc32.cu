@@ -65,7 +65,8 @@ struct operand {
 // Workspace: the parts of op(A) (PARTS x M x KP elements) and of op(B) (PARTS x N x KP), the scale exponents of op(A)'s
 // rows and op(B)'s columns, the lists of those with Inf or NaN, the two lists' lengths, and split-K's slices.
 struct layout {
-    int64_t kp; // elements per part row: k rounded up to 8 (TMA strides are multiples of 16 bytes)
+    int64_t kp; // elements per part row: k rounded up to 64, so that rows start on 128-byte lines (TMA reads
+                // a row's 64 or 128 bytes of a step in whole sectors)
     size_t parts_a, parts_b, exp_a, exp_b, bad_a, bad_b, nbad, slices, bytes;
 };
 
@@ -108,7 +109,7 @@ template <class F> int64_t slices_of(const tb_sproblem &p)
 template <class F> layout layout_of(const tb_sproblem &p)
 {
     layout l;
-    l.kp = (p.k + 7) / 8 * 8;
+    l.kp = (p.k + 63) / 64 * 64;
     l.parts_a = 0;
     l.parts_b = up256(l.parts_a + (size_t)F::PARTS * p.m * l.kp * F::ESIZE);
     l.exp_a = up256(l.parts_b + (size_t)F::PARTS * p.n * l.kp * F::ESIZE);
@@ -552,14 +553,17 @@ bool can_run(const tb_sproblem &p)
 }
 
 // 1 when they are also faster than `blocked` there (measured on the H200, bench/RESULTS.md): k deep enough for the
-// split into parts to pay; tiles at least half used (not a thin C); a product large enough to repay the passes'
-// fixed cost (about 45 us at 100 TFLOP/s against blocked's 35: 2.5 GFLOP); and a wave of tiles of C, or tiles
-// times slices of k that fill at least 3/4 of their waves
+// split into parts to pay; tiles at least half used (not a thin C); C's sides not so short that the passes' traffic
+// outweighs the product (they move about 14 bytes per element of op(A) and op(B): 7 (1/m + 1/n) bytes per flop,
+// at most 0.07, which a side under about 100 exceeds); a product large enough to repay the passes' fixed cost
+// (about 45 us at 100 TFLOP/s against blocked's 35: 2.5 GFLOP); and a wave of tiles of C, or tiles times slices
+// of k that fill at least 3/4 of their waves
 bool worth_it(const tb_sproblem &p)
 {
     const int64_t tiles = tiles_of<bf16x6>(p);
     const double used = (double)p.m * (double)p.n / ((double)tiles * BM * bf16x6::BN);
-    return can_run(p) && p.k >= 256 && used >= 0.5 && 2.0 * p.m * p.n * p.k >= 2.5e9 &&
+    const double pass_bytes_per_flop = 7.0 * (1.0 / (double)p.m + 1.0 / (double)p.n);
+    return can_run(p) && p.k >= 256 && used >= 0.5 && pass_bytes_per_flop <= 0.07 && 2.0 * p.m * p.n * p.k >= 2.5e9 &&
            (tiles >= tb_sm_count() || fill_of(tiles * slices_of<bf16x6>(p)) >= 0.75);
 }
 
