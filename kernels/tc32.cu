@@ -14,9 +14,8 @@
 // Passes: the scales, then the parts (K-major, in the workspace), both operands in each; the product: tiles of
 // 128 x 128 x 32 (tf32: 128 x 256 x 32) brought by TMA into four stages, one producer warpgroup and two consumer
 // warpgroups of wgmma m64n128k16 (m64n256k8), with k split (split.cuh) where C has fewer tiles than the GPU has
-// SMs; the fix-up.  GPUs other than
-// compute capability 9.0 go to `blocked`, and so do shapes of too few blocks or shallow k where tc32 (not tc128)
-// is asked for.
+// SMs; the fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do the shapes where tc32 (not
+// tc128) is asked for and would be slower (worth_it).
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cudaTypedefs.h>

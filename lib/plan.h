@@ -48,7 +48,10 @@ typedef struct tb_plan {
 /* The first kernel waits for a whole row block of op(A) and a whole panel of op(B): the one that spans the
  * shorter side of C is cut into blocks of at most this many bytes, about 3 ms of copying (8192^3 on the H200:
  * 32 -> 29 ms with two row blocks of A instead of one). */
-#define TB_PLAN_FIRST_BLOCK ((int64_t)128 << 20)
+#ifndef TB_PLAN_FIRST_BLOCK_MIB
+#define TB_PLAN_FIRST_BLOCK_MIB 128
+#endif
+#define TB_PLAN_FIRST_BLOCK ((int64_t)TB_PLAN_FIRST_BLOCK_MIB << 20)
 
 /* Device bytes of a rows x cols column-major block of esize-byte elements, its leading dimension rounded up to 4
  * elements. */
