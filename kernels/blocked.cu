@@ -353,6 +353,15 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 #ifndef TB_SMALL_SPLIT_K
 #define TB_SMALL_SPLIT_K 128
 #endif
+// TB_MID_SPLIT=1 (a variant for bench/variants.sh, off by default): the middle tile with k split into slices at
+// least TB_MID_SLICE deep wherever its blocks then fill their waves (tb_fill_slices), for C too small for a wave
+// of large tiles but with tiles at least half used and a long k, where the small tile would be taken
+#ifndef TB_MID_SPLIT
+#define TB_MID_SPLIT 0
+#endif
+#ifndef TB_MID_SLICE
+#define TB_MID_SLICE 512
+#endif
 typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
 typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
 typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
@@ -420,13 +429,27 @@ extern "C" int tb_launch_block64(const tb_kproblem *kp, void *, void *stream)
 // exactly one wave: a block count just past a whole wave is what costs.  The measurements behind each choice:
 // doc/NOTES.md, "The blocked kernel's choice of tile by shape".
 enum shape_class { LARGE, MIDDLE, SMALL };
-// The class of p's shape, and for the small tile the slices of k to aim for
+// TB_MID_SPLIT: 1 when the middle tile takes p, with *slices of k
+static int middle_split(const tb_sproblem *p, int64_t *slices)
+{
+    const int64_t n = tiles<mid_t>(p), slots = wave<mid_t>();
+    if ((double)p->m * (double)p->n < 0.5 * (double)n * mid_t::BM * mid_t::BN || p->k < 2 * TB_MID_SLICE)
+        return n >= tb_sm_count();
+    int64_t s = tb_fill_slices(n, slots, p->k, mid_t::BK, TB_MID_SLICE);
+    tb_slice_depth(p->k, mid_t::BK, &s);
+    if (n < tb_sm_count() && tb_fill(n * s, slots) < 0.75)
+        return 0;
+    *slices = s;
+    return 1;
+}
+
+// The class of p's shape, and for the small and middle tiles the slices of k to aim for
 static shape_class classify(const tb_sproblem *p, int64_t *slices)
 {
     *slices = 1;
     if (10 * large_tiles(p) >= 9 * tb_sm_count())
         return LARGE;
-    if (tiles<mid_t>(p) >= tb_sm_count())
+    if (TB_MID_SPLIT ? middle_split(p, slices) : tiles<mid_t>(p) >= tb_sm_count())
         return MIDDLE;
     const int64_t n = tiles<small_t>(p), full = wave<small_t>();
     int64_t s = n >= full ? 1 : full / n;
@@ -439,9 +462,10 @@ extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     int64_t slices;
-    if (classify(&p, &slices) != SMALL)
+    const shape_class c = classify(&p, &slices);
+    if (c == LARGE)
         return 0;
-    tb_slice_depth(p.k, small_t::BK, &slices); // as launch_config will cut k
+    tb_slice_depth(p.k, c == SMALL ? small_t::BK : mid_t::BK, &slices); // as launch_config will cut k
     return tb_split_bytes<float>(p.m, p.n, slices);
 }
 
@@ -451,7 +475,7 @@ extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *s
     int64_t slices;
     switch (classify(p, &slices)) {
     case LARGE: return block256(p, stream);
-    case MIDDLE: return launch_config<mid_t>(p, 1, NULL, stream);
+    case MIDDLE: return launch_config<mid_t>(p, slices, (float *)workspace, stream);
     default: return launch_config<small_t>(p, slices, (float *)workspace, stream);
     }
 }

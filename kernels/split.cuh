@@ -87,4 +87,29 @@ static inline int tb_sm_count(void)
     return sms;
 }
 
+// The share of `slots` (the blocks that run at once) that `blocks` blocks keep busy: each wave takes as long as a
+// full one
+static inline double tb_fill(int64_t blocks, int64_t slots)
+{
+    const int64_t waves = (blocks + slots - 1) / slots;
+    return (double)blocks / (double)(waves * slots);
+}
+
+// The slices of k for `tiles` tiles of C where `slots` blocks run at once: of the counts up to 3 ceil(slots /
+// tiles) (about three waves) that leave each slice at least min_depth deep (whole bk-deep tiles, as
+// tb_split_launch cuts k), the one whose blocks fill their waves best (fewer slices unless more fill 2% more)
+static inline int64_t tb_fill_slices(int64_t tiles, int64_t slots, int64_t k, int bk, int64_t min_depth)
+{
+    const int64_t by_depth = k / min_depth, by_waves = 3 * ((slots + tiles - 1) / tiles);
+    const int64_t most = by_depth < by_waves ? by_depth : by_waves;
+    int64_t best = 1;
+    for (int64_t want = 2; want <= most; want++) {
+        int64_t n = want;
+        tb_slice_depth(k, bk, &n);
+        if (tb_fill(tiles * n, slots) > tb_fill(tiles * best, slots) + 0.02)
+            best = n;
+    }
+    return best;
+}
+
 #endif

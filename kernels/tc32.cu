@@ -80,29 +80,17 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
-// The share of the SMs that `blocks` blocks (one a SM at a time) keep busy: each wave takes as long as a full one
+// The share of the SMs that `blocks` blocks (one a SM at a time) keep busy
 double fill_of(int64_t blocks)
 {
-    const int64_t sms = tb_sm_count(), waves = (blocks + sms - 1) / sms;
-    return (double)blocks / (double)(waves * sms);
+    return tb_fill(blocks, tb_sm_count());
 }
 
-// The slices of k (split-K) for p where C has fewer tiles than SMs: of the counts that leave each at least 256
-// deep, in up to three waves, the one whose blocks fill their waves best (fewer slices unless more fill 2% more).
+// The slices of k (split-K) for p where C has fewer tiles than SMs, each at least 256 deep (tb_fill_slices)
 template <class F> int64_t slices_of(const tb_sproblem &p)
 {
     const int64_t tiles = tiles_of<F>(p), sms = tb_sm_count();
-    if (tiles >= sms)
-        return 1;
-    const int64_t most = min(p.k / 256, 3 * ((sms + tiles - 1) / tiles));
-    int64_t best = 1;
-    for (int64_t want = 2; want <= most; want++) {
-        int64_t n = want;
-        tb_slice_depth(p.k, BK, &n); // as tb_split_launch will cut k
-        if (fill_of(tiles * n) > fill_of(tiles * best) + 0.02)
-            best = n;
-    }
-    return best;
+    return tiles >= sms ? 1 : tb_fill_slices(tiles, sms, p.k, BK, 256);
 }
 
 template <class F> layout layout_of(const tb_sproblem &p)
