@@ -4,8 +4,8 @@
 # input sets (uniform, normal, widely spread exponents, near FLT_MIN times large, near FLT_MAX).  Required for each
 # set: a median no larger than cuBLAS's; a largest error at most twice cuBLAS's, over the elements cuBLAS gives
 # finite (max-cb: near FLT_MAX cuBLAS's sums overflow on elements it then leaves out of its own); no more
-# spurious Inf or NaN than cuBLAS's.  Shapes: 2048^3 (tc32's own tiles) and 300x200x8192
-# TT (tc128 splitting k; tc32 hands that shape to blocked, so only tc128 is held to it).  Fixed seeds, printed.
+# spurious Inf or NaN than cuBLAS's.  Shapes: 2048^3 (tc32's own tiles) and 300x200x8192 TT (tc128 splitting k;
+# tc32 hands that shape to blocked, so only tc128 is held to it).  Fixed seeds, printed.
 # SKIP (77) without a GPU, without cuBLAS, or off compute capability 9.0 (where both hand every call to blocked).
 . "${top_srcdir:-.}/tests/preamble.sh"
 bench=$builddir/tools/tileblas-bench
