@@ -80,12 +80,6 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
-// The share of the SMs that `blocks` blocks (one a SM at a time) keep busy
-double fill_of(int64_t blocks)
-{
-    return tb_fill(blocks, tb_sm_count());
-}
-
 // The slices of k (split-K) for p where C has fewer tiles than SMs, each at least 256 deep (tb_fill_slices)
 template <class F> int64_t slices_of(const tb_sproblem &p)
 {
@@ -551,7 +545,7 @@ bool worth_it(const tb_sproblem &p)
     const double used = (double)p.m * (double)p.n / ((double)tiles * BM * bf16x6::BN);
     const double pass_bytes_per_flop = 7.0 * (1.0 / (double)p.m + 1.0 / (double)p.n);
     return can_run(p) && p.k >= 256 && used >= 0.5 && pass_bytes_per_flop <= 0.07 && 2.0 * p.m * p.n * p.k >= 2.5e9 &&
-           (tiles >= tb_sm_count() || fill_of(tiles * slices_of<bf16x6>(p)) >= 0.75);
+           (tiles >= tb_sm_count() || tb_fill(tiles * slices_of<bf16x6>(p), tb_sm_count()) >= 0.75);
 }
 
 // the map of part j (of rows rows) for TMA: boxes of 32 of k by box_rows of a K-major matrix of format F, rows a
