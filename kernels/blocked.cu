@@ -353,15 +353,21 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 #ifndef TB_SMALL_SPLIT_K
 #define TB_SMALL_SPLIT_K 128
 #endif
-// TB_MID_SPLIT=1 (a variant for bench/variants.sh, off by default): the middle tile with k split into slices at
-// least TB_MID_SLICE deep wherever its blocks then fill their waves (tb_fill_slices), for C too small for a wave
-// of large tiles but with tiles at least half used and a long k, where the small tile would be taken
+// The middle tile with k split into slices at least TB_MID_SLICE deep wherever its blocks then fill their waves
+// (tb_fill_slices), for C too small for a wave of large tiles but with tiles at least half used and a long k, where
+// the small tile would be taken (TB_MID_SPLIT=0 builds the rule before, for bench/sweep-variants.sh)
 #ifndef TB_MID_SPLIT
-#define TB_MID_SPLIT 0
+#define TB_MID_SPLIT 1
 #endif
 #ifndef TB_MID_SLICE
 #define TB_MID_SLICE 512
 #endif
+// The large tile with k split the same way where its tiles fill their waves poorly (under TB_LARGE_FILL: 153 tiles
+// on 132 SMs run in two waves, the second nearly empty) and k is long (TB_LARGE_SPLIT=0: never split)
+#ifndef TB_LARGE_SPLIT
+#define TB_LARGE_SPLIT 1
+#endif
+#define TB_LARGE_FILL 0.8
 typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
 typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
 typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
@@ -398,20 +404,15 @@ static int64_t large_tiles(const tb_sproblem *p)
     return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
 }
 
-static int block256(const tb_sproblem *p, void *stream)
+static int block256(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 {
-    const tb_split none = tb_no_split(p->k);
-    if (p->transa && p->transb)
-        return launch_vec<large_n_t, true, true>(p, &none, 1, stream);
-    if (p->transa)
-        return launch_vec<large_m_t, true, false>(p, &none, 1, stream);
-    return p->transb ? launch_vec<large_m_t, false, true>(p, &none, 1, stream)
-                     : launch_vec<large_m_t, false, false>(p, &none, 1, stream);
+    return p->transa && p->transb ? launch_config<large_n_t>(p, slices, ws, stream)
+                                  : launch_config<large_m_t>(p, slices, ws, stream);
 }
 extern "C" int tb_launch_block256(const tb_kproblem *kp, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    return block256(&p, stream);
+    return block256(&p, 1, NULL, stream);
 }
 extern "C" int tb_launch_block128(const tb_kproblem *kp, void *, void *stream)
 {
@@ -426,10 +427,11 @@ extern "C" int tb_launch_block64(const tb_kproblem *kp, void *, void *stream)
 
 // The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy (at least 0.9 of one
 // large tile per SM, else one middle tile per SM), else the small tile with k split so that the blocks fill
-// exactly one wave: a block count just past a whole wave is what costs.  The measurements behind each choice:
-// doc/NOTES.md, "The blocked kernel's choice of tile by shape".
+// exactly one wave: a block count just past a whole wave is what costs.  The large and middle tiles split a long k
+// where that fills their waves better.  The measurements behind each choice: doc/NOTES.md, "The blocked kernel's
+// choice of tile by shape".
 enum shape_class { LARGE, MIDDLE, SMALL };
-// TB_MID_SPLIT: 1 when the middle tile takes p, with *slices of k
+// 1 when the middle tile takes p, with *slices of k (TB_MID_SPLIT)
 static int middle_split(const tb_sproblem *p, int64_t *slices)
 {
     const int64_t n = tiles<mid_t>(p), slots = wave<mid_t>();
@@ -443,12 +445,18 @@ static int middle_split(const tb_sproblem *p, int64_t *slices)
     return 1;
 }
 
-// The class of p's shape, and for the small and middle tiles the slices of k to aim for
+// The class of p's shape, and the slices of k to aim for
 static shape_class classify(const tb_sproblem *p, int64_t *slices)
 {
     *slices = 1;
-    if (10 * large_tiles(p) >= 9 * tb_sm_count())
+    const int64_t large = large_tiles(p), sms = tb_sm_count(); // one large block an SM
+    if (10 * large >= 9 * sms) {
+        if (TB_LARGE_SPLIT && large < 3 * sms && tb_fill(large, sms) < TB_LARGE_FILL && p->k >= 2 * TB_MID_SLICE) {
+            *slices = tb_fill_slices(large, sms, p->k, large_m_t::BK, TB_MID_SLICE);
+            tb_slice_depth(p->k, large_m_t::BK, slices);
+        }
         return LARGE;
+    }
     if (TB_MID_SPLIT ? middle_split(p, slices) : tiles<mid_t>(p) >= tb_sm_count())
         return MIDDLE;
     const int64_t n = tiles<small_t>(p), full = wave<small_t>();
@@ -463,9 +471,8 @@ extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
     const tb_sproblem p = tb_sproblem_of(kp);
     int64_t slices;
     const shape_class c = classify(&p, &slices);
-    if (c == LARGE)
-        return 0;
-    tb_slice_depth(p.k, c == SMALL ? small_t::BK : mid_t::BK, &slices); // as launch_config will cut k
+    tb_slice_depth(p.k, c == SMALL ? small_t::BK : c == MIDDLE ? mid_t::BK : large_m_t::BK,
+                   &slices); // as launch_config will cut k
     return tb_split_bytes<float>(p.m, p.n, slices);
 }
 
@@ -474,7 +481,7 @@ extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *s
     const tb_sproblem s = tb_sproblem_of(kp), *p = &s;
     int64_t slices;
     switch (classify(p, &slices)) {
-    case LARGE: return block256(p, stream);
+    case LARGE: return block256(p, slices, (float *)workspace, stream);
     case MIDDLE: return launch_config<mid_t>(p, slices, (float *)workspace, stream);
     default: return launch_config<small_t>(p, slices, (float *)workspace, stream);
     }

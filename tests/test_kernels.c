@@ -154,13 +154,14 @@ END_TEST
 /* More tiles of C than there are blocks on the GPU at once, so that blocks go on from one tile to the next (dmma),
  * with a partial tile at either edge and k a few tiles deep; and, k deeper, 128 x 128 tiles that fill one wave
  * of 132 SMs and a little of the next, which dmma computes in two parts, split by rows and by columns; a wave and a
- * bit of 128 x 128 tiles with k long enough to split (blocked's TB_MID_SPLIT variant), and a few tiles with k
- * split into slices (blocked's small tile, tc32).  Rows and columns sampled (odd strides: both of each pair of rows
- * that are stored together) */
+ * bit of 128 x 128 tiles with k long enough to split (blocked's middle tile), a few tiles with k split into slices
+ * (blocked's small tile, tc32), and 136 of blocked's large tiles, which it splits in two along k (272 blocks fill
+ * 69% of three waves of 132, where 136 fill 52% of two).  Rows and columns sampled (odd strides: both of each pair of rows that are
+ * stored together) */
 static const struct {
     int shape[3], stride;
 } many[] = { { { 1700, 2200, 37 }, 7 },    { { 1600, 1536, 1024 }, 31 }, { { 1536, 1600, 1024 }, 31 },
-             { { 1536, 1536, 1536 }, 31 }, { { 2000, 256, 4096 }, 31 } };
+             { { 1536, 1536, 1536 }, 31 }, { { 2000, 256, 4096 }, 31 }, { { 4352, 1000, 1024 }, 7 } };
 
 START_TEST(many_tiles)
 {
