@@ -19,3 +19,15 @@ int tb_kernel_for(int kernel, const tb_kproblem *p)
         kernel = tb_kernel_find(instead_of[kernel]);
     return kernel;
 }
+
+const tb_kernel_prep *tb_kernel_prep_of(int kernel)
+{
+    static const struct {
+        const char *name;
+        const tb_kernel_prep *prep;
+    } with[] = { { "tc128", &tb_prep_tc128 }, { "tc32", &tb_prep_tc32 }, { "tf32", &tb_prep_tf32 } };
+    for (size_t i = 0; kernel >= 0 && i < sizeof with / sizeof with[0]; i++)
+        if (kernel == tb_kernel_find(with[i].name))
+            return with[i].prep;
+    return NULL;
+}

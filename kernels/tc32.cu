@@ -61,18 +61,36 @@ struct operand {
     int kmajor;
 };
 
-// Workspace: the parts of op(A) (PARTS x M x KP elements) and of op(B) (PARTS x N x KP), the scale exponents of op(A)'s
-// rows and op(B)'s columns, the lists of those with Inf or NaN, the two lists' lengths, and split-K's slices.
-struct layout {
-    int64_t kp; // elements per part row: k rounded up to 64, so that rows start on 128-byte lines (TMA reads
-                // a row's 64 or 128 bytes of a step in whole sectors)
-    size_t parts_a, parts_b, exp_a, exp_b, bad_a, bad_b, nbad, slices, bytes;
-};
-
 size_t up256(size_t x)
 {
     return (x + 255) & ~(size_t)255;
 }
+
+// An operand of R rows (of op(A), or columns of op(B)) prepared for the product: its parts (part j of row r at
+// element (j R + r) kp), each row's scale exponent, and for each block of rows prepared at once, from row r0, the
+// list of its rows that hold Inf or NaN (at bad + r0, numbered from r0) and that list's length (at nbad + r0).
+struct prepared {
+    int64_t kp; // elements per part row: k rounded up to 64, so that rows start on 128-byte lines (TMA reads
+                // a row's 64 or 128 bytes of a step in whole sectors)
+    size_t e, bad, nbad, bytes; // offsets from the parts at 0
+};
+
+template <class F> prepared prepared_of(int64_t rows, int64_t k)
+{
+    prepared pr;
+    pr.kp = (k + 63) / 64 * 64;
+    pr.e = up256((size_t)F::PARTS * rows * pr.kp * F::ESIZE);
+    pr.bad = up256(pr.e + (size_t)rows * 4);
+    pr.nbad = up256(pr.bad + (size_t)rows * 4);
+    pr.bytes = up256(pr.nbad + (size_t)rows * 4);
+    return pr;
+}
+
+// A call's workspace: op(A) prepared (M rows) at 0, op(B) (N rows) at b_at, and split-K's slices.
+struct layout {
+    prepared a, b;
+    size_t b_at, slices, bytes;
+};
 
 // the tiles of p's C, 128 x F::BN
 template <class F> int64_t tiles_of(const tb_sproblem &p)
@@ -90,15 +108,9 @@ template <class F> int64_t slices_of(const tb_sproblem &p)
 template <class F> layout layout_of(const tb_sproblem &p)
 {
     layout l;
-    l.kp = (p.k + 63) / 64 * 64;
-    l.parts_a = 0;
-    l.parts_b = up256(l.parts_a + (size_t)F::PARTS * p.m * l.kp * F::ESIZE);
-    l.exp_a = up256(l.parts_b + (size_t)F::PARTS * p.n * l.kp * F::ESIZE);
-    l.exp_b = up256(l.exp_a + (size_t)p.m * 4);
-    l.bad_a = up256(l.exp_b + (size_t)p.n * 4);
-    l.bad_b = up256(l.bad_a + (size_t)p.m * 4);
-    l.nbad = up256(l.bad_b + (size_t)p.n * 4);
-    l.slices = up256(l.nbad + 8);
+    l.a = prepared_of<F>(p.m, p.k), l.b = prepared_of<F>(p.n, p.k);
+    l.b_at = l.a.bytes;
+    l.slices = l.b_at + l.b.bytes;
     l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices_of<F>(p));
     return l;
 }
@@ -109,19 +121,22 @@ template <class F> layout layout_of(const tb_sproblem &p)
 
 // --- the split -------------------------------------------------------------------------------------------------
 
-// One operand's share of the split: op(X), its rows' scale exponents, the list of its rows with Inf or NaN (and
-// that list's length), its parts (part j of row r at parts[(j*rows + r)*kp + k]).
+// One operand's rows as the passes and the product see them: op(X)'s rows, and where in its prepared form (struct
+// prepared) they go: their scale exponents, the list of those with Inf or NaN (numbered from the first) and that
+// list's length, their parts (part j of row r at parts[(j*part_rows + r)*kp + k], part_rows the prepared form's).
 struct side {
     operand o;
     int *e, *bad, *nbad;
     void *parts;
+    int64_t part_rows;
 };
 
 // sa or sb, field by field (a choice between two kernel parameters would copy both to local memory)
 __device__ __forceinline__ side pick(const side &sa, const side &sb, bool a)
 {
     return { { a ? sa.o.x : sb.o.x, a ? sa.o.ld : sb.o.ld, a ? sa.o.rows : sb.o.rows, a ? sa.o.kmajor : sb.o.kmajor },
-             a ? sa.e : sb.e, a ? sa.bad : sb.bad, a ? sa.nbad : sb.nbad, a ? sa.parts : sb.parts };
+             a ? sa.e : sb.e, a ? sa.bad : sb.bad, a ? sa.nbad : sb.nbad, a ? sa.parts : sb.parts,
+             a ? sa.part_rows : sb.part_rows };
 }
 
 // x's scale as stored (above): BIAS plus the frexp exponent of x (x / 2^e in [0.5, 1)), 0 for 0, BAD for Inf or NaN
@@ -247,7 +262,7 @@ template <class F> __global__ void __launch_bounds__(256) split(side sa, side sb
         const int64_t r = r0 + i, k = k0 + kk;
         if (r >= sd.o.rows || k >= kp)
             continue;
-        const int64_t at = r * kp + k, part = sd.o.rows * kp;
+        const int64_t at = r * kp + k, part = sd.part_rows * kp;
         if (F::PARTS == 1) {
             *(float2 *)((float *)sd.parts + at) = make_float2(tf32_round(t[i][kk]), tf32_round(t[i][kk + 1]));
             continue;
@@ -473,10 +488,10 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
 // Every element of C in a row of op(A) or a column of op(B) with Inf or NaN, as an FP32 loop along k computes it.
 // Under a split, p's C is the slices (alpha 1, beta 0): the sum goes in the first and zeros in the others, which the
 // product left unwritten there, so that summing the slices gives it unchanged.
-__global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *bad_b, const int *nbad, int slices,
-                       int64_t c_step)
+__global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *nbad_a, const int *bad_b,
+                       const int *nbad_b, int slices, int64_t c_step)
 {
-    const int64_t na = nbad[0], nb = nbad[1], by_rows = na * p.n, all = by_rows + nb * p.m;
+    const int64_t na = *nbad_a, nb = *nbad_b, by_rows = na * p.n, all = by_rows + nb * p.m;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < all; t += (int64_t)gridDim.x * blockDim.x) {
         int64_t i, j;
         if (t < by_rows)
@@ -548,16 +563,15 @@ bool worth_it(const tb_sproblem &p)
            (tiles >= tb_sm_count() || tb_fill(tiles * slices_of<bf16x6>(p), tb_sm_count()) >= 0.75);
 }
 
-// the map of part j (of rows rows) for TMA: boxes of 32 of k by box_rows of a K-major matrix of format F, rows a
-// swizzle wide
-template <class F>
-int part_map(CUtensorMap *map, const char *parts, int64_t rows, int box_rows, int64_t k, int64_t kp, int j)
+// The map for TMA of part j of the rows of side sd: boxes of 32 of k by box_rows of a K-major matrix of format F,
+// rows a swizzle wide
+template <class F> int part_map(CUtensorMap *map, const side &sd, int box_rows, int64_t k, int64_t kp, int j)
 {
-    const cuuint64_t dims[2] = { (cuuint64_t)k, (cuuint64_t)rows }, strides[1] = { (cuuint64_t)kp * F::ESIZE };
+    const cuuint64_t dims[2] = { (cuuint64_t)k, (cuuint64_t)sd.o.rows }, strides[1] = { (cuuint64_t)kp * F::ESIZE };
     const cuuint32_t box[2] = { BK, (cuuint32_t)box_rows }, elem[2] = { 1, 1 };
     const bool bf16 = F::PARTS == 3;
     return encoder()(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
-                     (void *)(parts + j * rows * kp * F::ESIZE), dims, strides, box, elem,
+                     (void *)((char *)sd.parts + (size_t)j * sd.part_rows * kp * F::ESIZE), dims, strides, box, elem,
                      CU_TENSOR_MAP_INTERLEAVE_NONE, bf16 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
                ? 0
@@ -574,40 +588,68 @@ int64_t scales_depth(int64_t row_blocks, int64_t k)
     return kc;
 }
 
-template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+// Rows [r0, r0 + o.rows) of an operand prepared in pr at base (R rows in all), as a side
+template <class F> side side_of(const operand &o, char *base, const prepared &pr, int64_t R, int64_t r0)
+{
+    return { o, (int *)(base + pr.e) + r0, (int *)(base + pr.bad) + r0, (int *)(base + pr.nbad) + r0,
+             base + (size_t)r0 * pr.kp * F::ESIZE, R };
+}
+
+operand op_a(const tb_sproblem &p)
+{
+    return { p.a, p.lda, p.m, p.transa };
+}
+
+operand op_b(const tb_sproblem &p)
+{
+    return { p.b, p.ldb, p.n, !p.transb };
+}
+
+// The passes that prepare the rows of sa and sb (either may have none) for the product, k deep: bf16x6, their
+// scales and lists (whose scales and list lengths must be zeros first) and parts; tf32, the elements rounded
+template <class F> void prepare(const side &sa, const side &sb, int64_t k, int64_t kp, cudaStream_t s)
+{
+    const int64_t ta = (sa.o.rows + 31) / 32, tb = (sb.o.rows + 31) / 32;
+    if (F::PARTS == 3) {
+        const int64_t kc = scales_depth(ta + tb, k);
+        scales<<<dim3((unsigned)((k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, k, kc);
+    }
+    split<F><<<dim3((unsigned)((kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, k, kp);
+}
+
+// The product of p from the prepared rows of sa and sb (with k split into slices in ws where p has few tiles),
+// and the fix-up of the elements of rows and columns with Inf or NaN
+template <class F> int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, float *ws,
+                                cudaStream_t s)
 {
     constexpr bool bf16 = F::PARTS == 3;
-    const layout l = layout_of<F>(p);
-    int *ea = bf16 ? (int *)(ws + l.exp_a) : NULL, *eb = bf16 ? (int *)(ws + l.exp_b) : NULL;
-    int *nbad = (int *)(ws + l.nbad), *bad_a = (int *)(ws + l.bad_a), *bad_b = (int *)(ws + l.bad_b);
-    char *pa = ws + l.parts_a, *pb = ws + l.parts_b;
     maps tm;
     for (int j = 0; j < F::PARTS; j++)
-        if (part_map<F>(&tm.a[j], pa, p.m, BM, p.k, l.kp, j) || part_map<F>(&tm.b[j], pb, p.n, F::BN, p.k, l.kp, j))
+        if (part_map<F>(&tm.a[j], sa, BM, p.k, kp, j) || part_map<F>(&tm.b[j], sb, F::BN, p.k, kp, j))
             return (int)cudaErrorInvalidValue;
     static bool sized; // the attribute is the same for every call; a race sets it twice
     if (!sized && cudaFuncSetAttribute(product<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        tiles<F>::SMEM_BYTES) != cudaSuccess)
         return (int)cudaGetLastError();
     sized = true;
-    const side sa = { { p.a, p.lda, p.m, p.transa }, ea, bad_a, nbad, pa };
-    const side sb = { { p.b, p.ldb, p.n, !p.transb }, eb, bad_b, nbad + 1, pb };
-    const int64_t ta = (p.m + 31) / 32, tb = (p.n + 31) / 32;
-    if (bf16) { // the scales, the lists of rows with Inf or NaN and their lengths start at 0
-        cudaMemsetAsync(ws + l.exp_a, 0, l.nbad + 8 - l.exp_a, s);
-        const int64_t kc = scales_depth(ta + tb, p.k);
-        scales<<<dim3((unsigned)((p.k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, p.k, kc);
-    }
-    split<F><<<dim3((unsigned)((l.kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, p.k, l.kp);
-    int e = tb_split_launch<float>(p, slices_of<F>(p), BK, (float *)(ws + l.slices), s,
-                                   [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
-                                       product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(
-                                           tm, q, ea, eb, sp.kchunk, sp.c_step);
-                                       if (bf16)
-                                           fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, bad_a, bad_b, nbad,
-                                                                                    (int)n, sp.c_step);
-                                       return (int)cudaGetLastError();
-                                   });
+    const int *ea = bf16 ? sa.e : NULL, *eb = bf16 ? sb.e : NULL;
+    return tb_split_launch<float>(p, slices_of<F>(p), BK, ws, s, [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
+        product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(tm, q, ea, eb, sp.kchunk,
+                                                                                        sp.c_step);
+        if (bf16)
+            fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, sa.bad, sa.nbad, sb.bad, sb.nbad, (int)n, sp.c_step);
+        return (int)cudaGetLastError();
+    });
+}
+
+template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+{
+    const layout l = layout_of<F>(p);
+    const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0), sb = side_of<F>(op_b(p), ws + l.b_at, l.b, p.n, 0);
+    if (F::PARTS == 3) // the scales and the lists' lengths (and the lists) start at 0
+        cudaMemsetAsync(ws + l.a.e, 0, l.a.bytes - l.a.e, s), cudaMemsetAsync(ws + l.b_at + l.b.e, 0, l.b.bytes - l.b.e, s);
+    prepare<F>(sa, sb, p.k, l.a.kp, s);
+    const int e = multiply<F>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
     return e ? e : (int)cudaGetLastError();
 }
 
@@ -673,3 +715,53 @@ extern "C" int tb_launch_tf32(const tb_kproblem *kp, void *ws, void *stream)
 {
     return run<tf32>(kp, ws, stream, can_run);
 }
+
+// Prepared operands (kernels.h): the passes once for each block of rows, the product for each tile from them; takes
+// says where the tensor cores run a tile (elsewhere blocked runs it from the FP32 operands)
+namespace {
+template <class F, bool (*takes)(const tb_sproblem &)> struct with_prepared {
+    static size_t bytes(const tb_kproblem *tile, int64_t rows)
+    {
+        return takes(tb_sproblem_of(tile)) ? prepared_of<F>(rows, tile->k).bytes : 0;
+    }
+
+    static int prepare_rows(const tb_kproblem *kp, int which, void *prep, int64_t prep_rows, int64_t r0, void *stream)
+    {
+        const tb_sproblem p = tb_sproblem_of(kp);
+        const cudaStream_t s = (cudaStream_t)stream;
+        const prepared pr = prepared_of<F>(prep_rows, p.k);
+        const side sd = side_of<F>(which ? op_b(p) : op_a(p), (char *)prep, pr, prep_rows, r0);
+        side none = sd;
+        none.o.rows = 0;
+        if (F::PARTS == 3) // this block's scales and list length start at 0
+            cudaMemsetAsync(sd.e, 0, (size_t)sd.o.rows * 4, s), cudaMemsetAsync(sd.nbad, 0, 4, s);
+        prepare<F>(sd, none, p.k, pr.kp, s);
+        return (int)cudaGetLastError();
+    }
+
+    static size_t workspace(const tb_kproblem *kp)
+    {
+        const tb_sproblem p = tb_sproblem_of(kp);
+        return takes(p) ? tb_split_bytes<float>(p.m, p.n, slices_of<F>(p)) : tb_workspace_blocked(kp);
+    }
+
+    static int launch(const tb_kproblem *kp, const void *prep_a, int64_t a_rows, int64_t i0, const void *prep_b,
+                      int64_t b_rows, int64_t j0, void *ws, void *stream)
+    {
+        const tb_sproblem p = tb_sproblem_of(kp);
+        if (!takes(p))
+            return tb_launch_blocked(kp, ws, stream);
+        const prepared pa = prepared_of<F>(a_rows, p.k), pb = prepared_of<F>(b_rows, p.k);
+        const side sa = side_of<F>(op_a(p), (char *)prep_a, pa, a_rows, i0);
+        const side sb = side_of<F>(op_b(p), (char *)prep_b, pb, b_rows, j0);
+        const int e = multiply<F>(p, sa, sb, pa.kp, (float *)ws, (cudaStream_t)stream);
+        return e ? e : (int)cudaGetLastError();
+    }
+
+    static constexpr tb_kernel_prep fns = { bytes, prepare_rows, workspace, launch };
+};
+} // namespace
+
+extern "C" const tb_kernel_prep tb_prep_tc128 = with_prepared<bf16x6, can_run>::fns;
+extern "C" const tb_kernel_prep tb_prep_tc32 = with_prepared<bf16x6, worth_it>::fns;
+extern "C" const tb_kernel_prep tb_prep_tf32 = with_prepared<tf32, can_run>::fns;

@@ -200,6 +200,25 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
     }
 }
 
+/* TB_NO_PREPARED=1 builds the pipeline that converts the operands for every tile (for timing the two) */
+#ifndef TB_NO_PREPARED
+#define TB_NO_PREPARED 0
+#endif
+
+/* Where the kernel prepares its operands (kernels.h) and would run the plan's tiles itself, and both operands stay
+ * whole with room for their prepared forms beside them: each row block and panel prepared once (plan->prep_bytes) */
+static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_plan *plan)
+{
+    const tb_kernel_prep *kp = tb_kernel_prep_of(kernel);
+    if (!kp || !plan->b_resident || TB_NO_PREPARED)
+        return;
+    tb_kproblem tile = g->p;
+    tile.m = plan->mb, tile.n = plan->nb;
+    const size_t a = kp->bytes(&tile, g->p.m), b = kp->bytes(&tile, g->p.n);
+    if (a && b && plan->bytes + a + b <= budget)
+        plan->prep_bytes[0] = a, plan->prep_bytes[1] = b;
+}
+
 static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, const char **err)
 {
     *done = 0;
@@ -218,7 +237,8 @@ static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, con
     const tb_pipe_staging *st = NULL;
     const char *what = NULL;
     int rc = -1;
-    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), budget(), plan)) {
+    const size_t have = budget();
+    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
         what = "device memory (the problem's smallest tiles do not fit)";
     } else if (!(st = tb_cuda_staging(tb_pipeline_slot_wanted(plan, g->p.k)))) {
         what = "pinned host memory";
@@ -226,6 +246,7 @@ static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, con
         tb_devops ops;
         tb_pipe_times times;
         tb_cuda_ops(*kernel, &ops);
+        plan_preparation(g, *kernel, have, plan);
         *done = tb_pipeline_run(g, plan, &ops, st, &times, &what);
         tb_cuda_count_times(&times);
         rc = what ? -1 : 0;

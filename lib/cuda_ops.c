@@ -246,18 +246,30 @@ static cudaMemPool_t own_pool(void)
     return p;
 }
 
-int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream)
+/* A workspace of `bytes` from that pool for a launch on stream: NULL when none is needed or none can be had (the
+ * kernel then runs without); given back (ws_done) once the launch is queued, for after it on the stream. */
+static void *ws_get(size_t bytes, void *stream)
 {
-    const size_t bytes = tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p) : 0;
     cudaMemPool_t pool = bytes ? own_pool() : NULL;
     void *ws = NULL;
     if (pool && cudaMallocFromPoolAsync(&ws, bytes, pool, (cudaStream_t)stream) != cudaSuccess) {
         cudaGetLastError();
-        ws = NULL; /* the kernel runs without */
+        ws = NULL;
     }
-    int e = tb_kernel_launches[kernel](p, ws, stream);
+    return ws;
+}
+
+static void ws_done(void *ws, void *stream)
+{
     if (ws)
         cudaFreeAsync(ws, (cudaStream_t)stream);
+}
+
+int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream)
+{
+    void *ws = ws_get(tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p) : 0, stream);
+    int e = tb_kernel_launches[kernel](p, ws, stream);
+    ws_done(ws, stream);
     return e;
 }
 
@@ -266,6 +278,29 @@ static int c_gemm(void *ctx, int q, const tb_kproblem *p)
     if (injected(TB_OP_LAUNCH))
         return 1;
     return check((cudaError_t)tb_cuda_launch((int)(intptr_t)ctx, p, cu.q[q]));
+}
+
+/* the kernel's prepared operands: the plan has them only where it has them (lib/cuda_gpu.c) */
+static int c_prepare(void *ctx, int q, const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0)
+{
+    const tb_kernel_prep *kp = tb_kernel_prep_of((int)(intptr_t)ctx);
+    if (injected(TB_OP_LAUNCH))
+        return 1;
+    return check(kp ? (cudaError_t)kp->prepare(p, which, prep, prep_rows, r0, cu.q[q]) : cudaErrorInvalidValue);
+}
+
+static int c_gemm_prepared(void *ctx, int q, const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0,
+                           const void *prep_b, int64_t b_rows, int64_t j0)
+{
+    const tb_kernel_prep *kp = tb_kernel_prep_of((int)(intptr_t)ctx);
+    if (injected(TB_OP_LAUNCH))
+        return 1;
+    if (!kp)
+        return check(cudaErrorInvalidValue);
+    void *ws = ws_get(kp->workspace(p), cu.q[q]);
+    int e = kp->launch(p, prep_a, a_rows, i0, prep_b, b_rows, j0, ws, cu.q[q]);
+    ws_done(ws, cu.q[q]);
+    return check((cudaError_t)e);
 }
 
 static int c_record(void *ctx, int q, int ev)
@@ -304,8 +339,18 @@ static int c_done(void *ctx, int ev)
 void tb_cuda_ops(int kernel, tb_devops *ops)
 {
     /* the kernel travels in the context: nothing shared is written */
-    *ops = (tb_devops){ (void *)(intptr_t)kernel, c_alloc, c_release, c_h2d, c_d2h, c_gemm, c_record,
-                        c_queue_wait, c_host_wait, c_done };
+    *ops = (tb_devops){ .ctx = (void *)(intptr_t)kernel,
+                        .alloc = c_alloc,
+                        .release = c_release,
+                        .h2d = c_h2d,
+                        .d2h = c_d2h,
+                        .gemm = c_gemm,
+                        .prepare = c_prepare,
+                        .gemm_prepared = c_gemm_prepared,
+                        .record = c_record,
+                        .queue_wait = c_queue_wait,
+                        .host_wait = c_host_wait,
+                        .done = c_done };
 }
 
 const tb_pipe_staging *tb_cuda_staging(int64_t bytes)

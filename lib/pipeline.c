@@ -4,23 +4,28 @@
 #include "pipeline.h"
 #include "util.h"
 
-/* Queues: tile t's kernel on queue t % depth; every upload, in the host's order, on UPQ; every download on DOWNQ. */
+/* Queues: tile t's kernel on queue t % depth; every upload, in the host's order, on UPQ; every download on DOWNQ;
+ * the preparation of operands, after their uploads, on PREPQ. */
 #define UPQ TB_PIPE_MAX_DEPTH
 #define DOWNQ (TB_PIPE_MAX_DEPTH + 1)
+#define PREPQ (TB_PIPE_MAX_DEPTH + 2)
 
-/* Events: staging slots (in, out); the uploads queued so far done; queue q's last kernel done; queue q's last
- * kernel that read panel buffer b done; C buffer c's last kernel done, and its last download done. */
+/* Events: staging slots (in, out); the uploads queued so far done; the preparations queued so far done; queue q's
+ * last kernel done; queue q's last kernel that read panel buffer b done; C buffer c's last kernel done, and its
+ * last download done. */
 #define EV_IN(s) (s)
 #define EV_OUT(s) (TB_PIPE_SLOTS + (s))
 #define EV_UP (2 * TB_PIPE_SLOTS)
-#define EV_KERNEL(q) (EV_UP + 1 + (q))
+#define EV_PREP (EV_UP + 1)
+#define EV_KERNEL(q) (EV_PREP + 1 + (q))
 #define EV_PANEL(b, q) (EV_KERNEL(TB_PIPE_MAX_DEPTH) + (b) * TB_PIPE_MAX_DEPTH + (q))
 #define EV_COMPUTED(c) (EV_PANEL(TB_PIPE_MAX_DEPTH, 0) + (int)(c))
 #define EV_FREED(c) (EV_COMPUTED(TB_PLAN_MAX_CTILES) + (int)(c))
 
-/* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), the C tiles side by side. */
+/* The device buffers of a run: op(A) whole or by row blocks, panels of op(B), the C tiles side by side, op(A) and
+ * op(B) prepared (where the plan has them). */
 typedef struct buffers {
-    void *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c;
+    void *a[TB_PIPE_MAX_DEPTH], *b[TB_PIPE_MAX_DEPTH], *c, *prep[2];
     int na, nb;
     size_t ctile; /* bytes from one C tile buffer to the next */
 } buffers;
@@ -180,8 +185,17 @@ void tb_pipeline_tile(const tb_plan *plan, int64_t m, int64_t n, int64_t t, int6
     tile_extent(plan, m, n, i, j, i0, rows, j0, cols);
 }
 
+/* 1 when the plan's operands are prepared once for all their tiles */
+static int prepared(const tb_plan *plan)
+{
+    return plan->b_resident && plan->prep_bytes[0] && plan->prep_bytes[1];
+}
+
 static void release(const tb_devops *ops, buffers *d)
 {
+    for (int i = 0; i < 2; i++)
+        if (d->prep[i])
+            ops->release(ops->ctx, d->prep[i]);
     for (int i = 0; i < d->na; i++)
         ops->release(ops->ctx, d->a[i]);
     for (int i = 0; i < d->nb; i++)
@@ -215,6 +229,11 @@ static int allocate(run *r, buffers *d)
         d->c = NULL;
         return failed(r, "device memory");
     }
+    for (int i = 0; i < 2 && prepared(pl); i++)
+        if (r->ops->alloc(r->ops->ctx, pl->prep_bytes[i], &d->prep[i])) {
+            d->prep[i] = NULL;
+            return failed(r, "device memory");
+        }
     return 0;
 }
 
@@ -401,11 +420,25 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
          upload(r, k.c, k.ldc, tb_at(p->c, i0 + j0 * p->ldc, e), p->ldc, rows, cols)))
         return -1;
 
-    /* the kernel, once every upload queued so far is done and its C buffer is free */
-    if (ops->record(ops->ctx, UPQ, EV_UP) || ops->queue_wait(ops->ctx, q, EV_UP) ||
+    /* the row block and panel sent just now prepared, once they are on the device, on a queue of their own (the
+     * uploads go on meanwhile) */
+    if (ops->record(ops->ctx, UPQ, EV_UP))
+        return failed(r, "recording an event");
+    const int prep = prepared(pl), prep_a = prep && send_a, prep_b = prep && i == 0;
+    if ((prep_a || prep_b) && ops->queue_wait(ops->ctx, PREPQ, EV_UP))
+        return failed(r, "waiting for an event");
+    if ((prep_b && ops->prepare(ops->ctx, PREPQ, &k, 1, d->prep[1], p->n, j0)) ||
+        (prep_a && ops->prepare(ops->ctx, PREPQ, &k, 0, d->prep[0], p->m, i0)))
+        return failed(r, "preparing the operands");
+    if ((prep_a || prep_b) && ops->record(ops->ctx, PREPQ, EV_PREP))
+        return failed(r, "recording an event");
+
+    /* the kernel, once every upload (and preparation) queued so far is done and its C buffer is free */
+    if (ops->queue_wait(ops->ctx, q, EV_UP) || (prep && ops->queue_wait(ops->ctx, q, EV_PREP)) ||
         (t >= pl->ctiles && ops->queue_wait(ops->ctx, q, EV_FREED(cb))))
         return failed(r, "waiting for an event");
-    if (ops->gemm(ops->ctx, q, &k))
+    if (prep ? ops->gemm_prepared(ops->ctx, q, &k, d->prep[0], p->m, i0, d->prep[1], p->n, j0)
+             : ops->gemm(ops->ctx, q, &k))
         return failed(r, "kernel");
     if (ops->record(ops->ctx, q, EV_COMPUTED(cb)) || ops->record(ops->ctx, q, EV_KERNEL(q)))
         return failed(r, "recording an event");

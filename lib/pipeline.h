@@ -11,7 +11,9 @@
  * for them: the host copies them out as they arrive, between chunks of the uploads, and waits for them only when
  * the next tile needs a buffer that the results of an older one still hold.  So the host goes on copying operands
  * in while the device computes, up to ctiles tiles ahead.  Tiles run in the plan's order: panel by panel, or in
- * growing squares when both operands stay whole (lib/plan.h).
+ * growing squares when both operands stay whole (lib/plan.h).  Where the kernel converts its operands before the
+ * product (tc32's scales and parts, kernels.h) and both stay whole, each row block and panel is converted once, on
+ * a queue of its own after its upload, and the tiles' kernels multiply the converted forms.
  *
  * The device is reached only through tb_devops, so that the orchestration is tested on the CPU against a
  * simulated device that runs queued work late and in any order the dependences allow (tests/test_pipeline.c);
@@ -37,6 +39,13 @@ typedef struct tb_devops {
     int (*d2h)(void *ctx, int q, void *host, int64_t hld, const void *dev, int64_t dld, int64_t rows, int64_t cols,
                unsigned esize);
     int (*gemm)(void *ctx, int q, const tb_kproblem *p);
+    /* prepared operands (kernels.h), used where the plan has them (plan->prep_bytes; else they may be NULL):
+     * queue on q the preparation of p's op(A) (which 0: its m rows) or op(B) (which 1: its n columns) as rows
+     * [r0, ...) of prep, an operand of prep_rows rows; the kernel for tile p from prep_a's rows from i0 and
+     * prep_b's from j0 (each block prepared there) */
+    int (*prepare)(void *ctx, int q, const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0);
+    int (*gemm_prepared)(void *ctx, int q, const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0,
+                         const void *prep_b, int64_t b_rows, int64_t j0);
     /* events, numbered 0 .. TB_PIPE_EVENTS - 1: record on queue q; queue q waits for the last record of ev; the
      * host waits for it (an event never recorded is complete); done: 1 if it is complete, 0 if not yet, -1 on a
      * failure */
@@ -52,10 +61,11 @@ typedef struct tb_devops {
 #define TB_PIPE_SLOTS 16
 #endif
 #define TB_PIPE_MAX_DEPTH 3
-/* kernels on queues 0 .. depth - 1, uploads on TB_PIPE_MAX_DEPTH, downloads on TB_PIPE_MAX_DEPTH + 1 */
-#define TB_PIPE_QUEUES (TB_PIPE_MAX_DEPTH + 2)
+/* kernels on queues 0 .. depth - 1, uploads on TB_PIPE_MAX_DEPTH, downloads on TB_PIPE_MAX_DEPTH + 1, the
+ * preparation of operands on TB_PIPE_MAX_DEPTH + 2 */
+#define TB_PIPE_QUEUES (TB_PIPE_MAX_DEPTH + 3)
 #define TB_PIPE_EVENTS                                                                                             \
-    (2 * TB_PIPE_SLOTS + 1 + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + 2 * TB_PLAN_MAX_CTILES)
+    (2 * TB_PIPE_SLOTS + 2 + TB_PIPE_MAX_DEPTH + TB_PIPE_MAX_DEPTH * TB_PIPE_MAX_DEPTH + 2 * TB_PLAN_MAX_CTILES)
 
 typedef struct tb_pipe_staging {
     void *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */

@@ -81,6 +81,7 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
                 plan->b_resident = b_resident;
                 plan->depth = depth;
                 plan->esize = e;
+                plan->prep_bytes[0] = plan->prep_bytes[1] = 0;
                 /* more C tiles where the memory left allows */
                 const size_t c_tile = ctile_bytes(mb, nb, e);
                 const int64_t base = tiles < depth ? tiles : depth; /* what `bytes` counts */

@@ -30,6 +30,11 @@ typedef struct tb_plan {
     int64_t ctiles;    /* device buffers for C tiles: results wait there until the host takes them */
     size_t bytes;      /* device memory the plan needs */
     unsigned esize;    /* bytes of an element */
+    /* Device bytes of op(A)'s and op(B)'s prepared forms where the kernel converts its operands before the
+     * product (kernels.h, tb_kernel_prep) and each row block and panel is converted once for all its tiles;
+     * only with b_resident, else 0 (not prepared).  Not counted in `bytes`: tb_plan_make leaves them 0, and the
+     * caller, who knows the kernel, sets them where they fit. */
+    size_t prep_bytes[2];
 } tb_plan;
 
 /* C tiles kept on the device at most, where memory allows (at least `depth`): the host copies a tile's results out

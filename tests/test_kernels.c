@@ -42,6 +42,15 @@ static void check_cuda(cudaError_t e, const char *what)
     ck_assert_msg(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
 }
 
+/* compute capability 9.0: where the tensor-core kernels run */
+static int hopper(void)
+{
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+    return major == 9 && minor == 0;
+}
+
 /* op(X)(r, c) of a column-major host matrix */
 static long double at(const void *x, tb_type t, int64_t ld, int trans, int64_t r, int64_t c)
 {
@@ -93,10 +102,7 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
                       .beta = beta, .a = tb_at(da, misalign, es), .lda = lda, .b = tb_at(db, misalign, es),
                       .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es), .ldc = ldc };
     /* tc128 runs every shape on the tensor cores of a Hopper GPU (elsewhere it hands them to blocked) */
-    int major = 0, minor = 0;
-    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
-    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
-    if (kernel == tb_kernel_find("tc128") && major == 9 && minor == 0)
+    if (kernel == tb_kernel_find("tc128") && hopper())
         ck_assert_int_eq(tb_kernel_for(kernel, &p), kernel);
     check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
     check_cuda(cudaDeviceSynchronize(), "kernel");
@@ -179,11 +185,56 @@ START_TEST(many_tiles)
 }
 END_TEST
 
+/* p (NN, on the device) as the host pipeline computes it from prepared operands (kernels.h): op(A) prepared in two
+ * row blocks, op(B) in two column blocks (the first 128 wide), each tile of C from them.  0 where the kernel
+ * prepares none for p's tiles (then nothing is run). */
+static int launch_prepared(int kernel, const tb_kproblem *p)
+{
+    const tb_kernel_prep *kp = tb_kernel_prep_of(kernel);
+    const int64_t i0[3] = { 0, p->m / 2, p->m }, j0[3] = { 0, 128, p->n };
+    tb_kproblem t = *p;
+    t.m = i0[1], t.n = j0[1];
+    const size_t bytes[2] = { kp ? kp->bytes(&t, p->m) : 0, kp ? kp->bytes(&t, p->n) : 0 };
+    if (!bytes[0] || !bytes[1])
+        return 0;
+    void *prep[2];
+    for (int s = 0; s < 2; s++) { /* poisoned: NaN wherever a part is read before it is written */
+        check_cuda(cudaMalloc(&prep[s], bytes[s]), "cudaMalloc prepared");
+        check_cuda(cudaMemset(prep[s], 0xff, bytes[s]), "poison prepared");
+    }
+    for (int x = 0; x < 2; x++) {
+        t = *p;
+        t.m = i0[x + 1] - i0[x], t.a = (const float *)p->a + i0[x];
+        check_cuda((cudaError_t)kp->prepare(&t, 0, prep[0], p->m, i0[x], NULL), "prepare A");
+        t = *p;
+        t.n = j0[x + 1] - j0[x], t.b = (const float *)p->b + j0[x] * p->ldb;
+        check_cuda((cudaError_t)kp->prepare(&t, 1, prep[1], p->n, j0[x], NULL), "prepare B");
+    }
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            t = *p;
+            t.m = i0[i + 1] - i0[i], t.n = j0[j + 1] - j0[j];
+            t.a = (const float *)p->a + i0[i], t.b = (const float *)p->b + j0[j] * p->ldb;
+            t.c = (float *)p->c + i0[i] + j0[j] * p->ldc;
+            void *ws = NULL;
+            const size_t wsb = kp->workspace(&t);
+            if (wsb)
+                check_cuda(cudaMalloc(&ws, wsb), "cudaMalloc workspace");
+            check_cuda((cudaError_t)kp->launch(&t, prep[0], p->m, i0[i], prep[1], p->n, j0[j], ws, NULL), "launch");
+            check_cuda(cudaDeviceSynchronize(), "kernel");
+            cudaFree(ws);
+        }
+    cudaFree(prep[0]), cudaFree(prep[1]);
+    return 1;
+}
+
 /* Inf and NaN in op(A) and op(B), each single-precision kernel: every element of C of the class (NaN, +Inf, -Inf,
  * finite) an FP32 loop along k gives it, and the finite ones within the bound (the tensor-core kernels send the rows
  * and columns that hold them to a loop of their own; blocks of C far from them take the tensor cores).  k = 260
- * with beta = 0, k = 600 with beta = 0.5 (deep enough for tc128 to split k), and k = 2100 with some far along k. */
-static void non_finite_case(int kernel, int K, float beta)
+ * with beta = 0, k = 600 with beta = 0.5 (deep enough for tc128 to split k), and k = 2100 with some far along k.
+ * prepared: through the kernel's prepared operands, in blocks that each hold some of those rows and columns
+ * (launch_prepared); 0 where the kernel has none for this problem. */
+static int non_finite_case(int kernel, int K, float beta, int prepared)
 {
     enum { M = 300, N = 270 };
     float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N), *c0 = malloc(sizeof(float) * M * N),
@@ -197,6 +248,7 @@ static void non_finite_case(int kernel, int K, float beta)
     a[3 + 10 * M] = INFINITY, a[7 + 20 * M] = NAN, a[9 + 0 * M] = -INFINITY, a[9 + 1 * M] = INFINITY;
     b[30 + 2 * K] = -INFINITY, b[40 + 5 * K] = INFINITY, b[41 + 200 * K] = NAN;
     b[10 + 6 * K] = 0.f; /* A(3, 10) = Inf times 0: NaN in C(3, 6) */
+    a[200 + 7 * M] = NAN, b[9 + 140 * K] = -INFINITY; /* in the second blocks of launch_prepared */
     if (K > 2048) { /* deep: tc32 finds a row's scale in pieces of k; Inf and NaN far along k, and in two pieces */
         a[11 + 1500 * M] = INFINITY, a[13 + 100 * M] = NAN, a[13 + 2000 * M] = -INFINITY;
         b[1800 + 8 * K] = NAN, b[5 + 9 * K] = INFINITY, b[2090 + 9 * K] = INFINITY;
@@ -210,7 +262,11 @@ static void non_finite_case(int kernel, int K, float beta)
     check_cuda(cudaMemcpy(dc, c0, sizeof(float) * M * N, cudaMemcpyHostToDevice), "copy C");
     tb_kproblem p = { .type = TB_TYPE_S, .m = M, .n = N, .k = K, .alpha = 1.0, .beta = beta, .a = da, .lda = M,
                       .b = db, .ldb = K, .c = dc, .ldc = M };
-    check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
+    int ran = 1;
+    if (!prepared)
+        check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
+    else
+        ran = launch_prepared(kernel, &p);
     check_cuda(cudaMemcpy(c, dc, sizeof(float) * M * N, cudaMemcpyDeviceToHost), "copy C back");
     for (int j = 0; j < N; j++)
         for (int i = 0; i < M; i++) {
@@ -221,29 +277,37 @@ static void non_finite_case(int kernel, int K, float beta)
                 mag += fabsl((long double)a[i + l * M] * b[l + j * K]);
             }
             const float want = beta == 0.f ? sum : fmaf(beta, c0[i + j * M], sum), got = c[i + j * M];
+            if (!ran)
+                continue;
             if (!isfinite(want)) {
-                ck_assert_msg(isnan(want) ? isnan(got) : got == want, "%s K=%d: C(%d,%d) = %g, want %g",
-                              tb_kernel_names[kernel], K, i, j, got, want);
+                ck_assert_msg(isnan(want) ? isnan(got) : got == want, "%s K=%d%s: C(%d,%d) = %g, want %g",
+                              tb_kernel_names[kernel], K, prepared ? " prepared" : "", i, j, got, want);
                 continue;
             }
             /* beta = 0: C held NaN, never read */
             const long double err = fabsl((long double)got - want),
                               scale = mag + (beta == 0.f ? 0.f : fabsf(beta * c0[i + j * M]));
             const double u = ldexp(1.0, tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32) ? -11 : -24);
-            ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * u * scale,
-                          "%s K=%d: C(%d,%d) = %g, want %g", tb_kernel_names[kernel], K, i, j, got, want);
+            ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * u * scale, "%s K=%d%s: C(%d,%d) = %g, want %g",
+                          tb_kernel_names[kernel], K, prepared ? " prepared" : "", i, j, got, want);
         }
     cudaFree(da), cudaFree(db), cudaFree(dc);
     free(a), free(b), free(c0), free(c);
+    return ran;
 }
 
 START_TEST(non_finite)
 {
     if (!(tb_kernel_types[_i] & TB_TYPE_BIT(TB_TYPE_S)))
         return;
-    non_finite_case(_i, 260, 0.f);
-    non_finite_case(_i, 600, 0.5f);
-    non_finite_case(_i, 2100, 0.f);
+    for (int prepared = 0; prepared <= 1; prepared++) {
+        int ran = non_finite_case(_i, 260, 0.f, prepared);
+        ran &= non_finite_case(_i, 600, 0.5f, prepared);
+        ran &= non_finite_case(_i, 2100, 0.f, prepared);
+        /* tc128 and tf32 prepare operands for any problem on a Hopper GPU (tc32 only for tiles it would run) */
+        if (prepared && hopper() && (_i == tb_kernel_find("tc128") || _i == tb_kernel_find("tf32")))
+            ck_assert_msg(ran, "%s prepared no operands", tb_kernel_names[_i]);
+    }
 }
 END_TEST
 

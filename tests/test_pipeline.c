@@ -22,8 +22,10 @@
 
 /* ---- the simulated device ---- */
 
-enum { OP_H2D, OP_D2H, OP_GEMM, OP_RECORD, OP_WAIT };
+enum { OP_H2D, OP_D2H, OP_GEMM, OP_PREP, OP_GEMM_PREP, OP_RECORD, OP_WAIT };
 
+/* A prepared operand here: op(A)'s rows (or op(B)'s columns) along k, row r at prep + r k, read when the kernel
+ * runs as the real ones are. */
 typedef struct op {
     int kind, ev;
     int64_t target; /* OP_WAIT: the record count to wait for */
@@ -31,6 +33,8 @@ typedef struct op {
     const float *src;
     int64_t dld, sld, rows, cols;
     tb_kproblem p;
+    int which;                   /* OP_PREP: op(A) (0) or op(B) (1) of p, into dst (rows from the block's first) */
+    const float *prep_a, *prep_b; /* OP_GEMM_PREP: the first rows of the tile's row block and panel */
 } op;
 
 #define QUEUES TB_PIPE_QUEUES
@@ -81,6 +85,30 @@ static void gemm_ref(const tb_kproblem *p)
         }
 }
 
+/* OP_PREP: p's op(A) (which 0) or op(B) along k, row after row, into dst */
+static void prepare_ref(const tb_kproblem *p, int which, float *dst)
+{
+    const float *pa = p->a, *pb = p->b;
+    for (int64_t r = 0; r < (which ? p->n : p->m); r++)
+        for (int64_t l = 0; l < p->k; l++)
+            dst[r * p->k + l] = which ? (p->transb ? pb[r + l * p->ldb] : pb[l + r * p->ldb])
+                                      : (p->transa ? pa[l + r * p->lda] : pa[r + l * p->lda]);
+}
+
+/* OP_GEMM_PREP: gemm_ref's sums from the prepared rows */
+static void gemm_prepared_ref(const tb_kproblem *p, const float *pa, const float *pb)
+{
+    ck_assert(p->a && p->b);
+    for (int64_t j = 0; j < p->n; j++)
+        for (int64_t i = 0; i < p->m; i++) {
+            double sum = 0;
+            for (int64_t l = 0; l < p->k; l++)
+                sum += (double)pa[i * p->k + l] * pb[j * p->k + l];
+            float *c = (float *)p->c + i + j * p->ldc;
+            *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
+        }
+}
+
 static int runnable(sim *s, int q)
 {
     if (s->head[q] == s->tail[q])
@@ -104,6 +132,8 @@ static int step(sim *s)
     case OP_H2D:
     case OP_D2H: copy_block(o->dst, o->dld, o->src, o->sld, o->rows, o->cols); break;
     case OP_GEMM: gemm_ref(&o->p); break;
+    case OP_PREP: prepare_ref(&o->p, o->which, o->dst); break;
+    case OP_GEMM_PREP: gemm_prepared_ref(&o->p, o->prep_a, o->prep_b); break;
     case OP_RECORD: s->recorded[o->ev]++; break;
     default: break;
     }
@@ -167,6 +197,24 @@ static int sim_gemm(void *ctx, int q, const tb_kproblem *p)
 {
     sim *s = ctx;
     return injected(s) ? -1 : push(s, q, (op){ .kind = OP_GEMM, .p = *p });
+}
+
+static int sim_prepare(void *ctx, int q, const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0)
+{
+    sim *s = ctx;
+    ck_assert(r0 >= 0 && r0 + (which ? p->n : p->m) <= prep_rows);
+    return injected(s) ? -1
+                       : push(s, q, (op){ .kind = OP_PREP, .p = *p, .which = which, .dst = (float *)prep + r0 * p->k });
+}
+
+static int sim_gemm_prepared(void *ctx, int q, const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0,
+                             const void *prep_b, int64_t b_rows, int64_t j0)
+{
+    sim *s = ctx;
+    ck_assert(i0 >= 0 && i0 + p->m <= a_rows && j0 >= 0 && j0 + p->n <= b_rows);
+    return injected(s) ? -1
+                       : push(s, q, (op){ .kind = OP_GEMM_PREP, .p = *p, .prep_a = (const float *)prep_a + i0 * p->k,
+                                          .prep_b = (const float *)prep_b + j0 * p->k });
 }
 
 static int sim_record(void *ctx, int q, int ev)
@@ -272,7 +320,8 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
 /* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made, or -1
  * when the memory for a huge `pad` cannot be reserved.  big_slot: staging slots as the library sizes them
  * (tb_pipeline_slot_wanted), else the smallest that works. */
-static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_slot)
+/* One run; prep: with the operands prepared where the plan keeps both whole (as tc32's are) */
+static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_slot, int prep)
 {
     tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
                       .alpha = sh->alpha, .beta = sh->beta };
@@ -291,6 +340,9 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
 
     tb_plan plan;
     ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
+    ck_assert(!plan.prep_bytes[0] && !plan.prep_bytes[1]);
+    if (prep && plan.b_resident)
+        plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k), plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
     tb_pipe_staging st = { .slot_bytes = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k)
                                                   : tb_pipeline_slot_bytes(&plan) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
@@ -303,8 +355,18 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
     for (int q = 0; q < QUEUES; q++)
         ck_assert((s->q[q] = malloc(sizeof(op) * MAXOPS)) != NULL);
     s->fail_at = fail_at;
-    tb_devops ops = { s, sim_alloc, sim_release, sim_h2d, sim_d2h, sim_gemm, sim_record, sim_queue_wait,
-                      sim_host_wait, sim_done };
+    tb_devops ops = { .ctx = s,
+                      .alloc = sim_alloc,
+                      .release = sim_release,
+                      .h2d = sim_h2d,
+                      .d2h = sim_d2h,
+                      .gemm = sim_gemm,
+                      .prepare = sim_prepare,
+                      .gemm_prepared = sim_gemm_prepared,
+                      .record = sim_record,
+                      .queue_wait = sim_queue_wait,
+                      .host_wait = sim_host_wait,
+                      .done = sim_done };
     tb_gemm g = { .p = p };
     const char *err = NULL;
     tb_pipe_times times = { -1, -1, -1 };
@@ -416,19 +478,21 @@ START_TEST(every_shape_and_plan)
 {
     const shape *sh = &shapes[_i];
     for (int64_t pad = 0; pad <= 3; pad += 3)
-        for (int r = 0; r < 3; r++) /* three random schedules, small slots (many chunks) and big ones */
-            ck_assert_int_ge(run_case(sh, 0, pad, r == 2), 0);
+        for (int r = 0; r < 4; r++) /* four random schedules: small slots (many chunks) and big ones, operands prepared */
+            ck_assert_int_ge(run_case(sh, 0, pad, r == 2, r == 3), 0);
 }
 END_TEST
 
 START_TEST(faults_anywhere)
 {
     const shape *sh = &shapes[_i];
-    int64_t calls = run_case(sh, 0, 1, 0);
-    ck_assert_int_gt(calls, 0);
-    /* a fault at the first operations, the last, and a spread in between */
-    for (int64_t f = 1; f <= calls; f += f < 12 || f > calls - 12 ? 1 : 1 + calls / 40)
-        ck_assert_int_ge(run_case(sh, f, 1, 0), 0);
+    for (int prep = 0; prep <= 1; prep++) {
+        int64_t calls = run_case(sh, 0, 1, 0, prep);
+        ck_assert_int_gt(calls, 0);
+        /* a fault at the first operations, the last, and a spread in between */
+        for (int64_t f = 1; f <= calls; f += f < 12 || f > calls - 12 ? 1 : 1 + calls / 40)
+            ck_assert_int_ge(run_case(sh, f, 1, 0, prep), 0);
+    }
 }
 END_TEST
 
@@ -440,7 +504,7 @@ START_TEST(offsets_past_2_to_the_31)
     for (int t = 0; t < 4; t++) {
         shape sh = { 300, 40, 24, t >> 1, t & 1, 0.75f, t == 1 ? 0.5f : 0.0f, 600000 };
         ck_assert(pad * (sh.k - 1) > ((int64_t)1 << 31) && pad * (sh.n - 1) > ((int64_t)1 << 31));
-        if (run_case(&sh, 0, pad, t & 1) < 0) {
+        if (run_case(&sh, 0, pad, t & 1, 0) < 0) {
             printf("offsets past 2^31: not run (the system refuses to reserve 100 GB of address space)\n");
             return;
         }

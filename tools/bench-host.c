@@ -124,15 +124,16 @@ static int choose_batch(const himpl *im, const call *x, const void *c0, size_t c
 }
 
 /* Median milliseconds of one implementation's calls, one at a time; C is left with one call's result.  *name:
- * what the calls said. */
+ * what the calls said.  Calls that take over a second are timed once, over 0.3 s at most three times. */
 static double time_calls(const himpl *im, const call *x, const void *c0, size_t cbytes, int repeats,
                          const char **name)
 {
-    double flops = 2.0 * x->m * x->n * x->k;
-    int runs = flops > 2e12 ? 1 : flops > 1e11 && repeats > 3 ? 3 : repeats;
-    double *ms = bench_alloc((size_t)runs * sizeof *ms);
     memcpy(x->c, c0, cbytes);
+    const double w0 = bench_now();
     *name = run(im, x); /* the warm-up (the first call loads, resolves and allocates what later ones reuse) */
+    const double warm = bench_now() - w0;
+    const int runs = warm > 1.0 ? 1 : warm > 0.3 && repeats > 3 ? 3 : repeats;
+    double *ms = bench_alloc((size_t)runs * sizeof *ms);
     for (int r = 0; r < runs; r++) {
         memcpy(x->c, c0, cbytes);
         double t0 = bench_now();
@@ -200,7 +201,7 @@ static void load_nvblas(char *conf, size_t size)
 }
 
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
-               double beta, const char *types, const char *csv)
+               double beta, const char *types, const char *csv, int no_cpu)
 {
     if (!bench_openblas_load()) {
         printf("SKIP: OpenBLAS (libopenblas.so.0), the yardstick, is not available\n");
@@ -209,14 +210,15 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     himpl impls[5];
     int nimpls = 0;
     impls[nimpls++] = (himpl){ "OpenBLAS", H_OPENBLAS, TILEBLAS_PATH_AUTO };
-    impls[nimpls++] = (himpl){ "bare-fwd", H_BARE, TILEBLAS_PATH_AUTO };
+    if (!no_cpu)
+        impls[nimpls++] = (himpl){ "bare-fwd", H_BARE, TILEBLAS_PATH_AUTO };
     impls[nimpls++] = (himpl){ "tb-auto", H_TILEBLAS, TILEBLAS_PATH_AUTO };
     const char *why;
     int gpu = tileblas_gpu_available(&why);
     if (gpu)
         impls[nimpls++] = (himpl){ "tb-gpu", H_TILEBLAS, TILEBLAS_PATH_GPU };
     char conf[64] = "";
-    if (gpu)
+    if (gpu && !no_cpu)
         load_nvblas(conf, sizeof conf);
     if (nvblas[0] && nvblas[1])
         impls[nimpls++] = (himpl){ "NVBLAS", H_NVBLAS, TILEBLAS_PATH_AUTO };

@@ -45,9 +45,10 @@ int bench_openblas_load(void);
 void bench_openblas_gemm(int dp, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
                          const void *b, int ldb, double beta, void *c, int ldc);
 
-/* --host: whole calls from host memory (tools/bench-host.c); returns the exit status */
+/* --host: whole calls from host memory (tools/bench-host.c), without bare-fwd and NVBLAS when no_cpu (OpenBLAS
+ * still computes the reference); returns the exit status */
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
-               double beta, const char *types, const char *csv);
+               double beta, const char *types, const char *csv, int no_cpu);
 
 /* --contend: a second thread's calls beside a busy GPU (tools/bench-contend.c); returns the exit status */
 int bench_contend(const long long (*shapes)[3], int nshapes, int repeats, int big);

@@ -360,7 +360,7 @@ static const char usage_text[] =
     "usage: tileblas-bench [--type s|d|sd] [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
     "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
     "       tileblas-bench --host [--type s|d|sd] [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
-    "                      [--csv FILE]\n"
+    "                      [--no-cpu] [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
     "       tileblas-bench --sweep N [--seed S] [--type s|d] [--kernels LIST] [--repeats R] [--no-cpu]\n"
@@ -561,7 +561,7 @@ int main(int argc, char **argv)
         usage(); /* the kernels are timed with beta = 0 */
     if (host)
         return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta,
-                          types, csv);
+                          types, csv, !want_cpu);
 
     int count = 0;
     if (tb_kernel_count == 0 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
