@@ -1,10 +1,14 @@
-# float64 n^2 products under tileblas (TILEBLAS_VERBOSE=1 adds where the host time went): into an array written
-# before (out=) and into a fresh one (c = a @ b), median of 5 after a warm-up; usage: np-pipe.py N [N ...]
+# float64 (or, with --f32, float32) n^2 products under tileblas (TILEBLAS_VERBOSE=1 adds where the host time went):
+# into an array written before (out=) and into a fresh one (c = a @ b), median of 5 after a warm-up; usage:
+# np-pipe.py [--f32] N [N ...]
 import sys, time
 import numpy as np
 rng = np.random.default_rng(777)
-for n in [int(x) for x in sys.argv[1:]]:
-    a = rng.uniform(-1, 1, (n, n)); b = rng.uniform(-1, 1, (n, n)); out = np.empty((n, n)); out.fill(0.5)
+args = sys.argv[1:]
+dt = np.float32 if args[:1] == ["--f32"] else np.float64
+for n in [int(x) for x in args if x != "--f32"]:
+    a = rng.uniform(-1, 1, (n, n)).astype(dt); b = rng.uniform(-1, 1, (n, n)).astype(dt)
+    out = np.empty((n, n), dtype=dt); out.fill(0.5)
     np.matmul(a, b, out=out)
     for name in ("out=", "fresh"):
         ts = []
