@@ -16,7 +16,9 @@ typedef struct tt_case {
     double alpha, beta; /* rounded to float for SGEMM */
     int nan_c;          /* C starts as NaN (only meaningful with beta = 0) */
     int nan_ab;         /* A and B are NaN (only meaningful with alpha = 0 or k = 0) */
-    int specials;       /* some elements of A and B (and of C when beta != 0) are +Inf, -Inf or NaN */
+    int specials;       /* some elements of A and B (and of C when beta != 0) are +Inf, -Inf or NaN: 1, one in
+                           every 97 (three of them); 2, one in every 4000037 (a few rows and columns of large
+                           operands) */
     int misalign;       /* A, B and C start one element past an aligned address */
     int alias;          /* B is A (same pointer and leading dimension; needs m = n = k and the same layout) */
 } tt_case;

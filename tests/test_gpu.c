@@ -79,6 +79,26 @@ START_TEST(large)
 }
 END_TEST
 
+/* The tensor-core kernels (tc128, tc32, tf32) from host memory where the pipeline converts each row block of op(A)
+ * and each panel of op(B) once for all their tiles (lib/pipeline.c): 6000^3 makes 2 row blocks of 3072 and 8
+ * panels of 768 (the first block at most 128 MiB, up to 8 tiles along n), both operands kept whole (growing
+ * squares), the tiles large enough for tc32 to take.  A few elements of A, B and C are Inf or NaN, in rows and
+ * columns of different blocks: the rows of each block that hold them are listed per block. */
+START_TEST(prepared)
+{
+    static const char *const with_prepared[] = { "tc128", "tc32", "tf32" };
+    const char *kernel = with_prepared[_i / 4];
+    tt_case c;
+    char msg[1024] = "";
+    tt_combo(_i % 4, &c); /* CBLAS column-major, every transpose pair */
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    ck_assert_int_eq(tileblas_set_kernel(kernel), 0);
+    c.m = c.n = c.k = 6000, c.alpha = 1.0, c.beta = 0.5, c.specials = 2;
+    ck_assert_msg(tt_run(&c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
+    assert_ran_on_gpu(kernel);
+}
+END_TEST
+
 /* Misaligned operands, and B the same matrix as A: through the pipeline with copies shared among the
  * threads (300^3: 352 KiB an operand in single precision) and the type's default kernel. */
 START_TEST(odd_pointers)
@@ -134,6 +154,7 @@ int main(void)
     tcase_add_loop_test(tc, grid, 0, kernels * 2 * TT_COMBOS);
     tcase_add_loop_test(tc, large, 0, kernels * 2 * TT_COMBOS);
     tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, prepared, 0, 3 * 4);
     tcase_add_loop_test(tc, far, 0, 2);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
