@@ -356,6 +356,12 @@ void tb_cuda_ops(int kernel, tb_devops *ops)
                         .done = c_done };
 }
 
+/* TB_PIPE_OVERLAP=1 builds the pipeline that queues each chunk's upload while the copy threads stage the next
+ * (lib/pipeline.h), for timing against the copies and the queueing one after the other */
+#ifndef TB_PIPE_OVERLAP
+#define TB_PIPE_OVERLAP 0
+#endif
+
 /* TB_STAGING_HUGE=1 builds the staging slots on 2 MiB pages (anonymous memory the kernel is asked to back with huge
  * pages, pinned with cudaHostRegister) instead of cudaHostAlloc's, for timing the two: the copy threads then cross
  * 2 pages of a 4 MiB slot instead of 1024. */
@@ -421,6 +427,7 @@ const tb_pipe_staging *tb_cuda_staging(int64_t bytes)
         if (!(cu.st.in[i] = pinned((size_t)bytes)) || !(cu.st.out[i] = pinned((size_t)bytes)))
             return NULL;
     cu.st.slot_bytes = bytes;
+    cu.st.overlap = TB_PIPE_OVERLAP;
     return &cu.st;
 }
 

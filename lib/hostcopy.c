@@ -231,9 +231,11 @@ int tb_copy_workers(void)
     return n;
 }
 
-/* tb_copy2d, and tb_touch2d where src_ is NULL */
-static void spread(void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
+/* tb_copy2d_start, and the start of tb_touch2d where src_ is NULL */
+static void spread(tb_copy_job *h, void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols,
+                   unsigned esize)
 {
+    h->posted = 0;
     if (rows <= 0 || cols <= 0)
         return;
     char *dst = dst_;
@@ -267,6 +269,16 @@ static void spread(void *dst_, int64_t dld, const void *src_, int64_t sld, int64
     pool.generation++;
     pthread_cond_broadcast(&pool.start);
     pthread_mutex_unlock(&pool.m);
+    h->posted = 1;
+}
+
+/* the caller's share of the job spread() handed out, and the wait for the rest (pool.busy held until then) */
+static void finish(tb_copy_job *h)
+{
+    if (!h->posted)
+        return;
+    h->posted = 0;
+    job *j = &pool.job;
     run(j);
     /* Then wait for the pieces, not for the workers: a sleeping worker wakes in tens of microseconds, but the
      * pieces that running ones took are done in a few */
@@ -278,12 +290,27 @@ static void spread(void *dst_, int64_t dld, const void *src_, int64_t sld, int64
     pthread_mutex_unlock(&pool.busy);
 }
 
+void tb_copy2d_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
+                     int64_t cols, unsigned esize)
+{
+    spread(h, dst, dld, src, sld, rows, cols, esize);
+}
+
+void tb_copy2d_finish(tb_copy_job *h)
+{
+    finish(h);
+}
+
 void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
 {
-    spread(dst, dld, src, sld, rows, cols, esize);
+    tb_copy_job h;
+    spread(&h, dst, dld, src, sld, rows, cols, esize);
+    finish(&h);
 }
 
 void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize)
 {
-    spread(dst, dld, NULL, dld, rows, cols, esize);
+    tb_copy_job h;
+    spread(&h, dst, dld, NULL, dld, rows, cols, esize);
+    finish(&h);
 }

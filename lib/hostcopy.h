@@ -15,6 +15,16 @@
 TB_HIDDEN void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
                          unsigned esize);
 
+/* tb_copy2d in two halves, so that the caller can do other work while the threads copy: start hands the copy to
+ * the threads (or, where it is small or another caller has them, does it at once); finish takes the caller's share
+ * and returns once all of it is done.  A thread finishes each copy it starts before it starts or makes another. */
+typedef struct tb_copy_job {
+    int posted; /* handed to the threads: finish has work to wait for */
+} tb_copy_job;
+TB_HIDDEN void tb_copy2d_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
+                               int64_t cols, unsigned esize);
+TB_HIDDEN void tb_copy2d_finish(tb_copy_job *h);
+
 /* Map the pages of a rows x cols block (leading dimension dld) for writing, leaving what it holds, spread over the
  * threads as tb_copy2d is. */
 TB_HIDDEN void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize);

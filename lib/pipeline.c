@@ -329,26 +329,44 @@ static int take_results(run *r, int64_t need)
     }
 }
 
-/* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld), on UPQ.  While
- * the next in slot is still being read by the device, results that have arrived are taken first. */
+/* Queue the DMA of chunk c, staged in in-slot s, to dev (dld), on UPQ; the slot is free again after it */
+static int queue_chunk(run *r, void *dev, int64_t dld, const chunk *c, int s)
+{
+    void *ctx = r->ops->ctx;
+    if (r->ops->h2d(ctx, UPQ, tb_at(dev, c->i + c->j * dld, r->e), dld, r->st->in[s], c->rows, c->rows, c->cols, r->e))
+        return failed(r, "copy to device");
+    return r->ops->record(ctx, UPQ, EV_IN(s)) ? failed(r, "recording an event") : 0;
+}
+
+/* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld), on UPQ, chunk by
+ * chunk through the in slots.  While the next in slot is still being read by the device, results that have arrived
+ * are taken first.  With st->overlap, a chunk's DMA is queued while the copy threads stage the next one. */
 static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols)
 {
-    chunk c;
-    void *ctx = r->ops->ctx;
+    chunk c, last;
+    int last_slot = -1; /* a chunk staged whose DMA is not queued yet (overlap) */
     for (chunk_start(&c, r->slot, rows, cols); chunk_next(&c);) {
         int s = r->next_in;
         r->next_in = (s + 1) % TB_PIPE_SLOTS;
-        const int free = r->ops->done(ctx, EV_IN(s));
+        const int free = r->ops->done(r->ops->ctx, EV_IN(s));
         if (free < 0 || (!free && take_results(r, -1)) || (!free && host_wait(r, EV_IN(s))))
             return failed(r, "waiting for a staging buffer");
-        copy_timed(&r->times.copy_in, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols,
-                   r->e);
-        if (r->ops->h2d(ctx, UPQ, tb_at(dev, c.i + c.j * dld, r->e), dld, r->st->in[s], c.rows, c.rows, c.cols, r->e))
-            return failed(r, "copy to device");
-        if (r->ops->record(ctx, UPQ, EV_IN(s)))
-            return failed(r, "recording an event");
+        const double t0 = tb_now();
+        tb_copy_job job;
+        tb_copy2d_start(&job, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e);
+        const int queued = last_slot >= 0 ? queue_chunk(r, dev, dld, &last, last_slot) : 0;
+        tb_copy2d_finish(&job);
+        r->times.copy_in += tb_now() - t0;
+        if (queued)
+            return -1;
+        last = c, last_slot = s;
+        if (!r->st->overlap) {
+            if (queue_chunk(r, dev, dld, &c, s))
+                return -1;
+            last_slot = -1;
+        }
     }
-    return 0;
+    return last_slot >= 0 ? queue_chunk(r, dev, dld, &last, last_slot) : 0;
 }
 
 /* UPQ waits for ev (a buffer's last reader or writer) */

@@ -70,6 +70,9 @@ typedef struct tb_devops {
 typedef struct tb_pipe_staging {
     void *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
     int64_t slot_bytes;
+    /* 1: each chunk's staging copy in is handed to the copy threads before the previous chunk's upload is queued,
+     * so that the queueing overlaps the copy; 0: one after the other */
+    int overlap;
 } tb_pipe_staging;
 
 /* Where the calling thread's time went in a run, in seconds: the staging copies in (the caller's operands into the
@@ -95,7 +98,10 @@ TB_HIDDEN int64_t tb_pipeline_slot_bytes(const tb_plan *plan);
 /* The slot to use for the plan on a k-deep product (bytes): at least TB_PIPE_GOOD_SLOT where its blocks are that
  * big, since every chunk costs a host wait and a wake-up of the copy threads (tens of microseconds), which small
  * chunks do not amortise (2048^3 in 1 MiB chunks moved about 16 GB/s). */
-#define TB_PIPE_GOOD_SLOT ((int64_t)4 << 20)
+#ifndef TB_PIPE_GOOD_SLOT_MIB
+#define TB_PIPE_GOOD_SLOT_MIB 4
+#endif
+#define TB_PIPE_GOOD_SLOT ((int64_t)TB_PIPE_GOOD_SLOT_MIB << 20)
 TB_HIDDEN int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k);
 
 /* Tile t of the plan's order: rows [*i0, *i0 + *rows) and columns [*j0, *j0 + *cols) of C. */

@@ -61,6 +61,28 @@ START_TEST(shapes_and_leading_dimensions)
 }
 END_TEST
 
+/* A copy started, other copies made meanwhile (they go on alone: the threads are the first copy's), then finished:
+ * all of both land.  Twice, so the second start finds the threads free again. */
+START_TEST(start_then_finish)
+{
+    enum { ROWS = 1000, COLS = 600 }; /* 2.4 MB: the threads' */
+    float *src = malloc(sizeof(float) * ROWS * COLS), *dst = malloc(sizeof(float) * ROWS * COLS);
+    ck_assert(src && dst);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < ROWS * COLS; i++)
+            src[i] = (float)(i + round), dst[i] = poison;
+        tb_copy_job job;
+        tb_copy2d_start(&job, dst, ROWS, src, ROWS, ROWS, COLS, sizeof(float));
+        copy_and_check(1023, 777, 1031, 1024);
+        tb_copy2d_finish(&job);
+        for (int i = 0; i < ROWS * COLS; i++)
+            ck_assert_msg(dst[i] == src[i], "round %d: element %d is %g, not %g", round, i, (double)dst[i],
+                          (double)src[i]);
+    }
+    free(src), free(dst);
+}
+END_TEST
+
 START_TEST(empty_copies_touch_nothing)
 {
     float a = 1.0f, b = 2.0f;
@@ -155,6 +177,7 @@ int main(void)
     tcase_add_test(tc, threads_start_despite_large_tls);
     tcase_add_test(tc, shapes_and_leading_dimensions);
     tcase_add_test(tc, empty_copies_touch_nothing);
+    tcase_add_test(tc, start_then_finish);
     tcase_add_test(tc, touch_maps_the_block_and_changes_nothing);
     tcase_add_test(tc, concurrent_callers);
     suite_add_tcase(s, tc);

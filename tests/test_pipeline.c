@@ -320,8 +320,12 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
 /* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made, or -1
  * when the memory for a huge `pad` cannot be reserved.  big_slot: staging slots as the library sizes them
  * (tb_pipeline_slot_wanted), else the smallest that works. */
-/* One run; prep: with the operands prepared where the plan keeps both whole (as tc32's are) */
-static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_slot, int prep)
+/* A run's options: staging slots as big as the pipeline asks for (else the smallest it accepts: many chunks); the
+ * operands prepared where the plan keeps both whole (as tc32's are); each chunk's upload queued while the next is
+ * staged (tb_pipe_staging's overlap) */
+enum { BIG_SLOT = 1, PREP = 2, OVERLAP = 4 };
+
+static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
 {
     tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
                       .alpha = sh->alpha, .beta = sh->beta };
@@ -341,10 +345,11 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int big_s
     tb_plan plan;
     ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
     ck_assert(!plan.prep_bytes[0] && !plan.prep_bytes[1]);
-    if (prep && plan.b_resident)
+    if ((opts & PREP) && plan.b_resident)
         plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k), plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
-    tb_pipe_staging st = { .slot_bytes = big_slot ? tb_pipeline_slot_wanted(&plan, sh->k)
-                                                  : tb_pipeline_slot_bytes(&plan) };
+    tb_pipe_staging st = { .slot_bytes = opts & BIG_SLOT ? tb_pipeline_slot_wanted(&plan, sh->k)
+                                                         : tb_pipeline_slot_bytes(&plan),
+                           .overlap = !!(opts & OVERLAP) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
         st.in[i] = malloc((size_t)st.slot_bytes);
         st.out[i] = malloc((size_t)st.slot_bytes);
@@ -485,22 +490,24 @@ static int both_whole(const shape *sh)
 START_TEST(every_shape_and_plan)
 {
     const shape *sh = &shapes[_i];
-    const int schedules = both_whole(sh) ? 4 : 3;
+    static const int schedules[] = { 0, OVERLAP, BIG_SLOT, BIG_SLOT | OVERLAP, PREP | OVERLAP };
+    const int n = both_whole(sh) ? 5 : 4;
     for (int64_t pad = 0; pad <= 3; pad += 3)
-        for (int r = 0; r < schedules; r++) /* random schedules: small slots (many chunks), big ones, prepared */
-            ck_assert_int_ge(run_case(sh, 0, pad, r == 2, r == 3), 0);
+        for (int r = 0; r < n; r++) /* random schedules of each kind */
+            ck_assert_int_ge(run_case(sh, 0, pad, schedules[r]), 0);
 }
 END_TEST
 
 START_TEST(faults_anywhere)
 {
     const shape *sh = &shapes[_i];
-    for (int prep = 0; prep <= both_whole(sh); prep++) {
-        int64_t calls = run_case(sh, 0, 1, 0, prep);
+    const int kinds[2] = { 0, OVERLAP | (both_whole(sh) ? PREP : 0) };
+    for (int kind = 0; kind < 2; kind++) {
+        int64_t calls = run_case(sh, 0, 1, kinds[kind]);
         ck_assert_int_gt(calls, 0);
         /* a fault at the first operations, the last, and a spread in between */
         for (int64_t f = 1; f <= calls; f += f < 12 || f > calls - 12 ? 1 : 1 + calls / 40)
-            ck_assert_int_ge(run_case(sh, f, 1, 0, prep), 0);
+            ck_assert_int_ge(run_case(sh, f, 1, kinds[kind]), 0);
     }
 }
 END_TEST
@@ -513,7 +520,7 @@ START_TEST(offsets_past_2_to_the_31)
     for (int t = 0; t < 4; t++) {
         shape sh = { 300, 40, 24, t >> 1, t & 1, 0.75f, t == 1 ? 0.5f : 0.0f, 600000 };
         ck_assert(pad * (sh.k - 1) > ((int64_t)1 << 31) && pad * (sh.n - 1) > ((int64_t)1 << 31));
-        if (run_case(&sh, 0, pad, t & 1, 0) < 0) {
+        if (run_case(&sh, 0, pad, t & 1 ? BIG_SLOT : 0) < 0) {
             printf("offsets past 2^31: not run (the system refuses to reserve 100 GB of address space)\n");
             return;
         }
