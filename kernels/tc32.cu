@@ -11,11 +11,12 @@
 // Rows of op(A) and columns of op(B) that hold Inf or NaN go through the tensor cores as zeros; a last kernel
 // computes every element of C they touch with FP32 FMAs along k, so such inputs give what an FP32 loop gives.
 //
-// Passes: the scales, then the parts (K-major, in the workspace), both operands in each; the product: tiles of
-// 128 x 128 x 32 (tf32: 128 x 256 x 32) brought by TMA into four stages, one producer warpgroup and two consumer
-// warpgroups of wgmma m64n128k16 (m64n256k8), with k split (split.cuh) where C has fewer tiles than the GPU has
-// SMs; the fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do the shapes where tc32 (not
-// tc128) is asked for and would be slower (worth_it).
+// Passes: the scales, then the parts (K-major, in the workspace), both operands in each (or, for the host
+// pipeline, once per row block or panel into buffers that serve several tiles: tb_kernel_prep, kernels.h); the
+// product: tiles of 128 x 128 x 32 (tf32: 128 x 256 x 32) brought by TMA into four stages, one producer warpgroup
+// and two consumer warpgroups of wgmma m64n128k16 (m64n256k8), with k split (split.cuh) where C has fewer tiles
+// than the GPU has SMs; the fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do the shapes
+// where tc32 (not tc128) is asked for and would be slower (worth_it).
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cudaTypedefs.h>
@@ -633,13 +634,14 @@ template <class F> int multiply(const tb_sproblem &p, const side &sa, const side
         return (int)cudaGetLastError();
     sized = true;
     const int *ea = bf16 ? sa.e : NULL, *eb = bf16 ? sb.e : NULL;
-    return tb_split_launch<float>(p, slices_of<F>(p), BK, ws, s, [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
+    auto queue = [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
         product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(tm, q, ea, eb, sp.kchunk,
                                                                                         sp.c_step);
         if (bf16)
             fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, sa.bad, sa.nbad, sb.bad, sb.nbad, (int)n, sp.c_step);
         return (int)cudaGetLastError();
-    });
+    };
+    return tb_split_launch<float>(p, slices_of<F>(p), BK, ws, s, queue);
 }
 
 template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
@@ -647,7 +649,8 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     const layout l = layout_of<F>(p);
     const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0), sb = side_of<F>(op_b(p), ws + l.b_at, l.b, p.n, 0);
     if (F::PARTS == 3) // the scales and the lists' lengths (and the lists) start at 0
-        cudaMemsetAsync(ws + l.a.e, 0, l.a.bytes - l.a.e, s), cudaMemsetAsync(ws + l.b_at + l.b.e, 0, l.b.bytes - l.b.e, s);
+        cudaMemsetAsync(ws + l.a.e, 0, l.a.bytes - l.a.e, s),
+            cudaMemsetAsync(ws + l.b_at + l.b.e, 0, l.b.bytes - l.b.e, s);
     prepare<F>(sa, sb, p.k, l.a.kp, s);
     const int e = multiply<F>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
     return e ? e : (int)cudaGetLastError();

@@ -346,7 +346,8 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
     ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
     ck_assert(!plan.prep_bytes[0] && !plan.prep_bytes[1]);
     if ((opts & PREP) && plan.b_resident)
-        plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k), plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
+        plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k),
+        plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
     tb_pipe_staging st = { .slot_bytes = opts & BIG_SLOT ? tb_pipeline_slot_wanted(&plan, sh->k)
                                                          : tb_pipeline_slot_bytes(&plan),
                            .overlap = !!(opts & OVERLAP) };
