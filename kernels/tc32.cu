@@ -99,11 +99,18 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
+// TB_TC32_FILL_SPLIT=1 (a variant for bench/variants.sh, off by default, not yet timed): k split as well where C
+// has under three waves of tiles that fill less than 0.8 of them (1000 x 3000: 192 tiles on 132 SMs)
+#ifndef TB_TC32_FILL_SPLIT
+#define TB_TC32_FILL_SPLIT 0
+#endif
+
 // The slices of k (split-K) for p where C has fewer tiles than SMs, each at least 256 deep (tb_fill_slices)
 template <class F> int64_t slices_of(const tb_sproblem &p)
 {
     const int64_t tiles = tiles_of<F>(p), sms = tb_sm_count();
-    return tiles >= sms ? 1 : tb_fill_slices(tiles, sms, p.k, BK, 256);
+    const bool few = tiles < sms || (TB_TC32_FILL_SPLIT && tiles < 3 * sms && tb_fill(tiles, sms) < 0.8);
+    return few ? tb_fill_slices(tiles, sms, p.k, BK, 256) : 1;
 }
 
 template <class F> layout layout_of(const tb_sproblem &p)
