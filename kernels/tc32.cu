@@ -87,10 +87,11 @@ template <class F> prepared prepared_of(int64_t rows, int64_t k)
     return pr;
 }
 
-// A call's workspace: op(A) prepared (M rows) at 0, op(B) (N rows) at b_at, and split-K's slices.
+// A call's workspace: op(A) prepared (M rows) from 0, op(B) (N rows) from b_at, and split-K's slices.  Both parts
+// come first, then both operands' scales and lists side by side (meta .. slices), which one memset zeroes.
 struct layout {
-    prepared a, b;
-    size_t b_at, slices, bytes;
+    prepared a, b; // b's offsets from b_at
+    size_t b_at, meta, slices, bytes;
 };
 
 // the tiles of p's C, 128 x F::BN
@@ -113,12 +114,23 @@ template <class F> int64_t slices_of(const tb_sproblem &p)
     return few ? tb_fill_slices(tiles, sms, p.k, BK, 256) : 1;
 }
 
+// pr with its scales and lists from `at` on (at least where prepared_of put them)
+prepared moved(prepared pr, size_t at)
+{
+    const size_t by = at - pr.e;
+    pr.e += by, pr.bad += by, pr.nbad += by, pr.bytes += by;
+    return pr;
+}
+
 template <class F> layout layout_of(const tb_sproblem &p)
 {
     layout l;
-    l.a = prepared_of<F>(p.m, p.k), l.b = prepared_of<F>(p.n, p.k);
-    l.b_at = l.a.bytes;
-    l.slices = l.b_at + l.b.bytes;
+    const prepared a = prepared_of<F>(p.m, p.k), b = prepared_of<F>(p.n, p.k);
+    const size_t meta_a = a.bytes - a.e, meta_b = b.bytes - b.e; // whole multiples of 256 bytes
+    l.b_at = a.e;                                                // B's parts right after A's
+    l.meta = l.b_at + b.e;                                       // then A's scales and lists, then B's
+    l.a = moved(a, l.meta), l.b = moved(b, l.meta + meta_a - l.b_at);
+    l.slices = l.meta + meta_a + meta_b;
     l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices_of<F>(p));
     return l;
 }
@@ -656,8 +668,7 @@ template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
     const layout l = layout_of<F>(p);
     const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0), sb = side_of<F>(op_b(p), ws + l.b_at, l.b, p.n, 0);
     if (F::PARTS == 3) // the scales and the lists' lengths (and the lists) start at 0
-        cudaMemsetAsync(ws + l.a.e, 0, l.a.bytes - l.a.e, s),
-            cudaMemsetAsync(ws + l.b_at + l.b.e, 0, l.b.bytes - l.b.e, s);
+        cudaMemsetAsync(ws + l.meta, 0, l.slices - l.meta, s);
     prepare<F>(sa, sb, p.k, l.a.kp, s);
     const int e = multiply<F>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
     return e ? e : (int)cudaGetLastError();
