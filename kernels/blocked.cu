@@ -133,12 +133,18 @@ struct loader {
     }
 };
 
-// C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.
-__device__ __forceinline__ void store4(const tb_sproblem &p, float *cbase, bool vec_c, int64_t i, int64_t j,
-                                       const float *acc)
+// C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.  ct: C holds p's
+// result transposed, (i, j) at c[j + i*ldc] (written element by element).
+__device__ __forceinline__ void store4(const tb_sproblem &p, float *cbase, bool vec_c, bool ct, int64_t i,
+                                       int64_t j, const float *acc)
 {
     if (j >= p.n || i >= p.m)
         return;
+    if (ct) {
+        for (int q = 0; q < 4 && i + q < p.m; q++)
+            tb_update(p, cbase + j + (i + q) * p.ldc, acc[q]);
+        return;
+    }
     float *c = cbase + i + j * p.ldc;
     if (vec_c && i + 3 < p.m) {
         float4 r = make_float4(p.alpha * acc[0], p.alpha * acc[1], p.alpha * acc[2], p.alpha * acc[3]);
@@ -256,7 +262,7 @@ __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, 
 }
 
 template <class C, bool TA, bool TB, bool VEC>
-__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproblem p, bool vec_c, tb_split sp)
+__global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproblem p, bool vec_c, bool ct, tb_split sp)
 {
     constexpr int BM = C::BM, BN = C::BN, TN = C::TN;
     __shared__ __align__(16) tile_t<BM, C::BK> as[2];
@@ -291,51 +297,56 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproble
             const int64_t col = n0 + jn + 16 * (j / 4) + j % 4;
             float lo[4] = { acc[0][j], acc[1][j], acc[2][j], acc[3][j] };
             float hi[4] = { acc[4][j], acc[5][j], acc[6][j], acc[7][j] };
-            store4(p, c, vec_c, m0 + im, col, lo);
-            store4(p, c, vec_c, m0 + im + 32, col, hi);
+            store4(p, c, vec_c, ct, m0 + im, col, lo);
+            store4(p, c, vec_c, ct, m0 + im + 32, col, hi);
         }
     }
 }
 
 template <class C, bool TA, bool TB, bool VEC>
-int launch(const tb_sproblem *p, const tb_split *sp, unsigned slices, void *stream)
+int launch(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream)
 {
     dim3 grid((unsigned)((p->m + C::BM - 1) / C::BM), tb_grid_y((p->n + C::BN - 1) / C::BN), slices);
-    bool vec_c = p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
-    blocked_kernel<C, TA, TB, VEC><<<grid, C::THREADS, 0, (cudaStream_t)stream>>>(*p, vec_c, *sp);
+    bool vec_c = !ct && p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
+    blocked_kernel<C, TA, TB, VEC><<<grid, C::THREADS, 0, (cudaStream_t)stream>>>(*p, vec_c, ct, *sp);
     return (int)cudaGetLastError();
 }
 
 // the 16-byte variant when every column of A and B starts on a 16-byte boundary
 template <class C, bool TA, bool TB>
-int launch_vec(const tb_sproblem *p, const tb_split *sp, unsigned slices, void *stream)
+int launch_vec(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream)
 {
     bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
-    return vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream);
+    return vec ? launch<C, TA, TB, true>(p, sp, slices, ct, stream)
+               : launch<C, TA, TB, false>(p, sp, slices, ct, stream);
 }
 
 template <class C>
-int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, void *stream)
+int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream)
 {
     if (p->transa)
-        return p->transb ? launch_vec<C, true, true>(p, sp, slices, stream)
-                         : launch_vec<C, true, false>(p, sp, slices, stream);
-    return p->transb ? launch_vec<C, false, true>(p, sp, slices, stream)
-                     : launch_vec<C, false, false>(p, sp, slices, stream);
+        return p->transb ? launch_vec<C, true, true>(p, sp, slices, ct, stream)
+                         : launch_vec<C, true, false>(p, sp, slices, ct, stream);
+    return p->transb ? launch_vec<C, false, true>(p, sp, slices, ct, stream)
+                     : launch_vec<C, false, false>(p, sp, slices, ct, stream);
 }
 
 // One tile configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
-// (split.cuh)
+// (split.cuh); ct: C takes p's result transposed (the slices themselves are summed into it that way)
 template <class C>
-int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
+int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream, bool ct = false)
 {
-    return tb_split_launch(*p, slices, C::BK, ws, stream, [=](const tb_sproblem &q, const tb_split &sp, unsigned n) {
-        return launch_one<C>(&q, &sp, n, stream);
-    });
+    return tb_split_launch(
+        *p, slices, C::BK, ws, stream,
+        [=](const tb_sproblem &q, const tb_split &sp, unsigned n) {
+            return launch_one<C>(&q, &sp, n, ct && n == 1, stream);
+        },
+        ct);
 }
 
-// The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets: tb_launch_blocked.  Other depths: -D flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at
-// BK = 16 would need more than the 48 KiB of static shared memory).
+// The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets: tb_launch_blocked.  Other depths: -D
+// flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at BK = 16 would need more than the 48 KiB of
+// static shared memory).
 #ifndef TB_LARGE_BK
 #define TB_LARGE_BK 8
 #endif
@@ -368,10 +379,31 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream)
 #define TB_LARGE_SPLIT 1
 #endif
 #define TB_LARGE_FILL 0.8
+// The thin tile, 256 x 32, for C with a side of at most TB_THIN_SIDE, that side along the tile's 32 (computed as
+// C^T = op(B)^T op(A)^T where it is m): the small tile would leave most of its 64 columns idle.  k is split into
+// slices at least TB_THIN_SLICE deep to fill about one wave.  Built only with -DTB_THIN_SIDE=32 until it has
+// passed the GPU suites as the default (0: never).
+#ifndef TB_THIN_SIDE
+#define TB_THIN_SIDE 0
+#endif
+#ifndef TB_THIN_SLICE
+#define TB_THIN_SLICE 128
+#endif
+// Its rows, depth and blocks an SM (at 2, ptxas keeps every value in registers: 230 of them, two blocks an SM)
+#ifndef TB_THIN_BM
+#define TB_THIN_BM 256
+#endif
+#ifndef TB_THIN_BK
+#define TB_THIN_BK 16
+#endif
+#ifndef TB_THIN_MINB
+#define TB_THIN_MINB 2
+#endif
 typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
 typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
 typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
 typedef config<64, 64, 8, TB_SMALL_BK, 1> small_t;
+typedef config<TB_THIN_BM, 32, 8, TB_THIN_BK, TB_THIN_MINB> thin_t;
 
 // The blocks that fit on all SMs at once.
 template <class C>
@@ -430,7 +462,7 @@ extern "C" int tb_launch_block64(const tb_kproblem *kp, void *, void *stream)
 // exactly one wave: a block count just past a whole wave is what costs.  The large and middle tiles split a long k
 // where that fills their waves better.  The measurements behind each choice: doc/NOTES.md, "The blocked kernel's
 // choice of tile by shape".
-enum shape_class { LARGE, MIDDLE, SMALL };
+enum shape_class { LARGE, MIDDLE, SMALL, THIN };
 // 1 when the middle tile takes p, with *slices of k (TB_MID_SPLIT)
 static int middle_split(const tb_sproblem *p, int64_t *slices)
 {
@@ -445,10 +477,35 @@ static int middle_split(const tb_sproblem *p, int64_t *slices)
     return 1;
 }
 
-// The class of p's shape, and the slices of k to aim for
-static shape_class classify(const tb_sproblem *p, int64_t *slices)
+// C^T = op(B)^T op(A)^T: p with the roles of its operands swapped, whose result is C transposed
+static tb_sproblem transposed(const tb_sproblem *p)
 {
-    *slices = 1;
+    tb_sproblem q = *p;
+    q.transa = !p->transb, q.transb = !p->transa, q.m = p->n, q.n = p->m;
+    q.a = p->b, q.lda = p->ldb, q.b = p->a, q.ldb = p->lda;
+    return q;
+}
+
+// 1 when the thin tile takes p: *q is p with its thin side along n (*ct: transposed), *slices its split, to at
+// most about a wave of blocks (more slices would move more of the workspace than they gain in fill)
+static int thin(const tb_sproblem *p, tb_sproblem *q, bool *ct, int64_t *slices)
+{
+    if (p->m > TB_THIN_SIDE && p->n > TB_THIN_SIDE)
+        return 0;
+    *ct = p->m < p->n;
+    *q = *ct ? transposed(p) : *p;
+    const int64_t n = tiles<thin_t>(q), slots = wave<thin_t>(), deep = q->k * n / slots;
+    *slices = tb_fill_slices(n, slots, q->k, thin_t::BK, deep > TB_THIN_SLICE ? deep : TB_THIN_SLICE);
+    return 1;
+}
+
+// The class of p's shape, and the slices of k to aim for; *q: the problem to launch (p, or for the thin tile
+// perhaps p transposed, then *ct)
+static shape_class classify(const tb_sproblem *p, int64_t *slices, tb_sproblem *q, bool *ct)
+{
+    *slices = 1, *q = *p, *ct = false;
+    if (thin(p, q, ct, slices))
+        return THIN;
     const int64_t large = large_tiles(p), sms = tb_sm_count(); // one large block an SM
     if (10 * large >= 9 * sms) {
         if (TB_LARGE_SPLIT && large < 3 * sms && tb_fill(large, sms) < TB_LARGE_FILL && p->k >= 2 * TB_MID_SLICE) {
@@ -469,20 +526,26 @@ static shape_class classify(const tb_sproblem *p, int64_t *slices)
 extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
+    tb_sproblem q;
     int64_t slices;
-    const shape_class c = classify(&p, &slices);
-    tb_slice_depth(p.k, c == SMALL ? small_t::BK : c == MIDDLE ? mid_t::BK : large_m_t::BK,
-                   &slices); // as launch_config will cut k
-    return tb_split_bytes<float>(p.m, p.n, slices);
+    bool ct;
+    const shape_class c = classify(&p, &slices, &q, &ct);
+    const int bk = c == THIN ? thin_t::BK : c == SMALL ? small_t::BK : c == MIDDLE ? mid_t::BK : large_m_t::BK;
+    tb_slice_depth(q.k, bk, &slices); // as launch_config will cut k
+    return tb_split_bytes<float>(q.m, q.n, slices);
 }
 
 extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *stream)
 {
-    const tb_sproblem s = tb_sproblem_of(kp), *p = &s;
+    const tb_sproblem p = tb_sproblem_of(kp);
+    tb_sproblem q;
     int64_t slices;
-    switch (classify(p, &slices)) {
-    case LARGE: return block256(p, slices, (float *)workspace, stream);
-    case MIDDLE: return launch_config<mid_t>(p, slices, (float *)workspace, stream);
-    default: return launch_config<small_t>(p, slices, (float *)workspace, stream);
+    bool ct;
+    float *ws = (float *)workspace;
+    switch (classify(&p, &slices, &q, &ct)) {
+    case THIN: return launch_config<thin_t>(&q, slices, ws, stream, ct);
+    case LARGE: return block256(&q, slices, ws, stream);
+    case MIDDLE: return launch_config<mid_t>(&q, slices, ws, stream);
+    default: return launch_config<small_t>(&q, slices, ws, stream);
     }
 }

@@ -44,11 +44,16 @@ __device__ __forceinline__ T tb_op_at(const T *x, int64_t ld, int trans, int64_t
 
 // C(i,j) = alpha*acc + beta*C(i,j); C is not read when beta == 0, so NaN there does not propagate.
 template <class T>
-__device__ __forceinline__ void tb_store(const tb_problem<T> &p, int64_t i, int64_t j, T acc)
+__device__ __forceinline__ void tb_update(const tb_problem<T> &p, T *c, T acc)
 {
-    T *c = p.c + i + j * p.ldc;
     T ab = p.alpha * acc;
     *c = p.beta == (T)0 ? ab : tb_fma(p.beta, *c, ab);
+}
+
+template <class T>
+__device__ __forceinline__ void tb_store(const tb_problem<T> &p, int64_t i, int64_t j, T acc)
+{
+    tb_update(p, p.c + i + j * p.ldc, acc);
 }
 
 // Column blocks beyond gridDim.y's limit (65535) are covered by striding over blockIdx.y.

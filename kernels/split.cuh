@@ -42,9 +42,11 @@ static inline size_t tb_split_bytes(int64_t m, int64_t n, int64_t slices)
     return slices > 1 ? (size_t)(tb_split_ld<T>(m) * n * slices) * sizeof(T) : 0;
 }
 
-// C = alpha * (the sum of the slices, in order) + beta * C
+// C = alpha * (the sum of the slices, in order) + beta * C; ct: C holds p's result transposed, (i, j) at
+// c[j + i*ldc] (a product computed as its transpose, C^T = op(B)^T op(A)^T)
 template <class T>
-__global__ void tb_sum_slices(tb_problem<T> p, const T *__restrict__ ws, int64_t ldw, int64_t c_step, int slices)
+__global__ void tb_sum_slices(tb_problem<T> p, const T *__restrict__ ws, int64_t ldw, int64_t c_step, int slices,
+                              bool ct)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.m)
@@ -53,14 +55,16 @@ __global__ void tb_sum_slices(tb_problem<T> p, const T *__restrict__ ws, int64_t
         T sum = 0;
         for (int z = 0; z < slices; z++)
             sum += ws[z * c_step + i + j * ldw];
-        tb_store(p, i, j, sum);
+        tb_update(p, ct ? p.c + j + i * p.ldc : p.c + i + j * p.ldc, sum);
     }
 }
 
 // p with k cut into `slices` pieces of whole bk-deep tiles: launch(q, split, n) queues the kernel for n slices of
-// q (launch(p, tb_no_split(k), 1) without a split, or without a workspace), then the slices are summed into C.
+// q (launch(p, tb_no_split(k), 1) without a split, or without a workspace: only then does it write C itself),
+// then the slices are summed into C (transposed where ct, as tb_sum_slices says).
 template <class T, class Launch>
-static int tb_split_launch(const tb_problem<T> &p, int64_t slices, int bk, T *ws, void *stream, Launch launch)
+static int tb_split_launch(const tb_problem<T> &p, int64_t slices, int bk, T *ws, void *stream, Launch launch,
+                           bool ct = false)
 {
     const int64_t kchunk = tb_slice_depth(p.k, bk, &slices);
     if (slices <= 1 || !ws)
@@ -72,7 +76,7 @@ static int tb_split_launch(const tb_problem<T> &p, int64_t slices, int bk, T *ws
     int e = launch(q, sp, (unsigned)slices);
     if (!e) {
         const dim3 grid((unsigned)((p.m + 127) / 128), tb_grid_y(p.n));
-        tb_sum_slices<T><<<grid, 128, 0, (cudaStream_t)stream>>>(p, ws, ldw, sp.c_step, (int)slices);
+        tb_sum_slices<T><<<grid, 128, 0, (cudaStream_t)stream>>>(p, ws, ldw, sp.c_step, (int)slices, ct);
         e = (int)cudaGetLastError();
     }
     return e;

@@ -357,7 +357,8 @@ void tb_cuda_ops(int kernel, tb_devops *ops)
 }
 
 /* TB_PIPE_OVERLAP=1 builds the pipeline that queues each chunk's upload while the copy threads stage the next
- * (lib/pipeline.h), for timing against the copies and the queueing one after the other */
+ * (lib/pipeline.h), so that a chunk's CUDA calls do not leave the threads idle; off until it has passed the GPU
+ * suites as the default (doc/NOTES.md has its times). */
 #ifndef TB_PIPE_OVERLAP
 #define TB_PIPE_OVERLAP 0
 #endif

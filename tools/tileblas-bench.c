@@ -9,7 +9,10 @@
  *   - each chosen kernel of the table (default: naive, tiled32 and blocked, the lessons' two and the fast one;
  *     --kernels all for every one) and cuBLAS when libcublas can be loaded at run time, all device-resident
  *     (operands already on the GPU, leading dimensions rounded up to 4 floats as the library's copies are):
- *     2 warm-up launches, then the median of R launches timed with CUDA events;
+ *     2 warm-up launches, then the median of R samples timed with CUDA events, each one launch or, for launches
+ *     under 0.2 ms, as many back to back as make about 0.2 ms (at most 50), divided by their number: the host's
+ *     jitter around a single short launch would otherwise decide its time (--repeats 1: one launch, as under
+ *     compute-sanitizer, where each launch costs the host much more);
  *   - with `call` in --kernels (or all): tileblas's cblas_sgemm on the same device pointers (tb-call: the library
  *     finds them in device memory and runs the default kernel in place), timed the same way;
  *   - OpenBLAS (libopenblas.so.0, loaded at run time) on the host: the median of a few calls, wall clock.
@@ -212,14 +215,22 @@ static double time_impl(const impl *im, problem *pr, int repeats)
     die_cuda(cudaMemset(p->c, 0xff, pr->celems * pr->es), "poison C");
     for (int w = 0; w < 2; w++)
         die_cuda((cudaError_t)launch(im, p), "warm-up launch");
+    int batch = 1; /* launches a sample: the first sample's time says how many make 0.2 ms (--repeats 1: one) */
     for (int r = 0; r < repeats; r++) {
         float t;
         die_cuda(cudaEventRecord(e0, NULL), "record");
-        die_cuda((cudaError_t)launch(im, p), "launch");
+        for (int l = 0; l < batch; l++)
+            die_cuda((cudaError_t)launch(im, p), "launch");
         die_cuda(cudaEventRecord(e1, NULL), "record");
         die_cuda(cudaEventSynchronize(e1), im->name);
         die_cuda(cudaEventElapsedTime(&t, e0, e1), "elapsed");
-        ms[r] = t;
+        if (r == 0 && batch == 1 && t < 0.2f && repeats > 1) {
+            batch = t > 0.004f ? (int)(0.2f / t) + 1 : 50;
+            batch = batch > 50 ? 50 : batch;
+            r--; /* this sample was the estimate */
+            continue;
+        }
+        ms[r] = t / batch;
     }
     double med = bench_median(ms, repeats);
     die_cuda(cudaMemcpy(pr->hc, p->c, pr->celems * pr->es, cudaMemcpyDeviceToHost), "copy C");
@@ -578,7 +589,7 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     die_cuda(cudaGetDeviceProperties(&prop, 0), "device properties");
     printf("tileblas-bench: %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
-           "%d launches; OpenBLAS: host memory, wall clock\n",
+           "%d samples (short launches in batches of 0.2 ms); OpenBLAS: host memory, wall clock\n",
            prop.name, prop.multiProcessorCount, repeats);
     printf("%-4s %-18s %-5s %-11s %10s %9s %9s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            cublas_gemm[TB_TYPE_S] ? "x cuBLAS" : "x default", "max rel diff");
