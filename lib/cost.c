@@ -22,6 +22,8 @@ const tb_cost_params tb_cost_defaults = {
     .cpu_call = 0.2e-6,
     .cpu_rate = { [TB_TYPE_S] = 1.3e12, [TB_TYPE_D] = 0.62e12 },
     .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32 },
+    .gpu_rate_tc = 145e12,
+    .gpu_half_tc = 600,
 };
 
 /* 2 M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half): one division, for the calls of a few nanoseconds */
@@ -30,13 +32,17 @@ static double compute_time(double m, double n, double k, double rate, double hal
     return 2.0 * (m + half) * (n + half) * (k + half) / rate;
 }
 
-tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g)
+tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
 {
     double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, e = tb_type_size(g->p.type);
     double b_in = e * (k * n + (g->p.beta != 0.0 ? m * n : 0.0));
     tb_cost t;
-    t.gpu = c->gpu_call + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h +
-            compute_time(m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
+    double kernel = compute_time(m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
+    if (tc) {
+        const double on_tc = compute_time(m, n, k, c->gpu_rate_tc, c->gpu_half_tc);
+        kernel = on_tc < kernel ? on_tc : kernel;
+    }
+    t.gpu = c->gpu_call + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h + kernel;
     t.cpu = tb_cost_predict_cpu(c, g);
     return t;
 }
@@ -54,7 +60,7 @@ static const struct {
 #define FIELD(f) { #f, offsetof(tb_cost_params, f) }
 #define RATES(f) { #f, offsetof(tb_cost_params, f[TB_TYPE_S]) }, { #f "_d", offsetof(tb_cost_params, f[TB_TYPE_D]) }
     FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), RATES(gpu_rate),
-    RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half),
+    RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half), FIELD(gpu_rate_tc), FIELD(gpu_half_tc),
 #undef RATES
 #undef FIELD
 };

@@ -24,6 +24,8 @@ typedef struct tb_cost_params {
     double cpu_call;                /* seconds of fixed cost per CPU call */
     double cpu_rate[TB_TYPE_COUNT]; /* flops/s of the CPU BLAS on large products */
     double cpu_half[TB_TYPE_COUNT]; /* as gpu_half, for the CPU BLAS */
+    double gpu_rate_tc;             /* single precision on the tensor cores (fp32-tc's and tf32's kernels) */
+    double gpu_half_tc;
 } tb_cost_params;
 
 /* Predicted seconds on each path. */
@@ -35,12 +37,14 @@ TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
 
 /*
  * rate(M, N, K) = rate * f(M) f(N) f(K) with f(d) = d / (d + half), on both paths, with the call's type's rates;
+ * where tc (single precision whose kernel is a tensor-core one), the larger of that and the tensor cores' curve
+ * (gpu_rate_tc, gpu_half_tc): those kernels hand the products they are slower at to blocked, whose curve stays;
  * with e the bytes of an element,
  * gpu = gpu_call + e(M K)/h2d_a + e(K N [+ M N when beta != 0])/h2d_b + e M N/d2h + 2 M N K / rate(M, N, K),
  * with no credit for the pipeline's overlap of copies and kernel (conservative: the GPU is never predicted faster
  * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
  */
-TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g);
+TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc);
 TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g); /* its cpu alone */
 /* 1 when tb_cost_predict_cpu for the shape of p <= seconds, worked out without a division, inline (for tiny calls) */
 static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem *p, double seconds)
@@ -52,7 +56,8 @@ static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem 
 
 /*
  * A calibration file: lines "name value" (names as the fields above, those of a type's rates with the type's
- * suffix: gpu_rate for single precision, gpu_rate_d for double; seconds, bytes/s, flops/s), '#' comments
+ * suffix: gpu_rate for single precision, gpu_rate_d for double, gpu_rate_tc for single precision on the tensor
+ * cores; seconds, bytes/s, flops/s), '#' comments
  * and blank lines.  Fields not in the file keep their value in *c.  Returns 0, or the number of the first line
  * that is not such a line (with a value > 0); *c is then unchanged.
  */

@@ -11,6 +11,20 @@ static __thread int forced_kernel = -1;
 void tb_route_force_path(tb_path path) { tb_forced_path = path; }
 void tb_route_force_kernel(int kernel) { forced_kernel = kernel; }
 
+/* tb_route_kernel under cfg */
+static int kernel_under(const tb_kproblem *p, const tb_config *cfg)
+{
+    if (tb_kernel_can(forced_kernel, p))
+        return forced_kernel;
+    return tb_kernel_can(cfg->kernel, p) ? cfg->kernel : tb_kernel_default(p->type, cfg->math);
+}
+
+int tb_route_on_tensor_cores(const tb_kproblem *p, const tb_config *cfg)
+{
+    const int kernel = p->type == TB_TYPE_S ? kernel_under(p, cfg) : -1;
+    return kernel >= 0 && (tb_kernel_maths[kernel] & (TB_MATH_BIT(TB_MATH_FP32_TC) | TB_MATH_BIT(TB_MATH_TF32)));
+}
+
 /* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t.  A call that the
  * CPU finishes within the GPU's fixed cost stays there without the rest of the model, and with no division (a
  * few nanoseconds of a tiny call's tens): *t is then zero, unless the log shows the predictions. */
@@ -20,7 +34,7 @@ int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
         t->cpu = t->gpu = 0.0;
         return 0;
     }
-    *t = tb_cost_predict(&cfg->cost, g);
+    *t = tb_cost_predict(&cfg->cost, g, tb_route_on_tensor_cores(&g->p, cfg));
     return t->gpu < t->cpu;
 }
 
@@ -64,8 +78,5 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
 
 int tb_route_kernel(const tb_kproblem *p)
 {
-    const tb_config *cfg = tb_config_get();
-    if (tb_kernel_can(forced_kernel, p))
-        return forced_kernel;
-    return tb_kernel_can(cfg->kernel, p) ? cfg->kernel : tb_kernel_default(p->type, cfg->math);
+    return kernel_under(p, tb_config_get());
 }

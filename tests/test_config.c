@@ -366,7 +366,7 @@ START_TEST(auto_decisions)
         ck_assert_msg(gpu == cases[i].gpu, "%lldx%lldx%lld beta %g: predicted gpu %g s, cpu %g s",
                       (long long)cases[i].m, (long long)cases[i].n, (long long)cases[i].k, cases[i].beta, t.gpu, t.cpu);
         /* a call the CPU finishes within the GPU's fixed cost is decided without predictions (both 0) */
-        tb_cost full = tb_cost_predict(&cfg.cost, &g);
+        tb_cost full = tb_cost_predict(&cfg.cost, &g, tb_route_on_tensor_cores(&g.p, &cfg));
         int within = full.cpu <= cfg.cost.gpu_call;
         ck_assert_int_eq(tb_cost_cpu_within(&cfg.cost, &g.p, cfg.cost.gpu_call), within);
         if (within)

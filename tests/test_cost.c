@@ -34,7 +34,7 @@ START_TEST(prediction)
         tb_gemm g = shape(100, 200, 300, 0.0f);
         g.p.type = (tb_type)ty;
         const double e = ty == TB_TYPE_D ? 8.0 : 4.0, gh = c.gpu_half[ty], ch = c.cpu_half[ty];
-        tb_cost t = tb_cost_predict(&c, &g);
+        tb_cost t = tb_cost_predict(&c, &g, 0);
         double flops = 2.0 * 100 * 200 * 300;
         double fg = (100.0 / (100 + gh)) * (200.0 / (200 + gh)) * (300.0 / (300 + gh));
         double fc = (100.0 / (100 + ch)) * (200.0 / (200 + ch)) * (300.0 / (300 + ch));
@@ -44,9 +44,31 @@ START_TEST(prediction)
         ck_assert_msg(close_to(t.cpu, 1e-6 + flops / (c.cpu_rate[ty] * fc)), "type %d: cpu %.17g", ty, t.cpu);
         /* beta != 0: C goes in as well, at op(B)'s rate */
         g.p.beta = 0.5f;
-        ck_assert(close_to(tb_cost_predict(&c, &g).gpu, gpu + e * 100 * 200 / 2e9));
+        ck_assert(close_to(tb_cost_predict(&c, &g, 0).gpu, gpu + e * 100 * 200 / 2e9));
         /* the CPU's time does not depend on beta, nor either path on alpha */
-        ck_assert(close_to(tb_cost_predict(&c, &g).cpu, t.cpu));
+        ck_assert(close_to(tb_cost_predict(&c, &g, 0).cpu, t.cpu));
+    }
+}
+END_TEST
+
+/* On the tensor cores (tc): the faster of the type's curve and the tensor cores' (gpu_rate_tc, gpu_half_tc), the
+ * rest of the GPU's time and the CPU's unchanged: a small product keeps the FP32 units' curve, a large one gets the
+ * tensor cores'. */
+START_TEST(prediction_tc)
+{
+    tb_cost_params c = tb_cost_defaults;
+    c.gpu_rate[TB_TYPE_S] = 50e12, c.gpu_half[TB_TYPE_S] = 100, c.gpu_rate_tc = 150e12, c.gpu_half_tc = 800;
+    static const int64_t sides[] = { 64, 256, 8192 };
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        const double d = (double)sides[i], flops = 2.0 * d * d * d;
+        tb_gemm g = shape(sides[i], sides[i], sides[i], 0.0f);
+        const tb_cost plain = tb_cost_predict(&c, &g, 0), tc = tb_cost_predict(&c, &g, 1);
+        const double f = d / (d + 100), ft = d / (d + 800);
+        const double fp32 = flops / (50e12 * f * f * f), on_tc = flops / (150e12 * ft * ft * ft);
+        const double want = plain.gpu - fp32 + (on_tc < fp32 ? on_tc : fp32);
+        ck_assert_msg(close_to(tc.gpu, want), "%g^3: gpu %.17g, want %.17g", d, tc.gpu, want);
+        ck_assert(close_to(tc.cpu, plain.cpu));
+        ck_assert(i < 2 ? tc.gpu == plain.gpu : tc.gpu < plain.gpu); /* 256^3: 1.8 us on the FP32 units, 15.7 on the tensor cores */
     }
 }
 END_TEST
@@ -59,6 +81,8 @@ START_TEST(parse_format)
     ck_assert_int_eq(tb_cost_parse(&c, "# comment\n\n  gpu_rate   4.5e13 # tail\r\nh2d_a 1e9\ngpu_half_d 300"), 0);
     ck_assert(c.gpu_rate[TB_TYPE_S] == 4.5e13 && c.h2d_a == 1e9 && c.d2h == tb_cost_defaults.d2h);
     ck_assert(c.gpu_half[TB_TYPE_D] == 300 && c.gpu_rate[TB_TYPE_D] == tb_cost_defaults.gpu_rate[TB_TYPE_D]);
+    ck_assert_int_eq(tb_cost_parse(&c, "gpu_rate_tc 1.2e14\ngpu_half_tc 240\n"), 0);
+    ck_assert(c.gpu_rate_tc == 1.2e14 && c.gpu_half_tc == 240 && c.gpu_rate[TB_TYPE_S] == 4.5e13);
     /* each bad line: its number back, nothing changed */
     static const char *bad[] = { "gpu_rate 1e13\nwarp_speed 9\n",
                                  "gpu_rate 1e13\n\ncpu_half 0\n",
@@ -88,7 +112,8 @@ START_TEST(write_and_load)
 {
     const tb_cost_params c = { .gpu_call = 4.5e-5, .h2d_a = 7.25e9, .h2d_b = 3.7e10, .d2h = 3.2e10,
                                .gpu_rate = { 5e13, 6.25e13 }, .gpu_half = { 128, 250 }, .cpu_call = 2e-7,
-                               .cpu_rate = { 1.3e12, 6.2e11 }, .cpu_half = { 64, 96 } };
+                               .cpu_rate = { 1.3e12, 6.2e11 }, .cpu_half = { 64, 96 }, .gpu_rate_tc = 1.25e14,
+                               .gpu_half_tc = 250 };
     char path[] = "/tmp/tileblas-test-cost.XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
@@ -192,6 +217,6 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = { prediction, parse_format, write_and_load, paths, tiny_gates, NULL };
+    const TTest *const tests[] = { prediction, prediction_tc, parse_format, write_and_load, paths, tiny_gates, NULL };
     return tt_run_tests("cost", "cost model", tests, 0, CK_FORK);
 }

@@ -10,9 +10,11 @@
  *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then for each type (SGEMM, DGEMM)
  *     1024^3 and 1024 x 16 x 1024 (2048 without --quick), from which the rate on large products and the size that
  *     halves it (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d);
- *   - the GPU path forced: each type's default kernel alone, device-resident, at 1024^3 and 4096^3 (gpu_rate,
- *     gpu_half and their _d; smaller products measure the launch, not the kernel); in single precision a tiny
- *     call, and 256^3 less its trips and kernel as the model has them, the larger (gpu_call); and three calls whose time is mostly one operand's trip: op(A) of
+ *   - the GPU path forced: each type's kernel on the FP32 or FP64 units alone, device-resident, at 1024^3 and
+ *     4096^3 (gpu_rate, gpu_half and their _d; smaller products measure the launch, not the kernel), and
+ *     fp32-tc's kernel at 2048^3 and 8192^3 (4096^3 with --quick; gpu_rate_tc, gpu_half_tc); in single
+ *     precision a tiny call, and 256^3 less its trips and kernel as the model has them, the larger (gpu_call);
+ *     and three calls whose time is mostly one operand's trip: op(A) of
  *     8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b), and C of 8192 x 8192 back with
  *     K = 256 (d2h) (4096 with --quick), each less the model's time for the rest of the call.  (With N, M or
  *     K = 16 the pipeline's tiles are too thin to stand for the calls that matter.)
@@ -33,6 +35,7 @@
 #include "gpu.h"
 #include "gpu_module.h"
 #include "kernels.h"
+#include "route.h"
 #include "tileblas.h"
 
 static const char *const type_name[TB_TYPE_COUNT] = { "SGEMM", "DGEMM" };
@@ -68,10 +71,9 @@ static double time_call(tb_type type, tileblas_path path, int m, int n, int k, i
     return bench_median(t, runs);
 }
 
-/* Median seconds of the type's default kernel on an n^3 product already on the device, or -1. */
-static double time_kernel(tb_type type, int n, int runs)
+/* Median seconds of kernel (of type type) on an n^3 product already on the device, or -1. */
+static double time_kernel(int kernel, tb_type type, int n, int runs)
 {
-    int kernel = tb_kernel_default(type, tb_config_get()->math);
     size_t bytes = (size_t)n * n * tb_type_size(type);
     void *h = random_matrix(type, (size_t)n * n), *a = NULL, *b = NULL, *c = NULL;
     double result = -1;
@@ -200,7 +202,10 @@ int main(int argc, char **argv)
         bench_settle(); /* the CPU BLAS's threads, still spinning, would slow the host copies */
         c.gpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 2, 2, 2, runs);
         for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
-            double k1 = time_kernel((tb_type)ty, 1024, runs), k2 = time_kernel((tb_type)ty, 4096, runs);
+            /* single precision's curve on the FP32 units: the kernel that tensor-core kernels hand shapes to */
+            const int kernel = tb_kernel_default((tb_type)ty, TB_MATH_FP32);
+            double k1 = time_kernel(kernel, (tb_type)ty, 1024, runs);
+            double k2 = time_kernel(kernel, (tb_type)ty, 4096, runs);
             if (k1 > 0 && k2 > 0) {
                 fit_squares(1024, k1, 4096, k2, &c.gpu_rate[ty], &c.gpu_half[ty]);
                 fprintf(log, "GPU %s kernel: %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate%s %.3g, gpu_half%s "
@@ -212,17 +217,37 @@ int main(int argc, char **argv)
                         type_name[ty], suffix[ty], suffix[ty]);
             }
         }
+        /* the tensor cores' curve, from squares they take (2048^3 and up on the H200) */
+        const int tck = tb_kernel_default(TB_TYPE_S, TB_MATH_FP32_TC), n2 = quick ? 4096 : 8192;
+        double k1 = -1, k2 = -1;
+        if (tck >= 0 && (tb_kernel_maths[tck] & TB_MATH_BIT(TB_MATH_FP32_TC)))
+            k1 = time_kernel(tck, TB_TYPE_S, 2048, runs), k2 = time_kernel(tck, TB_TYPE_S, n2, runs);
+        if (k1 > 0 && k2 > 0) {
+            fit_squares(2048, k1, n2, k2, &c.gpu_rate_tc, &c.gpu_half_tc);
+            fprintf(log, "GPU SGEMM on the tensor cores (%s): %.2f TFLOP/s at 2048^3, %.2f at %d^3 -> "
+                         "gpu_rate_tc %.3g, gpu_half_tc %.3g\n",
+                    tb_kernel_names[tck], 2e-12 * 2048 * 2048 * 2048 / k1, 2e-12 * n2 * n2 * (double)n2 / k2, n2,
+                    c.gpu_rate_tc, c.gpu_half_tc);
+        } else {
+            fprintf(log, "GPU SGEMM on the tensor cores could not be timed: gpu_rate_tc and gpu_half_tc stay "
+                         "built in\n");
+        }
         const int big = quick ? 4096 : 8192, thin = 256;
+        const int on_tc = tb_route_on_tensor_cores(&(tb_kproblem){ .type = TB_TYPE_S, .m = 1, .n = 1, .k = 1 },
+                                                   tb_config_get()); /* the kernel the calls below run on */
         const double bytes = 4.0 * big * big;
         /* each: the call's time less its fixed cost, its kernel (predicted) and its small operands' trips */
         tb_gemm g = { .p.m = big, .p.n = thin, .p.k = big, .p.alpha = 1.0f };
         tb_cost_params only = c;
         only.h2d_a = INFINITY;
-        double ta = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, thin, big, runs) - tb_cost_predict(&only, &g).gpu;
+        double ta = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, thin, big, runs);
+        ta -= tb_cost_predict(&only, &g, on_tc).gpu;
         g.p.m = thin, g.p.n = big, only = c, only.h2d_b = INFINITY;
-        double tb = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, thin, big, big, runs) - tb_cost_predict(&only, &g).gpu;
+        double tb = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, thin, big, big, runs);
+        tb -= tb_cost_predict(&only, &g, on_tc).gpu;
         g.p.m = big, g.p.k = thin, only = c, only.d2h = INFINITY;
-        double tc = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, big, thin, runs) - tb_cost_predict(&only, &g).gpu;
+        double tc = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, big, thin, runs);
+        tc -= tb_cost_predict(&only, &g, on_tc).gpu;
         if (ta > 0)
             c.h2d_a = bytes / ta;
         if (tb > 0)
@@ -233,7 +258,8 @@ int main(int argc, char **argv)
          * (small copies have latencies that the rates do not carry; 256^3 cost 100-130 us on the H200 host, a 2^3
          * call 31-35), when that is more than the tiny call's. */
         g.p.m = g.p.n = g.p.k = 256, only = c, only.gpu_call = 0;
-        double mid = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 256, 256, 256, runs) - tb_cost_predict(&only, &g).gpu;
+        double mid = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 256, 256, 256, runs);
+        mid -= tb_cost_predict(&only, &g, on_tc).gpu;
         if (mid > c.gpu_call)
             c.gpu_call = mid;
         fprintf(log, "GPU: %.1f us a call; op(A) in %.1f GB/s, op(B) in %.1f GB/s, C out %.1f GB/s\n",
