@@ -21,20 +21,27 @@ _Static_assert(sizeof(long) == 8, "an integer argument slot of 64 bits");
 typedef long tb_slot;
 
 /* The argument lists, by ABI and type.  Integers in 64-bit slots (CBLAS) or by reference (F77, void: the plain
- * names' width is decided at run time); every name of an ABI and type takes the same list. */
-#define TB_CBLAS_GEMM_ARGS(T)                                                                                       \
-    int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, T alpha, const T *A, tb_slot lda,           \
-        const T *B, tb_slot ldb, T beta, T *C, tb_slot ldc
+ * names' width is decided at run time); every name of an ABI and type takes the same list.  CBLAS passes real
+ * scalars by value (S: T) and complex ones by pointer (S: const void *, T: void). */
+#define TB_CBLAS_GEMM_ARGS(T, S)                                                                                    \
+    int order, int TransA, int TransB, tb_slot M, tb_slot N, tb_slot K, S alpha, const T *A, tb_slot lda,           \
+        const T *B, tb_slot ldb, S beta, T *C, tb_slot ldc
+#define TB_CBLAS_S_GEMM_ARGS TB_CBLAS_GEMM_ARGS(float, float)
+#define TB_CBLAS_D_GEMM_ARGS TB_CBLAS_GEMM_ARGS(double, double)
+#define TB_CBLAS_C_GEMM_ARGS TB_CBLAS_GEMM_ARGS(void, const void *)
+#define TB_CBLAS_Z_GEMM_ARGS TB_CBLAS_GEMM_ARGS(void, const void *)
 #define TB_F77_GEMM_ARGS(T)                                                                                         \
     const char *transa, const char *transb, const void *m, const void *n, const void *k, const T *alpha,            \
         const T *a, const void *lda, const T *b, const void *ldb, const T *beta, T *c, const void *ldc,             \
         size_t len_a, size_t len_b
 
-#define TB_C_TYPE_S float
-#define TB_C_TYPE_D double
+#define TB_F77_S_GEMM_ARGS TB_F77_GEMM_ARGS(float)
+#define TB_F77_D_GEMM_ARGS TB_F77_GEMM_ARGS(double)
+#define TB_F77_C_GEMM_ARGS TB_F77_GEMM_ARGS(void) /* interleaved (real, imaginary) pairs of float */
+#define TB_F77_Z_GEMM_ARGS TB_F77_GEMM_ARGS(void) /* of double */
 
 /* Every entry point and alias of lib/entries.h, declared. */
-#define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_GEMM_ARGS(TB_C_TYPE_##type));
+#define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_GEMM_ARGS);
 #define TB_DECLARE_ENTRY(id, name, abi, width, type, op, fallback) TB_DECLARE_##op(abi, type, name)
 #define TB_DECLARE_ALIAS(target, name, abi, type, op) TB_DECLARE_##op(abi, type, name)
 TB_ENTRY_LIST(TB_DECLARE_ENTRY)

@@ -1,5 +1,6 @@
-/* The CBLAS names of GEMM (cblas_sgemm, cblas_dgemm and their ILP64 names; lib/entries.h): a call the reference
- * CBLAS accepts is handed to the core as a column-major problem; any other goes to the BLAS beneath unchanged. */
+/* The CBLAS names of GEMM (cblas_sgemm, cblas_dgemm, cblas_cgemm, cblas_zgemm and their ILP64 names;
+ * lib/entries.h): a call the reference CBLAS accepts is handed to the core as a column-major problem; any other
+ * goes to the BLAS beneath unchanged. */
 #include <config.h>
 #include <stdio.h>
 #include "blas_abi.h"
@@ -10,10 +11,11 @@
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
 
-/* a scalar as the caller passed it, bit for bit */
+/* a scalar as the caller passed it, bit for bit: a real one by value, a complex one by pointer */
 typedef union scalar {
     float s;
     double d;
+    const void *z;
 } scalar;
 
 /* the caller's arguments, integers in their slots */
@@ -31,12 +33,13 @@ typedef struct cblas_call {
     tb_slot ldc;
 } cblas_call;
 
-/* the BLAS beneath's function, by type */
-#define FN(T, name)                                                                                                \
-    void (*name)(int, int, int, tb_slot, tb_slot, tb_slot, T, const T *, tb_slot, const T *, tb_slot, T, T *, tb_slot)
-#define FN_TYPE(T) FN(T, )
-typedef FN(float, cblas_s_fn);
-typedef FN(double, cblas_d_fn);
+/* the BLAS beneath's function, by type: T the elements, S the scalars */
+#define FN(T, S, name)                                                                                             \
+    void (*name)(int, int, int, tb_slot, tb_slot, tb_slot, S, const T *, tb_slot, const T *, tb_slot, S, T *, tb_slot)
+#define FN_TYPE(T, S) FN(T, S, )
+typedef FN(float, float, cblas_s_fn);
+typedef FN(double, double, cblas_d_fn);
+typedef FN(void, const void *, cblas_z_fn); /* the complex types */
 
 static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const cblas_call *x)
 {
@@ -44,20 +47,32 @@ static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, cons
     if (x->type == TB_TYPE_D)
         ((cblas_d_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.d, x->a, x->lda, x->b,
                             x->ldb, x->beta.d, x->c, x->ldc);
+    else if (tb_type_complex(x->type))
+        ((cblas_z_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.z, x->a, x->lda, x->b,
+                            x->ldb, x->beta.z, x->c, x->ldc);
     else
         ((cblas_s_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.s, x->a, x->lda, x->b,
                             x->ldb, x->beta.s, x->c, x->ldc);
     tb_in_cpu_blas--;
 }
 
+static int cblas_op(int trans)
+{
+    return trans == 2 ? CONJ_TRANS : trans ? TRANS : NO_TRANS;
+}
+
 /* a column-major piece, in slots that either width reads right (its numbers fit in the caller's integers) */
 static void piece(const tb_blas_fn *f, const tb_kproblem *p)
 {
-    cblas_call x = { .type = p->type, .order = COL_MAJOR, .trans_a = p->transa ? TRANS : NO_TRANS,
-                     .trans_b = p->transb ? TRANS : NO_TRANS, .m = p->m, .n = p->n, .k = p->k, .a = p->a,
-                     .lda = p->lda, .b = p->b, .ldb = p->ldb, .c = p->c, .ldc = p->ldc };
+    cblas_call x = { .type = p->type, .order = COL_MAJOR, .trans_a = cblas_op(p->transa),
+                     .trans_b = cblas_op(p->transb), .m = p->m, .n = p->n, .k = p->k, .a = p->a, .lda = p->lda,
+                     .b = p->b, .ldb = p->ldb, .c = p->c, .ldc = p->ldc };
+    double za[2], zb[2]; /* a complex type's scalars, written back as that type */
     if (p->type == TB_TYPE_D)
         x.alpha.d = p->alpha, x.beta.d = p->beta;
+    else if (tb_type_complex(p->type))
+        x.alpha.z = tb_write_scalar(p->type, p->alpha, p->alpha_im, za),
+        x.beta.z = tb_write_scalar(p->type, p->beta, p->beta_im, zb);
     else
         x.alpha.s = (float)p->alpha, x.beta.s = (float)p->beta; /* exact: they came as float */
     call(f, &x);
@@ -73,9 +88,10 @@ static void describe(const tb_gemm *g, char *buf, size_t size)
              (long long)(row ? g->p.m : g->p.n), (long long)g->p.k);
 }
 
-static int cblas_trans(int t)
+/* 0, 1 or 2 (conjugate transpose: complex types only; real ones take it as a transpose), -1 when invalid */
+static int cblas_trans(int t, tb_type type)
 {
-    return t == NO_TRANS ? 0 : (t == TRANS || t == CONJ_TRANS) ? 1 : -1;
+    return t == NO_TRANS ? 0 : t == TRANS ? 1 : t == CONJ_TRANS ? (tb_type_complex(type) ? 2 : 1) : -1;
 }
 
 /* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
@@ -86,7 +102,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int wide,
                                                          tb_slot ldc, tb_kproblem *p)
 {
 #define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
-    const int ta = cblas_trans(TransA), tb = cblas_trans(TransB), row = order == ROW_MAJOR;
+    const int ta = cblas_trans(TransA, type), tb = cblas_trans(TransB, type), row = order == ROW_MAJOR;
     p->type = type;
     p->transa = row ? tb : ta, p->transb = row ? ta : tb;
     p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
@@ -103,8 +119,14 @@ static int record_problem(const void *raw, int wide, tb_kproblem *p)
     if (!problem(x->type, wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, p) ||
         !tb_gemm_valid(p))
         return 0;
-    p->alpha = x->type == TB_TYPE_D ? x->alpha.d : x->alpha.s;
-    p->beta = x->type == TB_TYPE_D ? x->beta.d : x->beta.s;
+    if (tb_type_complex(x->type)) {
+        tb_read_scalar(x->type, x->alpha.z, &p->alpha, &p->alpha_im);
+        tb_read_scalar(x->type, x->beta.z, &p->beta, &p->beta_im);
+    } else {
+        p->alpha = x->type == TB_TYPE_D ? x->alpha.d : x->alpha.s;
+        p->beta = x->type == TB_TYPE_D ? x->beta.d : x->beta.s;
+        p->alpha_im = p->beta_im = 0.0;
+    }
     p->c = x->c;
     p->a = row ? x->b : x->a, p->b = row ? x->a : x->b;
     return 1;
@@ -117,19 +139,27 @@ static void reissue(const tb_blas_fn *f, const void *raw)
 
 static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, reissue, piece };
 
-/* The CBLAS names of GEMM (lib/entries.h), defined: T the C type, U the scalar's member, t the type */
-#define DEFINE_CBLAS_GEMM(id, name, T, U, t)                                                                       \
-    TB_EXPORT void name(TB_CBLAS_GEMM_ARGS(T))                                                                     \
+/* The CBLAS names of GEMM (lib/entries.h), defined: T the elements' C type and S the scalars', U the scalar's
+ * member, t the type; ALPHA the real part of alpha, read once the call is known valid (for the tiny calls' test) */
+#define DEFINE_CBLAS_GEMM(id, name, T, S, U, t, ALPHA)                                                             \
+    TB_EXPORT void name(TB_CBLAS_GEMM_ARGS(T, S))                                                                  \
     {                                                                                                              \
         TB_ENTRY_BODY(TB_E_##id,                                                                                   \
-                      (p.alpha = alpha, problem(t, f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p) &&  \
-                                            tb_tiny_valid(&p)),                                                    \
-                      FN_TYPE(T), (order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), cblas_call, \
-                      .type = t, .order = order, .trans_a = TransA, .trans_b = TransB, .m = M, .n = N, .k = K,     \
-                      .alpha.U = alpha, .a = A, .lda = lda, .b = B, .ldb = ldb, .beta.U = beta, .c = C, .ldc = ldc); \
+                      (problem(t, f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p) && tb_tiny_valid(&p) && \
+                       (p.alpha = (ALPHA), 1)),                                                                    \
+                      FN_TYPE(T, S), (order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc),        \
+                      cblas_call, .type = t, .order = order, .trans_a = TransA, .trans_b = TransB, .m = M, .n = N, \
+                      .k = K, .alpha.U = alpha, .a = A, .lda = lda, .b = B, .ldb = ldb, .beta.U = beta, .c = C,    \
+                      .ldc = ldc);                                                                                 \
     }
-#define TB_DEFINE_CBLAS_S_GEMM(id, name) DEFINE_CBLAS_GEMM(id, name, float, s, TB_TYPE_S)
-#define TB_DEFINE_CBLAS_D_GEMM(id, name) DEFINE_CBLAS_GEMM(id, name, double, d, TB_TYPE_D)
+#define TB_DEFINE_CBLAS_S_GEMM(id, name) DEFINE_CBLAS_GEMM(id, name, float, float, s, TB_TYPE_S, alpha)
+#define TB_DEFINE_CBLAS_D_GEMM(id, name) DEFINE_CBLAS_GEMM(id, name, double, double, d, TB_TYPE_D, alpha)
+#define TB_DEFINE_CBLAS_C_GEMM(id, name)                                                                           \
+    DEFINE_CBLAS_GEMM(id, name, void, const void *, z, TB_TYPE_C, *(const float *)alpha)
+#define TB_DEFINE_CBLAS_Z_GEMM(id, name)                                                                           \
+    DEFINE_CBLAS_GEMM(id, name, void, const void *, z, TB_TYPE_Z, *(const double *)alpha)
 #define TB_DEFINE_F77_S_GEMM(id, name) /* compat/fortran_gemm.c */
 #define TB_DEFINE_F77_D_GEMM(id, name)
+#define TB_DEFINE_F77_C_GEMM(id, name)
+#define TB_DEFINE_F77_Z_GEMM(id, name)
 TB_ENTRY_LIST(TB_DEFINE_ENTRY)

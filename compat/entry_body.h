@@ -22,6 +22,27 @@ typedef struct tb_abi_ops {
     void (*piece)(const tb_blas_fn *f, const tb_kproblem *p); /* a column-major problem on host memory, to f */
 } tb_abi_ops;
 
+/* A scalar argument passed by pointer, of type t (a complex one: its two parts), as the problem holds it */
+static inline void tb_read_scalar(tb_type t, const void *v, double *re, double *im)
+{
+    const float *s = v;
+    const double *d = v;
+    *re = t == TB_TYPE_S || t == TB_TYPE_C ? s[0] : d[0];
+    *im = t == TB_TYPE_C ? s[1] : t == TB_TYPE_Z ? d[1] : 0.0;
+}
+
+/* The inverse, into buf (16 bytes), for a piece passed back to the BLAS beneath: exact, since the parts came as t */
+static inline const void *tb_write_scalar(tb_type t, double re, double im, void *buf)
+{
+    float *s = buf;
+    double *d = buf;
+    if (t == TB_TYPE_S || t == TB_TYPE_C)
+        s[0] = (float)re, s[1] = (float)im;
+    else
+        d[0] = re, d[1] = im;
+    return buf;
+}
+
 /* tb_reissue's whole and part for every ABI: 0, or -1 when there is no BLAS beneath */
 TB_HIDDEN int tb_entry_whole(const tb_gemm *g);
 TB_HIDDEN int tb_entry_part(const tb_gemm *g, const tb_kproblem *p);

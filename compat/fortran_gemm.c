@@ -1,5 +1,5 @@
-/* The Fortran names of GEMM (sgemm_, dgemm_, the names without the trailing underscore and the ILP64 names;
- * lib/entries.h): a call the reference accepts is handed to the core; any other goes to the BLAS beneath
+/* The Fortran names of GEMM (sgemm_, dgemm_, cgemm_, zgemm_, the names without the trailing underscore and the
+ * ILP64 names; lib/entries.h): a call the reference accepts is handed to the core; any other goes to the BLAS beneath
  * unchanged. */
 #include <config.h>
 #include <stdio.h>
@@ -35,10 +35,15 @@ static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, cons
     tb_in_cpu_blas--;
 }
 
+static char fortran_op(int trans)
+{
+    return trans == 2 ? 'C' : trans ? 'T' : 'N';
+}
+
 /* a column-major piece, its integers at the width of the BLAS beneath */
 static void piece(const tb_blas_fn *f, const tb_kproblem *p)
 {
-    const char ta = p->transa ? 'T' : 'N', tb = p->transb ? 'T' : 'N';
+    const char ta = fortran_op(p->transa), tb = fortran_op(p->transb);
     int64_t w[6] = { p->m, p->n, p->k, p->lda, p->ldb, p->ldc };
     int n[6];
     for (int i = 0; i < 6; i++)
@@ -46,10 +51,9 @@ static void piece(const tb_blas_fn *f, const tb_kproblem *p)
     const void *v[6];
     for (int i = 0; i < 6; i++)
         v[i] = f->wide ? (const void *)&w[i] : (const void *)&n[i];
-    const float sa = (float)p->alpha, sb = (float)p->beta; /* exact: they came as float */
-    const int d = p->type == TB_TYPE_D;
-    const f77_call x = { &ta, &tb, v[0], v[1], v[2], d ? (const void *)&p->alpha : &sa, p->a, v[3], p->b, v[4],
-                         d ? (const void *)&p->beta : &sb, p->c, v[5], 1, 1, p->type };
+    double sa[2], sb[2]; /* the scalars as the type has them (exact: they came so) */
+    const f77_call x = { &ta, &tb, v[0], v[1], v[2], tb_write_scalar(p->type, p->alpha, p->alpha_im, sa), p->a, v[3],
+                         p->b, v[4], tb_write_scalar(p->type, p->beta, p->beta_im, sb), p->c, v[5], 1, 1, p->type };
     call(f, &x);
 }
 
@@ -74,19 +78,13 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int w, co
                                                          const void *ldc, tb_kproblem *p)
 {
     p->type = type;
-    p->transa = tb_fortran_trans(*transa), p->transb = tb_fortran_trans(*transb);
+    p->transa = tb_fortran_trans(*transa, type), p->transb = tb_fortran_trans(*transb, type);
     p->m = read_int(m, w), p->n = read_int(n, w), p->k = read_int(k, w);
     p->lda = read_int(lda, w), p->ldb = read_int(ldb, w), p->ldc = read_int(ldc, w);
     return p->transa >= 0 && p->transb >= 0;
 }
 
 /* The whole problem of a record (tb_abi_ops); ALPHA and BETA read only after the checks, as reference SGEMM does */
-/* a scalar argument of type t */
-static inline double read_scalar(const void *v, tb_type t)
-{
-    return t == TB_TYPE_D ? *(const double *)v : *(const float *)v;
-}
-
 static int record_problem(const void *raw, int wide, tb_kproblem *p)
 {
     const f77_call *x = raw;
@@ -94,8 +92,8 @@ static int record_problem(const void *raw, int wide, tb_kproblem *p)
         !tb_gemm_valid(p))
         return 0;
     p->a = x->a, p->b = x->b, p->c = x->c;
-    p->alpha = read_scalar(x->alpha, x->type);
-    p->beta = read_scalar(x->beta, x->type);
+    tb_read_scalar(x->type, x->alpha, &p->alpha, &p->alpha_im);
+    tb_read_scalar(x->type, x->beta, &p->beta, &p->beta_im);
     return 1;
 }
 
@@ -106,23 +104,30 @@ static void reissue(const tb_blas_fn *f, const void *raw)
 
 static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, reissue, piece };
 
-/* The Fortran names of GEMM and their aliases (lib/entries.h), defined: T the C type, t the type */
-#define DEFINE_F77_GEMM(id, name, T, t)                                                                            \
+/* The Fortran names of GEMM and their aliases (lib/entries.h), defined: T the C type, t the type, R the type of
+ * alpha's real part (the first of its two parts for a complex type) */
+#define DEFINE_F77_GEMM(id, name, T, t, R)                                                                         \
     TB_EXPORT void name(TB_F77_GEMM_ARGS(T))                                                                       \
     {                                                                                                              \
         TB_ENTRY_BODY(TB_E_##id,                                                                                   \
                       (problem(t, f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) && tb_tiny_valid(&p) &&     \
-                       (p.alpha = *alpha, 1)),                                                                     \
+                       (p.alpha = *(const R *)alpha, 1)),                                                          \
                       f77_fn, (transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b),        \
                       f77_call, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b, t);    \
     }
-#define TB_DEFINE_F77_S_GEMM(id, name) DEFINE_F77_GEMM(id, name, float, TB_TYPE_S)
-#define TB_DEFINE_F77_D_GEMM(id, name) DEFINE_F77_GEMM(id, name, double, TB_TYPE_D)
+#define TB_DEFINE_F77_S_GEMM(id, name) DEFINE_F77_GEMM(id, name, float, TB_TYPE_S, float)
+#define TB_DEFINE_F77_D_GEMM(id, name) DEFINE_F77_GEMM(id, name, double, TB_TYPE_D, double)
+#define TB_DEFINE_F77_C_GEMM(id, name) DEFINE_F77_GEMM(id, name, void, TB_TYPE_C, float)
+#define TB_DEFINE_F77_Z_GEMM(id, name) DEFINE_F77_GEMM(id, name, void, TB_TYPE_Z, double)
 #define TB_DEFINE_CBLAS_S_GEMM(id, name) /* compat/cblas_gemm.c */
 #define TB_DEFINE_CBLAS_D_GEMM(id, name)
+#define TB_DEFINE_CBLAS_C_GEMM(id, name)
+#define TB_DEFINE_CBLAS_Z_GEMM(id, name)
 TB_ENTRY_LIST(TB_DEFINE_ENTRY)
 #define ALIAS(target, name, abi, type, op) ALIAS_##abi##_##type##_##op(target, name)
 #define ALIAS_F77_GEMM(target, name, T) TB_EXPORT void name(TB_F77_GEMM_ARGS(T)) __attribute__((alias(#target)));
 #define ALIAS_F77_S_GEMM(target, name) ALIAS_F77_GEMM(target, name, float)
 #define ALIAS_F77_D_GEMM(target, name) ALIAS_F77_GEMM(target, name, double)
+#define ALIAS_F77_C_GEMM(target, name) ALIAS_F77_GEMM(target, name, void)
+#define ALIAS_F77_Z_GEMM(target, name) ALIAS_F77_GEMM(target, name, void)
 TB_ENTRY_ALIASES(ALIAS)

@@ -19,11 +19,12 @@ static inline int tb_gemm_valid(const tb_kproblem *p)
            p->ldc >= tb_max1(p->m);
 }
 
-/* A Fortran transpose character: 0 for N, 1 for T or C (either case), -1 for anything else (inline, as above). */
-static inline int tb_fortran_trans(char t)
+/* A Fortran transpose character: 0 for N, 1 for T, for C 2 (the conjugate transpose) in a complex type and 1 in
+ * a real one (either case), -1 for anything else (inline, as above). */
+static inline int tb_fortran_trans(char t, tb_type type)
 {
     const char lower = (char)(t | 0x20); /* 'N' -> 'n', ...; no other character maps onto n, t or c */
-    return lower == 'n' ? 0 : lower == 't' || lower == 'c' ? 1 : -1;
+    return lower == 'n' ? 0 : lower == 't' ? 1 : lower == 'c' ? (tb_type_complex(type) ? 2 : 1) : -1;
 }
 
 #endif

@@ -89,7 +89,32 @@ void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS
 void cblas_dgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
                  int K, double alpha, const double *A, int lda, const double *B, int ldb, double beta, double *C,
                  int ldc);
+/* complex: elements and scalars as interleaved (real, imaginary) pairs of float (c) or double (z) */
+void cblas_cgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
+                 int K, const void *alpha, const void *A, int lda, const void *B, int ldb, const void *beta,
+                 void *C, int ldc);
+void cblas_zgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB, int M, int N,
+                 int K, const void *alpha, const void *A, int lda, const void *B, int ldb, const void *beta,
+                 void *C, int ldc);
 #endif
+#define TILEBLAS_F77_XGEMM(name, I)                                                                                 \
+    void name(const char *transa, const char *transb, const I *m, const I *n, const I *k, const void *alpha,      \
+              const void *a, const I *lda, const void *b, const I *ldb, const void *beta, void *c, const I *ldc)
+TILEBLAS_F77_XGEMM(cgemm_, int);
+TILEBLAS_F77_XGEMM(zgemm_, int);
+TILEBLAS_F77_XGEMM(cgemm_64_, int64_t);
+TILEBLAS_F77_XGEMM(zgemm_64_, int64_t);
+TILEBLAS_F77_XGEMM(scipy_cgemm_64_, int64_t);
+TILEBLAS_F77_XGEMM(scipy_zgemm_64_, int64_t);
+#undef TILEBLAS_F77_XGEMM
+#define TILEBLAS_CBLAS_XGEMM64(name)                                                                                \
+    void name(int Order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, const void *alpha, const void *A, \
+              int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)
+TILEBLAS_CBLAS_XGEMM64(cblas_cgemm64_);
+TILEBLAS_CBLAS_XGEMM64(cblas_zgemm64_);
+TILEBLAS_CBLAS_XGEMM64(scipy_cblas_cgemm64_);
+TILEBLAS_CBLAS_XGEMM64(scipy_cblas_zgemm64_);
+#undef TILEBLAS_CBLAS_XGEMM64
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const double *alpha,
             const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
             const int *ldc);

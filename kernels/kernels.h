@@ -14,18 +14,30 @@ extern "C" {
 
 #define TB_KERNEL_HIDDEN __attribute__((visibility("hidden")))
 
-/* Element types.  Every layer names a matrix's type with this; the sizes are the bytes of one element. */
-typedef enum tb_type { TB_TYPE_S = 0, TB_TYPE_D, TB_TYPE_COUNT } tb_type;
+/* Element types.  Every layer names a matrix's type with this; the sizes are the bytes of one element.  The
+ * complex types (C, Z: single and double precision) are stored interleaved, real part first, as BLAS has them. */
+typedef enum tb_type { TB_TYPE_S = 0, TB_TYPE_D, TB_TYPE_C, TB_TYPE_Z, TB_TYPE_COUNT } tb_type;
 #define TB_TYPE_BIT(t) (1u << (t))
+static inline int tb_type_complex(tb_type t)
+{
+    return t == TB_TYPE_C || t == TB_TYPE_Z;
+}
 static inline unsigned tb_type_size(tb_type t)
 {
-    return t == TB_TYPE_D ? 8 : 4;
+    return t == TB_TYPE_S ? 4 : t == TB_TYPE_Z ? 16 : 8;
+}
+/* real flops of one multiply-add of two elements: 2, or 8 for complex ones (the count BLAS benchmarks use) */
+static inline double tb_type_flops(tb_type t)
+{
+    return tb_type_complex(t) ? 8.0 : 2.0;
 }
 
 /*
  * C = alpha * op(A) * op(B) + beta * C, column-major, all pointers on the device, elements of type `type`.
  * op(A) is m x k (A stored m x k, or k x m when transa), op(B) k x n; C is m x n with leading dimension ldc.
- * alpha and beta are held as double, which represents every float exactly.
+ * transa, transb: 0 (op(X) = X), 1 (X^T), or for complex types 2 (X^H, the conjugate transpose).
+ * alpha and beta are held as double, which represents every float exactly; for complex types alpha_im and
+ * beta_im are their imaginary parts (0 for real types).
  * Contract: m, n, k >= 1 (the core answers calls with nothing to multiply itself);
  * when beta == 0, C is not read (NaN or Inf in C do not propagate); only the m x n part of C is written.
  */
@@ -44,7 +56,14 @@ static inline unsigned tb_type_size(tb_type t)
 typedef struct tb_kproblem {
     tb_type type;
     TB_PROBLEM_FIELDS(void, double)
+    double alpha_im, beta_im;
 } tb_kproblem;
+
+/* alpha == 0 (both parts): nothing to multiply */
+static inline int tb_alpha_zero(const tb_kproblem *p)
+{
+    return p->alpha == 0.0 && p->alpha_im == 0.0;
+}
 
 /* Element i of an array of esize-byte elements */
 static inline void *tb_at(const void *base, int64_t i, unsigned esize)

@@ -20,26 +20,28 @@ const tb_cost_params tb_cost_defaults = {
     .gpu_rate = { [TB_TYPE_S] = 50e12, [TB_TYPE_D] = 68e12 },
     .gpu_half = { [TB_TYPE_S] = 128, [TB_TYPE_D] = 200 },
     .cpu_call = 0.2e-6,
-    .cpu_rate = { [TB_TYPE_S] = 1.3e12, [TB_TYPE_D] = 0.62e12 },
-    .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32 },
+    .cpu_rate = { [TB_TYPE_S] = 1.3e12, [TB_TYPE_D] = 0.62e12, [TB_TYPE_C] = 1.3e12, [TB_TYPE_Z] = 0.62e12 },
+    .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32, [TB_TYPE_C] = 64, [TB_TYPE_Z] = 32 },
     .gpu_rate_tc = 145e12,
     .gpu_half_tc = 600,
 };
 
-/* 2 M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half): one division, for the calls of a few nanoseconds */
-static double compute_time(double m, double n, double k, double rate, double half)
+/* flops M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half) (flops: of a multiply-add, tb_type_flops): one
+ * division, for the calls of a few nanoseconds */
+static double compute_time(double flops, double m, double n, double k, double rate, double half)
 {
-    return 2.0 * (m + half) * (n + half) * (k + half) / rate;
+    return flops * (m + half) * (n + half) * (k + half) / rate;
 }
 
 tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
 {
     double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, e = tb_type_size(g->p.type);
+    const double f = tb_type_flops(g->p.type);
     double b_in = e * (k * n + (g->p.beta != 0.0 ? m * n : 0.0));
     tb_cost t;
-    double kernel = compute_time(m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
+    double kernel = compute_time(f, m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
     if (tc) {
-        const double on_tc = compute_time(m, n, k, c->gpu_rate_tc, c->gpu_half_tc);
+        const double on_tc = compute_time(f, m, n, k, c->gpu_rate_tc, c->gpu_half_tc);
         kernel = on_tc < kernel ? on_tc : kernel;
     }
     t.gpu = c->gpu_call + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h + kernel;
@@ -49,8 +51,8 @@ tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
 
 double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g)
 {
-    return c->cpu_call + compute_time((double)g->p.m, (double)g->p.n, (double)g->p.k, c->cpu_rate[g->p.type],
-                                      c->cpu_half[g->p.type]);
+    return c->cpu_call + compute_time(tb_type_flops(g->p.type), (double)g->p.m, (double)g->p.n, (double)g->p.k,
+                                      c->cpu_rate[g->p.type], c->cpu_half[g->p.type]);
 }
 
 static const struct {
@@ -59,8 +61,11 @@ static const struct {
 } fields[] = {
 #define FIELD(f) { #f, offsetof(tb_cost_params, f) }
 #define RATES(f) { #f, offsetof(tb_cost_params, f[TB_TYPE_S]) }, { #f "_d", offsetof(tb_cost_params, f[TB_TYPE_D]) }
+#define COMPLEX(f) { #f "_c", offsetof(tb_cost_params, f[TB_TYPE_C]) }, { #f "_z", offsetof(tb_cost_params, f[TB_TYPE_Z]) }
     FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), RATES(gpu_rate),
     RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half), FIELD(gpu_rate_tc), FIELD(gpu_half_tc),
+    COMPLEX(cpu_rate), COMPLEX(cpu_half), /* no GPU kernel computes complex products yet: no GPU rates for them */
+#undef COMPLEX
 #undef RATES
 #undef FIELD
 };

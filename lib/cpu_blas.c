@@ -169,31 +169,6 @@ const char *tb_cpu_blas_name(tb_entry_id entry)
     return where[entry];
 }
 
-/* Reference GEMM, column-major, for a process with no CPU BLAS at all: slow but right. */
-#define BUILTIN_GEMM(T)                                                                                            \
-    do {                                                                                                           \
-        const T alpha = (T)p->alpha, *a = p->a, *b = p->b;                                                         \
-        for (int64_t j = 0; j < p->n; j++) {                                                                       \
-            T *c = (T *)p->c + j * p->ldc;                                                                         \
-            for (int64_t l = 0; l < p->k; l++) {                                                                   \
-                T t = alpha * (p->transb ? b[j + l * p->ldb] : b[l + j * p->ldb]);                                 \
-                for (int64_t i = 0; i < p->m; i++)                                                                 \
-                    c[i] += t * (p->transa ? a[l + i * p->lda] : a[i + l * p->lda]);                               \
-            }                                                                                                      \
-        }                                                                                                          \
-    } while (0)
-
-static void builtin_gemm(const tb_kproblem *p)
-{
-    tb_scale_c(p);
-    if (p->alpha == 0.0)
-        return;
-    if (p->type == TB_TYPE_D)
-        BUILTIN_GEMM(double);
-    else
-        BUILTIN_GEMM(float);
-}
-
 static void missing(tb_entry_id entry)
 {
     static _Atomic int warned;
@@ -206,12 +181,12 @@ void tb_cpu_gemm(const tb_gemm *g)
     if (g->via->whole(g) == 0)
         return;
     missing(g->entry);
-    builtin_gemm(&g->p);
+    tb_builtin_gemm(&g->p);
 }
 
 void tb_cpu_gemm_builtin(const tb_gemm *g)
 {
-    builtin_gemm(&g->p);
+    tb_builtin_gemm(&g->p);
 }
 
 void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p)
@@ -219,5 +194,5 @@ void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p)
     if (g->via->part(g, p) == 0)
         return;
     missing(g->entry);
-    builtin_gemm(p);
+    tb_builtin_gemm(p);
 }

@@ -9,23 +9,23 @@
 #ifndef TB_ENTRIES_H
 #define TB_ENTRIES_H
 
+/* One type's six names (T: S, D, C or Z; t: its prefix, s, d, c or z): CBLAS and Fortran, plain, 64_ and scipy_ */
+#define TB_TYPE_ENTRIES(X, T, t)                                                                                    \
+    X(CBLAS_##T##GEMM, cblas_##t##gemm, CBLAS, BLAS, T, GEMM, "libopenblas.so.0")                                   \
+    X(T##GEMM, t##gemm_, F77, BLAS, T, GEMM, "libopenblas.so.0")                                                    \
+    X(CBLAS_##T##GEMM64, cblas_##t##gemm64_, CBLAS, 64, T, GEMM, "libopenblas64_.so.0")                             \
+    X(T##GEMM64, t##gemm_64_, F77, 64, T, GEMM, "libopenblas64_.so.0")                                              \
+    X(SCIPY_CBLAS_##T##GEMM64, scipy_cblas_##t##gemm64_, CBLAS, 64, T, GEMM, NULL)                                  \
+    X(SCIPY_##T##GEMM64, scipy_##t##gemm_64_, F77, 64, T, GEMM, NULL)
+
 #define TB_ENTRY_LIST(X)                                                                                            \
-    X(CBLAS_SGEMM, cblas_sgemm, CBLAS, BLAS, S, GEMM, "libopenblas.so.0")                                           \
-    X(SGEMM, sgemm_, F77, BLAS, S, GEMM, "libopenblas.so.0")                                                        \
-    X(CBLAS_SGEMM64, cblas_sgemm64_, CBLAS, 64, S, GEMM, "libopenblas64_.so.0")                                     \
-    X(SGEMM64, sgemm_64_, F77, 64, S, GEMM, "libopenblas64_.so.0")                                                  \
-    X(SCIPY_CBLAS_SGEMM64, scipy_cblas_sgemm64_, CBLAS, 64, S, GEMM, NULL)                                          \
-    X(SCIPY_SGEMM64, scipy_sgemm_64_, F77, 64, S, GEMM, NULL)                                                     \
-    X(CBLAS_DGEMM, cblas_dgemm, CBLAS, BLAS, D, GEMM, "libopenblas.so.0")                                           \
-    X(DGEMM, dgemm_, F77, BLAS, D, GEMM, "libopenblas.so.0")                                                        \
-    X(CBLAS_DGEMM64, cblas_dgemm64_, CBLAS, 64, D, GEMM, "libopenblas64_.so.0")                                     \
-    X(DGEMM64, dgemm_64_, F77, 64, D, GEMM, "libopenblas64_.so.0")                                                  \
-    X(SCIPY_CBLAS_DGEMM64, scipy_cblas_dgemm64_, CBLAS, 64, D, GEMM, NULL)                                          \
-    X(SCIPY_DGEMM64, scipy_dgemm_64_, F77, 64, D, GEMM, NULL)
+    TB_TYPE_ENTRIES(X, S, s) TB_TYPE_ENTRIES(X, D, d) TB_TYPE_ENTRIES(X, C, c) TB_TYPE_ENTRIES(X, Z, z)
 
 /* Further names of an entry point (for Fortran compilers that add no underscore): the symbol they stand for, the
  * name, and the ABI, type and operation of that entry point. */
-#define TB_ENTRY_ALIASES(X) X(sgemm_, sgemm, F77, S, GEMM) X(dgemm_, dgemm, F77, D, GEMM)
+#define TB_ENTRY_ALIASES(X)                                                                                         \
+    X(sgemm_, sgemm, F77, S, GEMM) X(dgemm_, dgemm, F77, D, GEMM) X(cgemm_, cgemm, F77, C, GEMM)                   \
+        X(zgemm_, zgemm, F77, Z, GEMM)
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */
 

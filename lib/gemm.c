@@ -10,25 +10,6 @@
 #include "stats.h"
 #include "util.h"
 
-/* C = beta*C for elements of type T */
-#define SCALE_C(T)                                                                                                 \
-    do {                                                                                                           \
-        const T beta = (T)p->beta;                                                                                 \
-        for (int64_t j = 0; j < p->n; j++) {                                                                       \
-            T *c = (T *)p->c + j * p->ldc;                                                                         \
-            for (int64_t i = 0; i < p->m; i++)                                                                     \
-                c[i] = beta == 0 ? 0 : beta * c[i];                                                                \
-        }                                                                                                          \
-    } while (0)
-
-void tb_scale_c(const tb_kproblem *p)
-{
-    if (p->type == TB_TYPE_D)
-        SCALE_C(double);
-    else
-        SCALE_C(float);
-}
-
 /* g's problem restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C */
 static tb_kproblem tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
 {
@@ -93,7 +74,7 @@ void tb_gemm_run(const tb_gemm *g)
 {
     tb_call_record r = { .entry = g->entry, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
-    if (g->p.m == 0 || g->p.n == 0 || g->p.alpha == 0.0 || g->p.k == 0) {
+    if (g->p.m == 0 || g->p.n == 0 || tb_alpha_zero(&g->p) || g->p.k == 0) {
         tb_cpu_gemm(g);
         tb_stats_record(g, &r);
         return;

@@ -35,7 +35,4 @@ struct tb_gemm {
  * calls that are not, and the tiny ones of lib/tiny.h). */
 TB_HIDDEN void tb_gemm_run(const tb_gemm *g);
 
-/* C = beta*C (C = 0 when beta = 0, so that NaN in C does not propagate), as reference SGEMM does it. */
-TB_HIDDEN void tb_scale_c(const tb_kproblem *p);
-
 #endif

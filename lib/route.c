@@ -48,6 +48,8 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
             path = TB_PATH_CPU;
         else if (cfg->mode == TB_MODE_GPU)
             path = TB_PATH_GPU;
+        else if (tb_kernel_count > 0 && tb_kernel_default(g->p.type, cfg->math) < 0)
+            path = TB_PATH_CPU; /* no kernel runs the type (complex, today): the model has no GPU rate for it */
         else
             path = tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
     }

@@ -8,10 +8,10 @@
 /* Values match tileblas_path. */
 typedef enum tb_path { TB_PATH_NONE = 0, TB_PATH_CPU = 1, TB_PATH_GPU = 2 } tb_path;
 
-/* Flops of the call (2*M*N*K); inline, since every call, however tiny, asks. */
+/* Flops of the call (2*M*N*K, 8*M*N*K for complex types); inline, since every call, however tiny, asks. */
 static inline double tb_gemm_flops(const tb_gemm *g)
 {
-    return 2.0 * (double)g->p.m * (double)g->p.n * (double)g->p.k;
+    return tb_type_flops(g->p.type) * (double)g->p.m * (double)g->p.n * (double)g->p.k;
 }
 
 /* 1 when p's kernel under cfg (as tb_route_kernel) computes on the tensor cores: single precision under fp32-tc or

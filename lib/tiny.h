@@ -15,7 +15,8 @@
 #include "route.h"
 #include "stats.h"
 
-/* Per type: a call of M x N x K is tiny when 2 (M + half) (N + half) (K + half) <= most.  most is 0 (the gate
+/* Per type: a call of M x N x K is tiny when f (M + half) (N + half) (K + half) <= most (f: the type's flops of a
+ * multiply-add, 2 or 8).  most is 0 (the gate
  * closed) until the configuration is read, and from when someone watches; half is written before most opens. */
 typedef struct tb_tiny_gate {
     double half;
@@ -35,15 +36,16 @@ static inline int tb_tiny_valid(const tb_kproblem *p)
            p->ldb >= (p->transb ? p->n : p->k) && p->ldc >= p->m;
 }
 
-/* 2*M*N*K when the call p, which passed tb_tiny_valid, may go straight to the BLAS beneath, else 0. */
+/* The call's flops when p, which passed tb_tiny_valid, may go straight to the BLAS beneath, else 0.  Only
+ * alpha's real part has been read (a complex alpha of real part 0 is never tiny: the core looks at it). */
 static inline double tb_tiny_flops(const tb_kproblem *p)
 {
     const tb_tiny_gate *g = &tb_tiny_gates[p->type];
-    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, h = g->half;
+    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, h = g->half, f = tb_type_flops(p->type);
     if (p->alpha == 0.0 || tb_forced_path != TB_PATH_NONE ||
-        2.0 * (m + h) * (n + h) * (k + h) > atomic_load_explicit(&g->most, memory_order_acquire))
+        f * (m + h) * (n + h) * (k + h) > atomic_load_explicit(&g->most, memory_order_acquire))
         return 0.0;
-    return 2.0 * m * n * k;
+    return f * m * n * k;
 }
 
 /* What the statistics keep of such a call: counted on the CPU, the thread's last call. */

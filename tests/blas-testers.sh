@@ -1,9 +1,9 @@
 #!/bin/sh
-# The reference BLAS testers (Debian's libblas-test) under tileblas: xblat3s and xblat3d (the Fortran level-3
-# testers, error exits included) against the reference BLAS and against OpenBLAS, and xscblat3 and xdcblat3 (the
-# CBLAS level-3 testers, which need the reference CBLAS), each with tileblas preloaded in every mode of
-# TILEBLAS_TEST_MODES (default: cpu auto; a GPU host adds gpu).  The double-precision ones run where the directory
-# has them.  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
+# The reference BLAS testers (Debian's libblas-test) under tileblas: xblat3s, xblat3d, xblat3c and xblat3z (the
+# Fortran level-3 testers of each type, error exits included) against the reference BLAS and against OpenBLAS, and
+# xscblat3, xdcblat3, xccblat3 and xzcblat3 (the CBLAS level-3 testers, which need the reference CBLAS), each with
+# tileblas preloaded in every mode of TILEBLAS_TEST_MODES (default: cpu auto; a GPU host adds gpu).  Those of the
+# other types than single precision run where the directory has them.  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
 # directory holding the testers, their input files and the reference libblas.so.3, for hosts without the package.
 # SKIP (77) without the testers.
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -42,7 +42,7 @@ tester() {
 }
 
 for mode in "" ${TILEBLAS_TEST_MODES:-cpu auto}; do
-  for p in s d; do
+  for p in s d c z; do
     [ -x "$dir/xblat3$p" ] || continue
     tester xblat3$p ${p}blat3.in "$dir" "$mode"
     [ -z "$openblas" ] || tester xblat3$p ${p}blat3.in "$openblas" "$mode"

@@ -10,7 +10,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$cal" --quick -o "$work/sub/calibration" >"$work/log" 2>&1 || { echo "FAIL: tileblas-calibrate exited $?"; cat "$work/log"; exit 1; }
 cat "$work/log"
-for name in gpu_call h2d_a h2d_b d2h gpu_rate gpu_half cpu_call cpu_rate cpu_half gpu_rate_tc gpu_half_tc; do
+for name in gpu_call h2d_a h2d_b d2h gpu_rate gpu_half cpu_call cpu_rate cpu_half gpu_rate_tc gpu_half_tc \
+  cpu_rate_c cpu_half_c cpu_rate_z cpu_half_z; do
   awk -v n=$name '$1 == n && $2 + 0 > 0 { found = 1 } END { exit !found }' "$work/sub/calibration" ||
     { echo "FAIL: no positive $name in the calibration"; cat "$work/sub/calibration"; exit 1; }
 done

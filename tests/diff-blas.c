@@ -1,6 +1,7 @@
 /*
- * One program for the differential tests (tests/differential.sh): SGEMM calls (DGEMM with -DDOUBLE), invalid ones and
- * edge cases among them, through cblas_sgemm and sgemm_ (cblas_dgemm and dgemm_), printing everything a program can observe of each: the error handler's
+ * One program for the differential tests (tests/differential.sh): SGEMM calls (DGEMM with -DDOUBLE; CGEMM and ZGEMM
+ * with -DCOMPLEX as well), invalid ones and edge cases among them, through cblas_sgemm and sgemm_ (cblas_dgemm and
+ * dgemm_, ...), printing everything a program can observe of each: the error handler's
  * calls (with -DOWN_HANDLERS the program defines xerbla_ and cblas_xerbla, as numpy and R do), every element of C
  * in hexadecimal, and how the program ends.  Built against an LP64 BLAS (TB_INT int) or an ILP64 one (int64_t,
  * -DILP64), through the plain names or (-DSUFFIX64) through cblas_sgemm64_ and sgemm_64_.
@@ -20,29 +21,44 @@
 #endif
 typedef TB_INT blasint;
 
+/* the type's prefix; NAME(p) its names, with the 64_ suffix where asked */
 #ifdef DOUBLE
 typedef double real;
-#define P "d"
-#ifdef SUFFIX64
-#define cblas_xgemm cblas_dgemm64_
-#define xgemm_ dgemm_64_
+#ifdef COMPLEX
+#define P "z"
+#define NAME(cb, f) cb##zgemm##f
 #else
-#define cblas_xgemm cblas_dgemm
-#define xgemm_ dgemm_
+#define P "d"
+#define NAME(cb, f) cb##dgemm##f
 #endif
 #else
 typedef float real;
-#define P "s"
-#ifdef SUFFIX64
-#define cblas_xgemm cblas_sgemm64_
-#define xgemm_ sgemm_64_
+#ifdef COMPLEX
+#define P "c"
+#define NAME(cb, f) cb##cgemm##f
 #else
-#define cblas_xgemm cblas_sgemm
-#define xgemm_ sgemm_
+#define P "s"
+#define NAME(cb, f) cb##sgemm##f
 #endif
 #endif
-void cblas_xgemm(int order, int ta, int tb, blasint m, blasint n, blasint k, real alpha, const real *a, blasint lda,
-                 const real *b, blasint ldb, real beta, real *c, blasint ldc);
+#ifdef SUFFIX64
+#define cblas_xgemm NAME(cblas_, 64_)
+#define xgemm_ NAME(, _64_)
+#else
+#define cblas_xgemm NAME(cblas_, )
+#define xgemm_ NAME(, _)
+#endif
+#ifdef COMPLEX
+#define PARTS 2 /* an element: real and imaginary part */
+typedef const void *scalar_arg; /* CBLAS passes complex scalars by pointer */
+#define SCALAR(x) (x)
+#else
+#define PARTS 1
+typedef real scalar_arg;
+#define SCALAR(x) ((x)[0])
+#endif
+void cblas_xgemm(int order, int ta, int tb, blasint m, blasint n, blasint k, scalar_arg alpha, const real *a,
+                 blasint lda, const real *b, blasint ldb, scalar_arg beta, real *c, blasint ldc);
 void xgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, const blasint *k, const real *alpha,
             const real *a, const blasint *lda, const real *b, const blasint *ldb, const real *beta, real *c,
             const blasint *ldc, size_t la, size_t lb);
@@ -77,7 +93,7 @@ enum { ROW = 101, COL = 102, N = 111, T = 112, C = 113, CN = 114 };
 typedef struct cblas_case {
     int order, ta, tb;
     int64_t m, n, k, lda, ldb, ldc;
-    float alpha, beta;
+    float alpha, beta, alpha_im, beta_im; /* the imaginary parts: complex types only */
 } cblas_case;
 
 /* valid: M=4 N=5 K=6 with tight leading dimensions (A 4x6, B 6x5, C 4x5 column-major); each row changes it */
@@ -105,6 +121,10 @@ static const cblas_case cblas_cases[] = {
     { ROW, N, N, 4, 5, 0, 0, 5, 5, 1.5f, 0.5f },   { COL, N, N, 4, 5, 6, 4, 6, 4, 0.0f, 0.5f },
     { COL, N, N, 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },   { COL, N, N, 4, 5, 0, 4, 1, 4, 1.0f, 1.0f },
     { COL, N, N, 0, 0, 0, 1, 1, 1, 1.0f, 0.0f },   { ROW, T, T, 4, 5, 6, 4, 6, 5, 1.0f, 0.0f },
+#ifdef COMPLEX /* complex scalars; alpha = i is no quick return; the conjugate transposes */
+    { COL, C, N, 4, 5, 6, 6, 6, 4, 0.0f, 0.5f, 1.0f, 0.0f }, { ROW, C, C, 4, 5, 6, 4, 6, 5, 1.5f, 0.0f, -0.5f, 2.0f },
+    { COL, N, C, 4, 5, 6, 4, 5, 4, 0.0f, 0.0f, 0.0f, 1.0f }, { COL, C, T, 4, 5, 6, 5, 5, 4, 1.0f, 1.0f, 0, 0 },
+#endif
 #if defined(ILP64)
     { COL, N, N, BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 },
     { ROW, N, N, 0, BIG, 3, 3, BIG, BIG - 1, 1, 1 },         { COL, N, N, BIG, 5, 6, 4, 6, 4, 1, 0 },
@@ -114,7 +134,7 @@ static const cblas_case cblas_cases[] = {
 typedef struct f77_case {
     char ta, tb;
     int64_t m, n, k, lda, ldb, ldc;
-    float alpha, beta;
+    float alpha, beta, alpha_im, beta_im;
 } f77_case;
 
 static const f77_case f77_cases[] = {
@@ -129,6 +149,10 @@ static const f77_case f77_cases[] = {
     { 'N', 'N', 4, 5, 6, 3, 5, 3, 1, 0 },        { 'N', 'N', 4, 5, 0, 4, 0, 4, 1.5f, 0.5f },
     { 'N', 'N', 0, 5, 6, 0, 6, 1, 1.5f, 0.5f },  { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.5f },
     { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },  { 'T', 'T', 4, 5, 6, 6, 5, 4, 1.0f, 0.0f },
+#ifdef COMPLEX
+    { 'C', 'c', 4, 5, 6, 6, 5, 4, 0.0f, 0.5f, -1.0f, 0.0f }, { 'c', 'N', 4, 5, 6, 5, 6, 4, 1.0f, 0.0f, 0, 0 },
+    { 'N', 'C', 4, 5, 6, 4, 5, 4, 0.0f, 2.0f, 0.0f, -1.0f },
+#endif
 #if defined(ILP64)
     { 'N', 'N', BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 },
     { 'N', 'N', BIG, 5, 6, 4, 6, 4, 1, 0 },
@@ -138,12 +162,13 @@ static const f77_case f77_cases[] = {
 #define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
 #define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
 
-static real a[64], b[64], c[64];
+#define NREAL (64 * PARTS) /* 64 elements */
+static real a[NREAL], b[NREAL], c[NREAL];
 
 /* fresh operands; C holds a NaN, which a beta = 0 call must not let through */
 static void fill(void)
 {
-    for (int i = 0; i < 64; i++) {
+    for (int i = 0; i < NREAL; i++) {
         a[i] = (real)((i * 7) % 13) - 6.0f;
         b[i] = (real)((i * 5) % 11) * 0.25f - 1.0f;
         c[i] = (real)i + 0.5f;
@@ -153,7 +178,7 @@ static void fill(void)
 
 static void show_c(void)
 {
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < NREAL; i++)
         printf("%a%c", c[i], i % 8 == 7 ? '\n' : ' ');
     fflush(stdout);
 }
@@ -163,22 +188,23 @@ static void run(int i)
     fill();
     if (i < NCBLAS) {
         const cblas_case *x = &cblas_cases[i];
-        printf("case %d: cblas_" P "gemm%s(%d, %d, %d, %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->order,
-               x->ta, x->tb, (long long)x->m, (long long)x->n, (long long)x->k, x->alpha, (long long)x->lda,
-               (long long)x->ldb, x->beta, (long long)x->ldc);
+        printf("case %d: cblas_" P "gemm%s(%d, %d, %d, %lld, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g%+gi, C, %lld)\n", i,
+               SUFFIX, x->order, x->ta, x->tb, (long long)x->m, (long long)x->n, (long long)x->k, x->alpha,
+               x->alpha_im, (long long)x->lda, (long long)x->ldb, x->beta, x->beta_im, (long long)x->ldc);
         fflush(stdout);
-        cblas_xgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, x->alpha, a,
-                    (blasint)x->lda, b, (blasint)x->ldb, x->beta, c, (blasint)x->ldc);
+        const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, x->beta_im };
+        cblas_xgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, SCALAR(alpha), a,
+                    (blasint)x->lda, b, (blasint)x->ldb, SCALAR(beta), c, (blasint)x->ldc);
     } else {
         const f77_case *x = &f77_cases[i - NCBLAS];
         const blasint m = (blasint)x->m, n = (blasint)x->n, k = (blasint)x->k;
         const blasint lda = (blasint)x->lda, ldb = (blasint)x->ldb, ldc = (blasint)x->ldc;
-        printf("case %d: " P "gemm_%s('%c', '%c', %lld, %lld, %lld, %g, A, %lld, B, %lld, %g, C, %lld)\n", i, SUFFIX, x->ta, x->tb,
-               (long long)m, (long long)n, (long long)k, x->alpha, (long long)lda, (long long)ldb, x->beta,
-               (long long)ldc);
+        printf("case %d: " P "gemm_%s('%c', '%c', %lld, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g%+gi, C, %lld)\n", i,
+               SUFFIX, x->ta, x->tb, (long long)m, (long long)n, (long long)k, x->alpha, x->alpha_im,
+               (long long)lda, (long long)ldb, x->beta, x->beta_im, (long long)ldc);
         fflush(stdout);
-        const real alpha = x->alpha, beta = x->beta;
-        xgemm_(&x->ta, &x->tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+        const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, x->beta_im };
+        xgemm_(&x->ta, &x->tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
     }
     show_c();
 }

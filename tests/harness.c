@@ -21,11 +21,14 @@
 typedef void (*cblas_s)(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *, int);
 typedef void (*cblas_d)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
                         int);
+typedef void (*cblas_z)(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
+                        const void *, void *, int); /* the complex types: scalars by pointer */
 typedef void (*f77_fn)(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
                        const int *, const void *, const int *, const void *, void *, const int *);
 static cblas_s ref_cblas_s;
 static cblas_d ref_cblas_d;
-static f77_fn ref_f77[2];
+static cblas_z ref_cblas_z[2]; /* c, z */
+static f77_fn ref_f77[4];      /* s, d, c, z */
 static pthread_once_t reference_once = PTHREAD_ONCE_INIT;
 
 static void open_reference(void)
@@ -34,7 +37,9 @@ static void open_reference(void)
     if (!h)
         h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!h || !(ref_cblas_s = (cblas_s)dlsym(h, "cblas_sgemm")) || !(ref_cblas_d = (cblas_d)dlsym(h, "cblas_dgemm")) ||
-        !(ref_f77[0] = (f77_fn)dlsym(h, "sgemm_")) || !(ref_f77[1] = (f77_fn)dlsym(h, "dgemm_"))) {
+        !(ref_cblas_z[0] = (cblas_z)dlsym(h, "cblas_cgemm")) || !(ref_cblas_z[1] = (cblas_z)dlsym(h, "cblas_zgemm")) ||
+        !(ref_f77[0] = (f77_fn)dlsym(h, "sgemm_")) || !(ref_f77[1] = (f77_fn)dlsym(h, "dgemm_")) ||
+        !(ref_f77[2] = (f77_fn)dlsym(h, "cgemm_")) || !(ref_f77[3] = (f77_fn)dlsym(h, "zgemm_"))) {
         fprintf(stderr, "cannot load OpenBLAS as the reference: %s\n", dlerror());
         exit(99); /* automake: hard error */
     }
@@ -104,31 +109,52 @@ static int in_matrix(const stored *s, size_t i)
     return (int)(i % (size_t)s->ld) < s->inner && i < (size_t)s->ld * (size_t)s->outer;
 }
 
-/* a NaN with a recognisable payload, of either width */
-static void poison(void *x, size_t i, size_t es)
+/* a NaN with a recognisable payload, of either width (rs: the bytes of a real number) */
+static void poison(void *x, size_t i, size_t rs)
 {
     static const uint32_t s = 0x7fc0dead;
     static const uint64_t d = 0x7ff8deaddeadbeefull;
-    memcpy((char *)x + i * es, es == 8 ? (const void *)&d : (const void *)&s, es);
+    memcpy((char *)x + i * rs, rs == 8 ? (const void *)&d : (const void *)&s, rs);
 }
 
-/* specials: +Inf, -Inf and NaN at a few places (tt_case's specials: 1, three of every 97 elements; 2, of every
+/* Elements of `parts` real numbers of rs bytes each (2 for the complex types: real part, then imaginary).
+ * specials: +Inf, -Inf and NaN at a few places (tt_case's specials: 1, three of every 97 numbers; 2, of every
  * 4000037) */
-static void *alloc_matrix(const stored *s, size_t es, int nan_fill, int specials)
+static void *alloc_matrix(const stored *s, size_t rs, int parts, int nan_fill, int specials)
 {
-    void *x = malloc(s->count * es);
-    for (size_t i = 0; i < s->count; i++) {
-        if (!in_matrix(s, i)) {
-            poison(x, i, es);
-            continue;
+    void *x = malloc(s->count * rs * parts);
+    for (size_t i = 0; i < s->count; i++)
+        for (int q = 0; q < parts; q++) {
+            const size_t at = i * parts + q;
+            if (!in_matrix(s, i)) {
+                poison(x, at, rs);
+                continue;
+            }
+            double v = nan_fill ? NAN : uniform();
+            const size_t every = specials == 2 ? 4000037 : 97;
+            if (specials && !nan_fill)
+                v = at % every == 13 ? INFINITY : at % every == 41 ? -INFINITY : at % every == 71 ? NAN : v;
+            tt_put(x, at, rs, v);
         }
-        double v = nan_fill ? NAN : uniform();
-        const size_t every = specials == 2 ? 4000037 : 97;
-        if (specials && !nan_fill)
-            v = i % every == 13 ? INFINITY : i % every == 41 ? -INFINITY : i % every == 71 ? NAN : v;
-        tt_put(x, i, es, v);
-    }
     return x;
+}
+
+/* the case's alpha and beta as its type has them, in za and zb (pa and pb point there) */
+static void scalars(const tt_case *c, double alpha, double beta, double za[2], double zb[2], const void **pa,
+                    const void **pb)
+{
+    if (c->dp) {
+        za[0] = alpha, za[1] = c->alpha_im, zb[0] = beta, zb[1] = c->beta_im;
+    } else {
+        float *fa = (float *)za, *fb = (float *)zb;
+        fa[0] = (float)alpha, fa[1] = (float)c->alpha_im, fb[0] = (float)beta, fb[1] = (float)c->beta_im;
+    }
+    *pa = za, *pb = zb;
+}
+
+static char f77_op(int t)
+{
+    return t == 2 ? 'C' : t ? 'T' : 'N';
 }
 
 static void call_gemm(int use_ref, const tt_case *c, const void *a, int lda, const void *b, int ldb, void *cc, int ldc,
@@ -136,21 +162,29 @@ static void call_gemm(int use_ref, const tt_case *c, const void *a, int lda, con
 {
     load_reference();
     const float salpha = (float)alpha, sbeta = (float)beta;
-    const void *pa = c->dp ? (const void *)&alpha : &salpha, *pb = c->dp ? (const void *)&beta : &sbeta;
+    double za[2], zb[2];
+    const void *pa, *pb;
+    scalars(c, alpha, beta, za, zb, &pa, &pb);
     if (c->api == TT_FORTRAN) {
-        char ta = c->ta ? 'T' : 'N', tb = c->tb ? 'T' : 'N';
+        char ta = f77_op(c->ta), tb = f77_op(c->tb);
         if (use_ref)
-            ref_f77[c->dp](&ta, &tb, &c->m, &c->n, &c->k, pa, a, &lda, b, &ldb, pb, cc, &ldc);
+            ref_f77[c->dp + 2 * c->cplx](&ta, &tb, &c->m, &c->n, &c->k, pa, a, &lda, b, &ldb, pb, cc, &ldc);
+        else if (c->cplx)
+            (c->dp ? zgemm_ : cgemm_)(&ta, &tb, &c->m, &c->n, &c->k, pa, a, &lda, b, &ldb, pb, cc, &ldc);
         else if (c->dp)
             dgemm_(&ta, &tb, &c->m, &c->n, &c->k, &alpha, a, &lda, b, &ldb, &beta, cc, &ldc);
         else
             sgemm_(&ta, &tb, &c->m, &c->n, &c->k, &salpha, a, &lda, b, &ldb, &sbeta, cc, &ldc);
         return;
     }
-    const int order = c->api == TT_CBLAS_ROW ? 101 : 102, ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
+    const int order = c->api == TT_CBLAS_ROW ? 101 : 102, ta = 111 + c->ta, tb = 111 + c->tb;
     const enum CBLAS_ORDER o = (enum CBLAS_ORDER)order;
     const enum CBLAS_TRANSPOSE xa = (enum CBLAS_TRANSPOSE)ta, xb = (enum CBLAS_TRANSPOSE)tb;
-    if (use_ref && c->dp)
+    if (use_ref && c->cplx)
+        ref_cblas_z[c->dp](order, ta, tb, c->m, c->n, c->k, pa, a, lda, b, ldb, pb, cc, ldc);
+    else if (c->cplx)
+        (c->dp ? cblas_zgemm : cblas_cgemm)(o, xa, xb, c->m, c->n, c->k, pa, a, lda, b, ldb, pb, cc, ldc);
+    else if (use_ref && c->dp)
         ref_cblas_d(order, ta, tb, c->m, c->n, c->k, alpha, a, lda, b, ldb, beta, cc, ldc);
     else if (use_ref)
         ref_cblas_s(order, ta, tb, c->m, c->n, c->k, salpha, a, lda, b, ldb, sbeta, cc, ldc);
@@ -162,11 +196,16 @@ static void call_gemm(int use_ref, const tt_case *c, const void *a, int lda, con
 
 void tt_describe(const tt_case *c, char *buf, size_t len)
 {
-    static const char *api[2][3] = { { "cblas_sgemm col-major", "cblas_sgemm row-major", "sgemm_" },
-                                     { "cblas_dgemm col-major", "cblas_dgemm row-major", "dgemm_" } };
-    snprintf(buf, len, "%s %c%c M=%d N=%d K=%d pad=%d alpha=%g beta=%g%s%s (seed %llu)", api[c->dp][c->api],
-             c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', c->m, c->n, c->k, c->pad, c->alpha, c->beta,
-             c->nan_c ? " C=NaN" : "", c->nan_ab ? " A,B=NaN" : "", tt_seed());
+    static const char *api[4][3] = { { "cblas_sgemm col-major", "cblas_sgemm row-major", "sgemm_" },
+                                     { "cblas_dgemm col-major", "cblas_dgemm row-major", "dgemm_" },
+                                     { "cblas_cgemm col-major", "cblas_cgemm row-major", "cgemm_" },
+                                     { "cblas_zgemm col-major", "cblas_zgemm row-major", "zgemm_" } };
+    char im_a[40] = "", im_b[40] = "";
+    if (c->cplx)
+        snprintf(im_a, sizeof im_a, "%+gi", c->alpha_im), snprintf(im_b, sizeof im_b, "%+gi", c->beta_im);
+    snprintf(buf, len, "%s %c%c M=%d N=%d K=%d pad=%d alpha=%g%s beta=%g%s%s%s (seed %llu)",
+             api[c->dp + 2 * c->cplx][c->api], f77_op(c->ta), f77_op(c->tb), c->m, c->n, c->k, c->pad, c->alpha,
+             im_a, c->beta, im_b, c->nan_c ? " C=NaN" : "", c->nan_ab ? " A,B=NaN" : "", tt_seed());
     if (c->specials)
         strncat(buf, " with Inf/NaN elements", len - strlen(buf) - 1);
     if (c->misalign)
@@ -216,15 +255,16 @@ static double bound(int dp, int k, double mag, tt_match match)
 
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
 {
-    const int rm = c->api == TT_CBLAS_ROW, off = c->misalign ? 1 : 0;
-    const size_t es = c->dp ? 8 : 4;
+    const int rm = c->api == TT_CBLAS_ROW, off = c->misalign ? 1 : 0, parts = c->cplx ? 2 : 1;
+    const size_t rs = c->dp ? 8 : 4, es = rs * parts;
     stored sa = layout(rm, c->ta, c->m, c->k, c->pad), sb = layout(rm, c->tb, c->k, c->n, 2 * c->pad);
     stored sc = layout(rm, 0, c->m, c->n, 3 * c->pad);
     if (c->alias) /* B's storage is A's: the same shape when m = n = k and both transposed alike or square */
         sb = sa;
-    void *a = shifted(alloc_matrix(&sa, es, c->nan_ab, c->specials), sa.count, es, off);
-    void *b = c->alias ? a : shifted(alloc_matrix(&sb, es, c->nan_ab, c->specials), sb.count, es, off);
-    void *c0 = shifted(alloc_matrix(&sc, es, c->nan_c, c->beta != 0.0 ? c->specials : 0), sc.count, es, off);
+    void *a = shifted(alloc_matrix(&sa, rs, parts, c->nan_ab, c->specials), sa.count, es, off);
+    void *b = c->alias ? a : shifted(alloc_matrix(&sb, rs, parts, c->nan_ab, c->specials), sb.count, es, off);
+    const int c_specials = c->beta != 0.0 || c->beta_im != 0.0 ? c->specials : 0;
+    void *c0 = shifted(alloc_matrix(&sc, rs, parts, c->nan_c, c_specials), sc.count, es, off);
     void *got = copy_of(c0, sc.count, es, off), *want = copy_of(c0, sc.count, es, off);
     /* the scalars as the call's type has them */
     const double alpha = c->dp ? c->alpha : (float)c->alpha, beta = c->dp ? c->beta : (float)c->beta;
@@ -232,8 +272,9 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
     call_gemm(0, c, a, sa.ld, b, sb.ld, got, sc.ld, alpha, beta);
     call_gemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, alpha, beta);
     /* Nothing to multiply: the BLAS beneath answers the call on every path, so its answer is the expectation, bit
-     * for bit (OpenBLAS's small-matrix kernels of 0.3.26 read A and B when alpha = 0: NaN there reaches C) */
-    if (alpha == 0.0 || c->k == 0 || c->m == 0 || c->n == 0)
+     * for bit (OpenBLAS's small-matrix kernels of 0.3.26 read A and B when alpha = 0: NaN there reaches C).  The
+     * complex types run on the CPU alone: bit for bit too. */
+    if ((alpha == 0.0 && c->alpha_im == 0.0) || c->k == 0 || c->m == 0 || c->n == 0 || c->cplx)
         match = TT_BITWISE;
 
     int ok = 1;
@@ -241,8 +282,8 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
     if (match == TT_BITWISE) {
         for (size_t i = 0; ok && i < sc.count; i++)
             if (!same_bits(got, want, i, es))
-                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g (bits differ)", tt_get(got, i, es), tt_get(want, i, es),
-                          i);
+                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g (bits differ; the real part)",
+                          tt_get(got, i * parts, rs), tt_get(want, i * parts, rs), i);
     } else {
         /* (|A||B|) through OpenBLAS on absolute values, for the bound */
         absab = copy_of(c0, sc.count, es, 0);
@@ -284,6 +325,15 @@ void tt_combo(int i, tt_case *c)
     c->tb = i & 1;
 }
 
+void tt_combo_complex(int i, tt_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cplx = 1;
+    c->api = (tt_api)(i / 9);
+    c->ta = i / 3 % 3;
+    c->tb = i % 3;
+}
+
 const int tt_shapes[][3] = {
     { 0, 5, 5 },    { 5, 0, 5 },    { 5, 5, 0 },    { 1, 1, 1 },    { 2, 2, 2 },    { 1, 37, 19 },
     { 37, 1, 19 },  { 37, 19, 1 },  { 15, 15, 15 }, { 16, 16, 16 }, { 17, 17, 17 }, { 31, 31, 31 },
@@ -306,20 +356,36 @@ const tt_scalars tt_scalar_sets[] = {
 };
 const size_t tt_scalar_set_count = sizeof tt_scalar_sets / sizeof tt_scalar_sets[0];
 
-int tt_run_grid(int dp, int combo, tt_match match, char *msg, size_t len)
+/* alpha re, beta re, nan_c, nan_ab, specials, alpha im, beta im */
+const tt_scalars tt_complex_scalar_sets[] = {
+    { 0.0, 0.0, 1, 0, 0, 1.0, 0.0 },      /* alpha = i: not a quick return though its real part is 0 */
+    { 0.0, 0.5, 0, 0, 0, -2.0, 0.0 },
+    { -1.5, 0.75, 0, 0, 0, 0.25, -0.5 },  /* general */
+    { 0.5, 0.0, 0, 0, 0, -1.0, 1.0 },     /* beta = i: C read, rotated */
+    { 0.0, 2.5, 0, 1, 0, 0.0, 1.0 },      /* alpha = 0: A and B (NaN here) never read, C = beta*C */
+    { 1.0, 0.0, 0, 0, 0, NAN, 0.0 },      /* NaN in alpha's imaginary part */
+    { 0.0, INFINITY, 0, 1, 0, 0.0, 0.0 }, /* alpha = 0, beta = Inf */
+    { 1.5, 0.5, 0, 0, 1, -0.5, 2.0 },     /* Inf and NaN among A, B and C */
+};
+const size_t tt_complex_scalar_set_count = sizeof tt_complex_scalar_sets / sizeof tt_complex_scalar_sets[0];
+
+int tt_run_grid(int type, int combo, tt_match match, char *msg, size_t len)
 {
     int failures = 0;
+    const int cplx = type >= 2, nsets = (int)(tt_scalar_set_count + (cplx ? tt_complex_scalar_set_count : 0));
     for (size_t s = 0; s < tt_shape_count; s++)
-        for (size_t v = 0; v < tt_scalar_set_count; v++)
+        for (int v = 0; v < nsets; v++)
             for (int pad = 0; pad <= 3; pad += 3) {
+                const tt_scalars *set = v < (int)tt_scalar_set_count ? &tt_scalar_sets[v]
+                                                                     : &tt_complex_scalar_sets[v - tt_scalar_set_count];
                 tt_case c;
-                tt_combo(combo, &c);
-                c.dp = dp;
+                (cplx ? tt_combo_complex : tt_combo)(combo, &c);
+                c.dp = type & 1;
                 c.m = tt_shapes[s][0], c.n = tt_shapes[s][1], c.k = tt_shapes[s][2];
                 c.pad = pad;
-                c.alpha = tt_scalar_sets[v].alpha, c.beta = tt_scalar_sets[v].beta;
-                c.nan_c = tt_scalar_sets[v].nan_c, c.nan_ab = tt_scalar_sets[v].nan_ab;
-                c.specials = tt_scalar_sets[v].specials;
+                c.alpha = set->alpha, c.beta = set->beta, c.alpha_im = set->alpha_im, c.beta_im = set->beta_im;
+                c.nan_c = set->nan_c, c.nan_ab = set->nan_ab;
+                c.specials = set->specials;
                 char one[512];
                 if (!tt_run(&c, match, one, sizeof one) && failures++ == 0)
                     snprintf(msg, len, "%s", one);

@@ -1,12 +1,13 @@
 #!/bin/sh
-# numpy, unmodified: float32 and float64 products of tests/numpy_check.py (C- and Fortran-ordered operands,
-# transposed views, np.dot, a stack) through numpy's BLAS, with and without tileblas preloaded, for each python3
-# with numpy among /usr/bin/python3 (Debian's numpy: cblas_sgemm and cblas_dgemm of the system BLAS), python3 on
-# the PATH, and those named in TILEBLAS_TEST_PYTHON (space-separated; .ci/run names a venv with numpy's wheel:
-# scipy_cblas_sgemm64_ and scipy_cblas_dgemm64_ of its scipy-openblas64).  Every product within the bound of
-# doc/TESTING.md of one in higher precision; on the CPU path the results are byte for byte those without tileblas;
-# the summary counts exactly the products numpy handed to its BLAS (of the type's names); with a GPU, all of them
-# forced there.  SKIP (77) without any python3 that has numpy.
+# numpy, unmodified: float32, float64, complex64 and complex128 products of tests/numpy_check.py (C- and
+# Fortran-ordered operands, transposed views, np.dot, a stack) through numpy's BLAS, with and without tileblas
+# preloaded, for each python3 with numpy among /usr/bin/python3 (Debian's numpy: cblas_sgemm, cblas_dgemm,
+# cblas_cgemm and cblas_zgemm of the system BLAS), python3 on the PATH, and those named in TILEBLAS_TEST_PYTHON
+# (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ and the like of its
+# scipy-openblas64).  Every product within the bound of doc/TESTING.md of one in higher precision; on the CPU path
+# the results are byte for byte those without tileblas; the summary counts exactly the products numpy handed to
+# its BLAS (of the type's names); with a GPU, all of them forced there (the real types: no GPU kernel computes
+# complex products yet).  SKIP (77) without any python3 that has numpy.
 set -u
 [ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (python under ASan)"; exit 77; }
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -17,8 +18,8 @@ unset TILEBLAS_MODE TILEBLAS_VERBOSE
 
 # one python and type: $1, float32 or float64 ($2)
 with() {
-  py=$1 dtype=$2 t=s
-  [ "$dtype" = float64 ] && t=d
+  py=$1 dtype=$2
+  case $dtype in float32) t=s ;; float64) t=d ;; complex64) t=c ;; *) t=z ;; esac
   "$py" "$check" "$seed" "$dtype" >"$work/plain" 2>&1 || fail "$py $dtype: numpy alone" "$work/plain"
   products=$(sed -n 's/^products \([0-9]*\) .*/\1/p' "$work/plain")
   [ "${products:-0}" -gt 0 ] || fail "$py $dtype: no products counted" "$work/plain"
@@ -39,6 +40,8 @@ with() {
 
   if grep -q '^tileblas:  GPU: none usable' "$work/auto.err"; then
     echo "SKIP: $py $dtype: GPU path (no usable GPU)"
+  elif [ $t = c ] || [ $t = z ]; then
+    echo "SKIP: $py $dtype: GPU path (no GPU kernel computes complex products yet)"
   else
     LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" "$dtype" >"$work/gpu" 2>"$work/gpu.err" ||
       fail "$py $dtype: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
@@ -54,8 +57,7 @@ for p in /usr/bin/python3 $(command -v python3 2>/dev/null) ${TILEBLAS_TEST_PYTH
   case " $tested " in *" $path "*) continue ;; esac  # by path: a venv's python links to the system's
   if "$p" -c 'import numpy' 2>/dev/null; then
     echo "== $p: numpy $("$p" -c 'import numpy; print(numpy.__version__)')"
-    with "$p" float32
-    with "$p" float64
+    for dtype in float32 float64 complex64 complex128; do with "$p" $dtype; done
     tested="$tested $path"
   elif [ -n "${TILEBLAS_TEST_PYTHON:-}" ] && case " $TILEBLAS_TEST_PYTHON " in *" $p "*) true ;; *) false ;; esac; then
     fail "TILEBLAS_TEST_PYTHON names $p, which has no numpy"

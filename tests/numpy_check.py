@@ -1,12 +1,14 @@
-"""float32 or float64 products through numpy's BLAS (tests/numpy.sh runs it with and without tileblas preloaded).
+"""float32, float64, complex64 or complex128 products through numpy's BLAS (tests/numpy.sh runs it with and
+without tileblas preloaded).
 
-    numpy_check.py SEED [float32|float64]
+    numpy_check.py SEED [float32|float64|complex64|complex128]
 
-Each product is checked against a product in higher precision (float64 for float32, long double for float64: on
-every row, or on 16 rows drawn at random for the largest products) within the bound of doc/TESTING.md,
-2 (k + 2) u (|A| |B|)_ij with u = 2^-24 or 2^-53; the last line gives how many products numpy handed to its BLAS and a
-digest of every result's bytes (equal to the run without tileblas on the CPU path, where the results are
-OpenBLAS's own).
+Each product is checked against a product in higher precision (float64 or complex128 for the single-precision
+types, long double for the double ones: on every row, or on 16 rows drawn at random for the largest products)
+within the bound of doc/TESTING.md, 2 (k + 2) u (|A| |B|)_ij with u = 2^-24 or 2^-53; for the complex types
+2 sqrt(2) (2k + 2) u (|A| |B|)_ij with moduli (each part of a complex multiply-add is a real sum of 2k products,
+none larger than |a| |b|).  The last line gives how many products numpy handed to its BLAS and a digest of every
+result's bytes (equal to the run without tileblas on the CPU path, where the results are OpenBLAS's own).
 """
 import hashlib
 import sys
@@ -15,7 +17,12 @@ import numpy as np
 
 seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 dtype = np.dtype(sys.argv[2] if len(sys.argv) > 2 else "float32")
-wide, u = (np.float64, 2.0**-24) if dtype == np.float32 else (np.longdouble, 2.0**-53)
+single = dtype in (np.float32, np.complex64)
+if dtype.kind == "c":
+    wide = np.complex128 if single else np.clongdouble
+else:
+    wide = np.float64 if single else np.longdouble
+u = 2.0**-24 if single else 2.0**-53
 rng = np.random.default_rng(seed)
 digest = hashlib.sha256()
 products = 0
@@ -30,7 +37,9 @@ def check(c, a, b):
         rows = np.sort(rng.choice(a.shape[0], 16, replace=False))
     aw, bw = a[rows].astype(wide), b.astype(wide)
     want = aw @ bw
-    bound = 2.0 * (a.shape[-1] + 2) * u * (np.abs(aw) @ np.abs(bw))
+    k = a.shape[-1]
+    factor = 2.0 * np.sqrt(2.0) * (2 * k + 2) if dtype.kind == "c" else 2.0 * (k + 2)
+    bound = factor * u * (np.abs(aw) @ np.abs(bw))
     got = c[rows].astype(wide)
     err = np.abs(got - want)
     if not np.all(err <= bound):
@@ -42,6 +51,9 @@ def check(c, a, b):
 
 
 def rand(*shape):
+    if dtype.kind == "c":
+        real = np.float32 if single else np.float64
+        return (rng.standard_normal(shape, dtype=real) + 1j * rng.standard_normal(shape, dtype=real)).astype(dtype)
     return rng.standard_normal(shape, dtype=dtype)
 
 

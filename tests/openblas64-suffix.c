@@ -1,7 +1,7 @@
 /*
  * A stand-in for OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ (as Fedora and Julia ship it, named
- * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_, cblas_dgemm64_ and dgemm_64_ of Debian's ILP64 OpenBLAS (libopenblas64.so.0, whose
- * 64-bit-integer symbols keep the plain names), taken from that library itself, never through the global scope, where
+ * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_ and the same of DGEMM, CGEMM and ZGEMM, of Debian's ILP64
+ * OpenBLAS (libopenblas64.so.0, whose 64-bit-integer symbols keep the plain names), taken from that library itself, never through the global scope, where
  * a preloaded tileblas's LP64 cblas_sgemm would be found.  Built by tests/ilp64.sh.
  */
 #include <dlfcn.h>
@@ -19,14 +19,15 @@ static void *ilp64(const char *name)
     return dlsym(h, name);
 }
 
-/* cblas_?gemm64_ and ?gemm_64_ for element type T, from the library's cblas_?gemm and ?gemm_ (p: s or d) */
-#define STAND_IN(p, T)                                                                                             \
-    void cblas_##p##gemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a,        \
-                            int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc);                      \
-    void cblas_##p##gemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a,        \
-                            int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc)                       \
+/* cblas_?gemm64_ and ?gemm_64_ for element type T and CBLAS scalar type S (T itself, or for the complex types
+ * void and const void *: scalars by pointer), from the library's cblas_?gemm and ?gemm_ (p: s, d, c or z) */
+#define STAND_IN(p, T, S)                                                                                          \
+    void cblas_##p##gemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, S alpha, const T *a,        \
+                            int64_t lda, const T *b, int64_t ldb, S beta, T *c, int64_t ldc);                      \
+    void cblas_##p##gemm64_(int order, int ta, int tb, int64_t m, int64_t n, int64_t k, S alpha, const T *a,        \
+                            int64_t lda, const T *b, int64_t ldb, S beta, T *c, int64_t ldc)                       \
     {                                                                                                              \
-        typedef void (*fn)(int, int, int, int64_t, int64_t, int64_t, T, const T *, int64_t, const T *, int64_t, T, \
+        typedef void (*fn)(int, int, int, int64_t, int64_t, int64_t, S, const T *, int64_t, const T *, int64_t, S, \
                            T *, int64_t);                                                                          \
         ((fn)ilp64("cblas_" #p "gemm"))(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);              \
     }                                                                                                              \
@@ -43,5 +44,7 @@ static void *ilp64(const char *name)
         ((fn)ilp64(#p "gemm_"))(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                             \
     }
 
-STAND_IN(s, float)
-STAND_IN(d, double)
+STAND_IN(s, float, float)
+STAND_IN(d, double, double)
+STAND_IN(c, void, const void *)
+STAND_IN(z, void, const void *)

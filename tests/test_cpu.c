@@ -1,5 +1,6 @@
 /* The CPU path: every type, entry point and transpose, every shape and scalar set, bit for bit equal to OpenBLAS.
- * Loop indices run over both types: index / TT_COMBOS is dp (DGEMM), index % TT_COMBOS the combination. */
+ * Loop indices run over both real types: index / TT_COMBOS is dp (DGEMM), index % TT_COMBOS the combination; for
+ * the complex types index / TT_COMPLEX_COMBOS is dp (ZGEMM), index % TT_COMPLEX_COMBOS the combination. */
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>
@@ -11,6 +12,33 @@ START_TEST(grid)
     tileblas_set_path(TILEBLAS_PATH_CPU);
     int failures = tt_run_grid(_i / TT_COMBOS, _i % TT_COMBOS, TT_BITWISE, msg, sizeof msg);
     ck_assert_msg(failures == 0, "%d cases differ from OpenBLAS; first: %s", failures, msg);
+}
+END_TEST
+
+START_TEST(grid_complex)
+{
+    char msg[1024] = "";
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    int failures = tt_run_grid(2 + _i / TT_COMPLEX_COMBOS, _i % TT_COMPLEX_COMBOS, TT_BITWISE, msg, sizeof msg);
+    ck_assert_msg(failures == 0, "%d cases differ from OpenBLAS; first: %s", failures, msg);
+}
+END_TEST
+
+/* Past the tiny calls, in auto mode: the complex types have no GPU kernel, so the call runs on the CPU, the BLAS
+ * beneath's bits; each op pair in one of the three entry points (index: type x op pair) */
+START_TEST(large_complex)
+{
+    char msg[1024] = "";
+    tt_case c;
+    const int pair = _i % 9;
+    tt_combo_complex(9 * (pair % 3) + pair, &c);
+    c.dp = _i / 9;
+    c.m = 300, c.n = 310, c.k = 290, c.pad = 3, c.alpha = -1.5, c.alpha_im = 0.5, c.beta = 0.75, c.beta_im = -0.25;
+    tileblas_set_path(TILEBLAS_PATH_AUTO);
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    tileblas_call_info info;
+    tileblas_last_call(&info);
+    ck_assert_int_eq(info.path, TILEBLAS_PATH_CPU);
 }
 END_TEST
 
@@ -95,6 +123,19 @@ START_TEST(stats)
     ck_assert_uint_eq(s.gpu_calls, 0);
     ck_assert(s.cpu_flops == 2.0 * 7 * 9 * 5);
     ck_assert(s.cpu_seconds >= 0.0);
+    /* complex: a quick return only when both parts of alpha are 0; 8 real flops a multiply-add */
+    tileblas_reset_stats();
+    tt_combo_complex(2, &c); /* cblas col-major NC */
+    c.m = 7, c.n = 9, c.k = 5, c.alpha = 0.0, c.alpha_im = 1.0, c.beta = 0.5;
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    c.alpha_im = 0.0;
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    c.dp = 1, c.api = TT_FORTRAN, c.alpha = 2.0;
+    ck_assert_msg(tt_run(&c, TT_BITWISE, msg, sizeof msg), "%s", msg);
+    tileblas_get_stats(&s);
+    ck_assert_uint_eq(s.quick_returns, 1);
+    ck_assert_uint_eq(s.cpu_calls, 2);
+    ck_assert(s.cpu_flops == 2 * 8.0 * 7 * 9 * 5);
 }
 END_TEST
 
@@ -106,6 +147,8 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, grid, 0, 2 * TT_COMBOS);
     tcase_add_loop_test(tc, large, 0, 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, grid_complex, 0, 2 * TT_COMPLEX_COMBOS);
+    tcase_add_loop_test(tc, large_complex, 0, 2 * 9);
     tcase_add_test(tc, stats);
     tcase_add_loop_test(tc, far, 0, 2);
     tcase_add_test(tc, tiny_unwatched);

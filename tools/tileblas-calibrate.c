@@ -7,9 +7,10 @@
  * FILE defaults to the first place the library searches ($XDG_CONFIG_HOME/tileblas/calibration, or
  * ~/.config/tileblas/calibration); TILEBLAS_CALIBRATION=FILE points the library at any other.  What it measures,
  * each the median of several calls after a warm-up, with the library's own entry point on malloc'd memory:
- *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then for each type (SGEMM, DGEMM)
- *     1024^3 and 1024 x 16 x 1024 (2048 without --quick), from which the rate on large products and the size that
- *     halves it (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d);
+ *   - the CPU path (the CPU BLAS tileblas uses): a tiny call (cpu_call), then for each type (SGEMM, DGEMM, CGEMM,
+ *     ZGEMM) 1024^3 and 1024 x 16 x 1024 (2048 without --quick; the complex types half that side), from which the
+ *     rate on large products and the size that halves it (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d,
+ *     and the same with _c and _z);
  *   - the GPU path forced: each type's kernel on the FP32 or FP64 units alone, device-resident, at 1024^3 and
  *     4096^3 (gpu_rate, gpu_half and their _d; smaller products measure the launch, not the kernel), and
  *     fp32-tc's kernel at 2048^3 and 8192^3 (4096^3 with --quick; gpu_rate_tc, gpu_half_tc); in single
@@ -38,14 +39,15 @@
 #include "route.h"
 #include "tileblas.h"
 
-static const char *const type_name[TB_TYPE_COUNT] = { "SGEMM", "DGEMM" };
-static const char *const suffix[TB_TYPE_COUNT] = { "", "_d" }; /* of the type's fields in the file (cost.h) */
+static const char *const type_name[TB_TYPE_COUNT] = { "SGEMM", "DGEMM", "CGEMM", "ZGEMM" };
+static const char *const suffix[TB_TYPE_COUNT] = { "", "_d", "_c", "_z" }; /* of the type's fields (cost.h) */
 
-/* count fresh random elements of type t */
+/* count fresh random elements of type t (a complex one: both parts) */
 static void *random_matrix(tb_type t, size_t count)
 {
+    const size_t parts = tb_type_complex(t) ? 2 : 1;
     void *x = bench_alloc(count * tb_type_size(t));
-    bench_fill(x, count, tb_type_size(t));
+    bench_fill(x, count * parts, tb_type_size(t) / parts);
     return x;
 }
 
@@ -57,9 +59,15 @@ static double time_call(tb_type type, tileblas_path path, int m, int n, int k, i
     double t[16];
     runs = runs > 16 ? 16 : runs;
     tileblas_set_path(path);
+    static const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+    static const float onef[2] = { 1.0f, 0.0f }, zerof[2] = { 0.0f, 0.0f };
     for (int r = -1; r < runs; r++) {
         double t0 = bench_now();
-        if (type == TB_TYPE_D)
+        if (type == TB_TYPE_Z)
+            cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, one, a, m, b, k, zero, c, m);
+        else if (type == TB_TYPE_C)
+            cblas_cgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, onef, a, m, b, k, zerof, c, m);
+        else if (type == TB_TYPE_D)
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, m, b, k, 0.0, c, m);
         else
             cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, m, b, k, 0.0f, c, m);
@@ -115,9 +123,9 @@ static double time_kernel(int kernel, tb_type type, int n, int runs)
  * not slower per flop (noise), half is 1 and the rate the square's.
  */
 #define THIN 16
-static void fit_thin(double n, double ts, double tt, double *rate, double *half)
+static void fit_thin(double flops, double n, double ts, double tt, double *rate, double *half)
 {
-    double rs = 2 * n * n * n / ts, rt = 2 * n * n * THIN / tt, q = rt / rs;
+    double rs = flops * n * n * n / ts, rt = flops * n * n * THIN / tt, q = rt / rs;
     double h = THIN * n * (1 - q) / (q * n - THIN);
     *half = isfinite(h) && h >= 1 ? h : 1;
     double f = n / (n + *half);
@@ -188,12 +196,16 @@ int main(int argc, char **argv)
     c.cpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_CPU, 2, 2, 2, runs);
     const double n = quick ? 1024 : 2048;
     for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
-        double ts = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n, (int)n, (int)n, quick ? 3 : 5) - c.cpu_call;
-        double tt = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)n, THIN, (int)n, runs) - c.cpu_call;
-        fit_thin(n, ts, tt, &c.cpu_rate[ty], &c.cpu_half[ty]);
-        fprintf(log, "CPU %s: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %gx%dx%g -> cpu_rate%s %.3g, cpu_half%s %.3g\n",
-                type_name[ty], 1e6 * c.cpu_call, 2e-12 * n * n * n / ts, n, 2e-12 * n * n * THIN / tt, n, THIN, n,
-                suffix[ty], c.cpu_rate[ty], suffix[ty], c.cpu_half[ty]);
+        /* the complex types at half the side: as many flops as a real square of the side */
+        const double side = tb_type_complex((tb_type)ty) ? n / 2 : n, f = tb_type_flops((tb_type)ty);
+        double ts = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)side, (int)side, (int)side, quick ? 3 : 5);
+        double tt = time_call((tb_type)ty, TILEBLAS_PATH_CPU, (int)side, THIN, (int)side, runs);
+        fit_thin(f, side, ts - c.cpu_call, tt - c.cpu_call, &c.cpu_rate[ty], &c.cpu_half[ty]);
+        fprintf(log, "CPU %s: %.2f us a call; %.3f TFLOP/s at %g^3, %.3f at %gx%dx%g -> cpu_rate%s %.3g, cpu_half%s "
+                     "%.3g\n",
+                type_name[ty], 1e6 * c.cpu_call, 1e-12 * f * side * side * side / (ts - c.cpu_call), side,
+                1e-12 * f * side * side * THIN / (tt - c.cpu_call), side, THIN, side, suffix[ty], c.cpu_rate[ty],
+                suffix[ty], c.cpu_half[ty]);
     }
 
     /* the GPU path */
@@ -201,7 +213,7 @@ int main(int argc, char **argv)
     if (tileblas_gpu_available(&why)) {
         bench_settle(); /* the CPU BLAS's threads, still spinning, would slow the host copies */
         c.gpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 2, 2, 2, runs);
-        for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
+        for (int ty = 0; ty <= TB_TYPE_D; ty++) { /* no GPU kernel computes a complex type yet */
             /* single precision's curve on the FP32 units: the kernel that tensor-core kernels hand shapes to */
             const int kernel = tb_kernel_default((tb_type)ty, TB_MATH_FP32);
             double k1 = time_kernel(kernel, (tb_type)ty, 1024, runs);

@@ -1,0 +1,38 @@
+/* The built-in GEMM loop: for a process with no CPU BLAS at all, and for calls made while the process exits in
+ * another thread (lib/gpu.h).  Reference GEMM's loop for NN (C = beta C, then a column of op(A) at a time), for
+ * every type and op: slow but right. */
+#include <config.h>
+#include <complex.h>
+#include "cpu_blas.h"
+
+#define SAME(x) (x)
+
+/* op(X)(row, col) of column-major X (conjugated for op 2, complex types only) */
+#define OP_AT(x, ld, op, row, col, CONJ) \
+    ((op) == 0 ? (x)[(row) + (col) * (ld)] : (op) == 1 ? (x)[(col) + (row) * (ld)] : CONJ((x)[(col) + (row) * (ld)]))
+
+/* T the element type, CONJ its conjugate, alpha and beta as T */
+#define BUILTIN(T, CONJ, ALPHA, BETA)                                                                              \
+    do {                                                                                                           \
+        const T alpha = (ALPHA), beta = (BETA), *a = p->a, *b = p->b;                                              \
+        for (int64_t j = 0; j < p->n; j++) {                                                                       \
+            T *c = (T *)p->c + j * p->ldc;                                                                         \
+            for (int64_t i = 0; i < p->m; i++) /* C = 0 when beta = 0: NaN in C does not propagate */             \
+                c[i] = beta == (T)0 ? (T)0 : beta * c[i];                                                          \
+            for (int64_t l = 0; alpha != (T)0 && l < p->k; l++) {                                                  \
+                const T t = alpha * OP_AT(b, p->ldb, p->transb, l, j, CONJ);                                       \
+                for (int64_t i = 0; i < p->m; i++)                                                                 \
+                    c[i] += t * OP_AT(a, p->lda, p->transa, i, l, CONJ);                                           \
+            }                                                                                                      \
+        }                                                                                                          \
+    } while (0)
+
+void tb_builtin_gemm(const tb_kproblem *p)
+{
+    switch (p->type) {
+    case TB_TYPE_D: BUILTIN(double, SAME, p->alpha, p->beta); break;
+    case TB_TYPE_C: BUILTIN(float complex, conjf, CMPLXF(p->alpha, p->alpha_im), CMPLXF(p->beta, p->beta_im)); break;
+    case TB_TYPE_Z: BUILTIN(double complex, conj, CMPLX(p->alpha, p->alpha_im), CMPLX(p->beta, p->beta_im)); break;
+    default: BUILTIN(float, SAME, (float)p->alpha, (float)p->beta); break;
+    }
+}
