@@ -343,16 +343,16 @@ const int tt_shapes[][3] = {
 const size_t tt_shape_count = sizeof tt_shapes / sizeof tt_shapes[0];
 
 const tt_scalars tt_scalar_sets[] = {
-    { 1.0, 0.0, 1, 0, 0 },    /* beta = 0: C (NaN here) is never read */
-    { 1.0, 1.0, 0, 0, 0 },    /* alpha = beta = 1 */
-    { -1.5, 0.75, 0, 0, 0 },  /* general */
-    { 0.5, 0.0, 1, 0, 0 },    /* alpha other, beta = 0 */
-    { 0.0, 2.5, 0, 1, 0 },    /* alpha = 0: A and B (NaN here) are never read, C = beta*C */
-    { 0.0, 0.0, 1, 1, 0 },    /* alpha = beta = 0: C = 0 */
-    { 0.0, 1.0, 0, 1, 0 },    /* quick return: nothing changes */
-    { 1.5, 0.5, 0, 0, 1 },    /* Inf and NaN among A, B and C */
-    { -1.0, 0.0, 1, 0, 1 },   /* Inf and NaN among A and B, C never read */
-    { 0.0, 2.0, 0, 0, 1 },    /* alpha = 0: A and B never read, Inf and NaN in C scaled */
+    { 1.0, 0.0, 1, 0, 0, 0.0, 0.0 },    /* beta = 0: C (NaN here) is never read */
+    { 1.0, 1.0, 0, 0, 0, 0.0, 0.0 },    /* alpha = beta = 1 */
+    { -1.5, 0.75, 0, 0, 0, 0.0, 0.0 },  /* general */
+    { 0.5, 0.0, 1, 0, 0, 0.0, 0.0 },    /* alpha other, beta = 0 */
+    { 0.0, 2.5, 0, 1, 0, 0.0, 0.0 },    /* alpha = 0: A and B (NaN here) are never read, C = beta*C */
+    { 0.0, 0.0, 1, 1, 0, 0.0, 0.0 },    /* alpha = beta = 0: C = 0 */
+    { 0.0, 1.0, 0, 1, 0, 0.0, 0.0 },    /* quick return: nothing changes */
+    { 1.5, 0.5, 0, 0, 1, 0.0, 0.0 },    /* Inf and NaN among A, B and C */
+    { -1.0, 0.0, 1, 0, 1, 0.0, 0.0 },   /* Inf and NaN among A and B, C never read */
+    { 0.0, 2.0, 0, 0, 1, 0.0, 0.0 },    /* alpha = 0: A and B never read, Inf and NaN in C scaled */
 };
 const size_t tt_scalar_set_count = sizeof tt_scalar_sets / sizeof tt_scalar_sets[0];
 
