@@ -45,7 +45,7 @@ int tileblas_set_kernel(const char *name);
 int tileblas_kernel_count(void);
 const char *tileblas_kernel_name(int i);
 
-/* The element types kernel i computes, as BLAS prefixes ("s", "d", "sd"), else NULL.  For each type, the last
+/* The element types kernel i computes, as BLAS prefixes ("s", "d", "sd", "c", "z", ...), else NULL.  For each type, the last
  * kernel of the table that computes it is the default; a kernel forced by tileblas_set_kernel or TILEBLAS_KERNEL
  * for a type it does not compute gives way to that default. */
 const char *tileblas_kernel_types(int i);

@@ -99,9 +99,10 @@ TB_KERNEL_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
 TB_KERNEL_HIDDEN extern const tb_kernel_workspace tb_kernel_workspaces[];
 TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
 TB_KERNEL_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
-/* index of the best kernel for t (for single precision, of those of math m, else of any), or -1 if none */
+/* index of the best kernel for t (for single precision, real or complex, of those of math m, else of any), or -1 if
+ * none */
 TB_KERNEL_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
-/* what kernel's products of type t are: "fp32-tc", "fp32", "tf32" or "fp64" */
+/* what kernel's products of type t are: "fp32-tc", "fp32", "tf32" or "fp64" (double precision, real or complex) */
 TB_KERNEL_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);
 /* GPU side: the kernel that runs p when `kernel` is asked to (kernel itself, or the one it hands p to) */
 TB_KERNEL_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
@@ -152,6 +153,15 @@ TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tf32(const tb_kproblem *p);
+/* complex products as four real ones (kernels/complex.cu), on the real kernel named */
+TB_KERNEL_HIDDEN int tb_launch_c4m_blocked(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_c4m_blocked(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_c4m_tf32(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tf32(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_c4m_tc32(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tc32(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_z4m_dmma(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_z4m_dmma(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,23 @@
 
 #define TB_S TB_TYPE_BIT(TB_TYPE_S)
 #define TB_D TB_TYPE_BIT(TB_TYPE_D)
+#define TB_C TB_TYPE_BIT(TB_TYPE_C)
+#define TB_Z TB_TYPE_BIT(TB_TYPE_Z)
+/* The complex kernels (kernels/complex.cu) are listed only where built with -DTB_COMPLEX_KERNELS=1, until they
+ * have passed the GPU suites; without them complex calls run on the CPU BLAS. */
+#ifndef TB_COMPLEX_KERNELS
+#define TB_COMPLEX_KERNELS 0
+#endif
+#if TB_COMPLEX_KERNELS
+#define TB_COMPLEX_ROWS(X)                                                                                      \
+    /* complex products as four real ones (4M) on each math's single-precision kernel, and on dmma */         \
+    X("c4m-blocked", tb_launch_c4m_blocked, tb_workspace_c4m_blocked, TB_C, TB_FP32, 0, 0)                      \
+    X("c4m-tf32", tb_launch_c4m_tf32, tb_workspace_c4m_tf32, TB_C, TB_MATH_BIT(TB_MATH_TF32), 0, 0)              \
+    X("c4m-tc32", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, 0, 0)                           \
+    X("z4m-dmma", tb_launch_z4m_dmma, tb_workspace_z4m_dmma, TB_Z, 0, 0, 0)
+#else
+#define TB_COMPLEX_ROWS(X)
+#endif
 #define TB_FP32 TB_MATH_BIT(TB_MATH_FP32)
 #define TB_FP32_TC TB_MATH_BIT(TB_MATH_FP32_TC)
 #define TB_KERNEL_LIST(X)                                                                                     \
@@ -36,6 +53,7 @@
     X("dmma128x64", tb_launch_dmma128x64, 0, TB_D, 0, 0, 0)                                                      \
     X("dmma64x128", tb_launch_dmma64x128, 0, TB_D, 0, 0, 0)                                                      \
     /* the DMMA configuration chosen by shape, with k split (a workspace) for shapes of few tiles */             \
-    X("dmma", tb_launch_dmma, tb_workspace_dmma, TB_D, 0, 0, 0)
+    X("dmma", tb_launch_dmma, tb_workspace_dmma, TB_D, 0, 0, 0)                                                  \
+    TB_COMPLEX_ROWS(X)
 
 #endif

@@ -41,7 +41,7 @@ int tb_kernel_default(tb_type t, tb_math m)
     for (int k = tb_kernel_count - 1; k >= 0; k--) {
         if (!(tb_kernel_types[k] & TB_TYPE_BIT(t)))
             continue;
-        if (t != TB_TYPE_S || (tb_kernel_maths[k] & TB_MATH_BIT(m)))
+        if ((t != TB_TYPE_S && t != TB_TYPE_C) || (tb_kernel_maths[k] & TB_MATH_BIT(m)))
             return k;
         any = any < 0 ? k : any;
     }
@@ -50,7 +50,7 @@ int tb_kernel_default(tb_type t, tb_math m)
 
 const char *tb_kernel_math_name(int kernel, tb_type t)
 {
-    if (t == TB_TYPE_D)
+    if (t == TB_TYPE_D || t == TB_TYPE_Z)
         return "fp64";
     if (kernel >= 0 && kernel < tb_kernel_count)
         for (int m = 0; m < TB_MATH_COUNT; m++)

@@ -37,9 +37,12 @@ TB_EXPORT int tileblas_kernel_count(void)
 
 TB_EXPORT const char *tileblas_kernel_types(int i)
 {
-    _Static_assert(TB_TYPE_BIT(TB_TYPE_S) == 1 && TB_TYPE_BIT(TB_TYPE_D) == 2, "the sets below are by mask");
-    static const char *const sets[] = { "", "s", "d", "sd" };
-    return i >= 0 && i < tb_kernel_count ? sets[tb_kernel_types[i] & 3] : NULL;
+    _Static_assert(TB_TYPE_BIT(TB_TYPE_S) == 1 && TB_TYPE_BIT(TB_TYPE_D) == 2 && TB_TYPE_BIT(TB_TYPE_C) == 4 &&
+                       TB_TYPE_BIT(TB_TYPE_Z) == 8,
+                   "the sets below are by mask");
+    static const char *const sets[] = { "",  "s",  "d",  "sd",  "c",  "sc",  "dc",  "sdc",
+                                        "z", "sz", "dz", "sdz", "cz", "scz", "dcz", "sdcz" };
+    return i >= 0 && i < tb_kernel_count ? sets[tb_kernel_types[i] & 15] : NULL;
 }
 
 TB_EXPORT const char *tileblas_kernel_name(int i)

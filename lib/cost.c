@@ -17,8 +17,8 @@ const tb_cost_params tb_cost_defaults = {
     .h2d_a = 45e9,
     .h2d_b = 45e9,
     .d2h = 42e9,
-    .gpu_rate = { [TB_TYPE_S] = 50e12, [TB_TYPE_D] = 68e12 },
-    .gpu_half = { [TB_TYPE_S] = 128, [TB_TYPE_D] = 200 },
+    .gpu_rate = { [TB_TYPE_S] = 50e12, [TB_TYPE_D] = 68e12, [TB_TYPE_C] = 45e12, [TB_TYPE_Z] = 60e12 },
+    .gpu_half = { [TB_TYPE_S] = 128, [TB_TYPE_D] = 200, [TB_TYPE_C] = 160, [TB_TYPE_Z] = 240 },
     .cpu_call = 0.2e-6,
     .cpu_rate = { [TB_TYPE_S] = 1.3e12, [TB_TYPE_D] = 0.62e12, [TB_TYPE_C] = 1.3e12, [TB_TYPE_Z] = 0.62e12 },
     .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32, [TB_TYPE_C] = 64, [TB_TYPE_Z] = 32 },
@@ -61,10 +61,11 @@ static const struct {
 } fields[] = {
 #define FIELD(f) { #f, offsetof(tb_cost_params, f) }
 #define RATES(f) { #f, offsetof(tb_cost_params, f[TB_TYPE_S]) }, { #f "_d", offsetof(tb_cost_params, f[TB_TYPE_D]) }
-#define COMPLEX(f) { #f "_c", offsetof(tb_cost_params, f[TB_TYPE_C]) }, { #f "_z", offsetof(tb_cost_params, f[TB_TYPE_Z]) }
+#define COMPLEX(f)                                                                                                 \
+    { #f "_c", offsetof(tb_cost_params, f[TB_TYPE_C]) }, { #f "_z", offsetof(tb_cost_params, f[TB_TYPE_Z]) }
     FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), RATES(gpu_rate),
     RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half), FIELD(gpu_rate_tc), FIELD(gpu_half_tc),
-    COMPLEX(cpu_rate), COMPLEX(cpu_half), /* no GPU kernel computes complex products yet: no GPU rates for them */
+    COMPLEX(cpu_rate), COMPLEX(cpu_half), COMPLEX(gpu_rate), COMPLEX(gpu_half),
 #undef COMPLEX
 #undef RATES
 #undef FIELD

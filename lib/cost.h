@@ -13,8 +13,8 @@
 
 /* The transfers and fixed costs are the same for every element type (bytes are bytes); the rates are per type
  * (indexed by tb_type: DGEMM runs at half SGEMM's rate on the CPU, and on its own kernel on the GPU), in real
- * flops (tb_type_flops: a complex multiply-add is 8).  The complex types have no GPU rates (0): no kernel runs
- * them, and the route sends a type without a kernel to the CPU without the model. */
+ * flops (tb_type_flops: a complex multiply-add is 8).  A type without a GPU kernel goes to the CPU without the
+ * model. */
 typedef struct tb_cost_params {
     double gpu_call;                /* seconds of fixed cost per GPU call (launches, synchronisation, staging) */
     double h2d_a;                   /* bytes/s moving op(A) from the program's memory to the device (tiles of A are
@@ -59,7 +59,7 @@ static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem 
 /*
  * A calibration file: lines "name value" (names as the fields above, those of a type's rates with the type's
  * suffix: gpu_rate for single precision, gpu_rate_d for double, gpu_rate_tc for single precision on the tensor
- * cores, cpu_rate_c and cpu_rate_z for the complex types; seconds, bytes/s, flops/s), '#' comments
+ * cores, cpu_rate_c, gpu_rate_z and the like for the complex types; seconds, bytes/s, flops/s), '#' comments
  * and blank lines.  Fields not in the file keep their value in *c.  Returns 0, or the number of the first line
  * that is not such a line (with a value > 0); *c is then unchanged.
  */

@@ -21,7 +21,7 @@ static int kernel_under(const tb_kproblem *p, const tb_config *cfg)
 
 int tb_route_on_tensor_cores(const tb_kproblem *p, const tb_config *cfg)
 {
-    const int kernel = p->type == TB_TYPE_S ? kernel_under(p, cfg) : -1;
+    const int kernel = p->type == TB_TYPE_S || p->type == TB_TYPE_C ? kernel_under(p, cfg) : -1;
     return kernel >= 0 && (tb_kernel_maths[kernel] & (TB_MATH_BIT(TB_MATH_FP32_TC) | TB_MATH_BIT(TB_MATH_TF32)));
 }
 
@@ -49,7 +49,7 @@ tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted)
         else if (cfg->mode == TB_MODE_GPU)
             path = TB_PATH_GPU;
         else if (tb_kernel_count > 0 && tb_kernel_default(g->p.type, cfg->math) < 0)
-            path = TB_PATH_CPU; /* no kernel runs the type (complex, today): the model has no GPU rate for it */
+            path = TB_PATH_CPU; /* no kernel runs the type (complex, in builds without those kernels) */
         else
             path = tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
     }

@@ -14,8 +14,8 @@ static inline double tb_gemm_flops(const tb_gemm *g)
     return tb_type_flops(g->p.type) * (double)g->p.m * (double)g->p.n * (double)g->p.k;
 }
 
-/* 1 when p's kernel under cfg (as tb_route_kernel) computes on the tensor cores: single precision under fp32-tc or
- * tf32, the cost model's tc */
+/* 1 when p's kernel under cfg (as tb_route_kernel) computes on the tensor cores: single precision (real or complex)
+ * under fp32-tc or tf32, the cost model's tc */
 TB_HIDDEN int tb_route_on_tensor_cores(const tb_kproblem *p, const tb_config *cfg);
 
 /* Auto mode's choice alone (no device check): 1 when the cost model predicts the GPU faster; *t: its predictions. */

@@ -247,10 +247,22 @@ static void release(void *x, size_t es, int off)
 }
 
 /* the bound of doc/TESTING.md for K: |C - C_ref| <= c * K * u * (|alpha| (|A||B|)ij + |beta| |C0ij|), here with
- * c = 2 and K + 2 for K (the alpha scaling and the beta update round once each) */
-static double bound(int dp, int k, double mag, tt_match match)
+ * c = 2 and K + 2 for K (the alpha scaling and the beta update round once each); for the complex types with moduli,
+ * 2 sqrt(2) (2K + 2) */
+static double bound(tb_type t, int k, double mag, tt_match match)
 {
-    return 2.0 * (k + 2) * ldexp(1.0, dp ? -53 : match == TT_TOLERANCE_TF32 ? -11 : -24) * mag;
+    const int dp = t == TB_TYPE_D || t == TB_TYPE_Z;
+    return tt_bound_factor(t, k) * ldexp(1.0, dp ? -53 : match == TT_TOLERANCE_TF32 ? -11 : -24) * mag;
+}
+
+/* the moduli of count elements of type t, as reals of t's precision */
+static void *moduli(const void *x, size_t count, tb_type t)
+{
+    const size_t rs = t == TB_TYPE_D || t == TB_TYPE_Z ? 8 : 4;
+    void *m = malloc(count * rs);
+    for (size_t i = 0; i < count; i++)
+        tt_put(m, i, rs, (double)cabsl(tt_xget(x, i, t)));
+    return m;
 }
 
 int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
@@ -272,9 +284,8 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
     call_gemm(0, c, a, sa.ld, b, sb.ld, got, sc.ld, alpha, beta);
     call_gemm(1, c, a, sa.ld, b, sb.ld, want, sc.ld, alpha, beta);
     /* Nothing to multiply: the BLAS beneath answers the call on every path, so its answer is the expectation, bit
-     * for bit (OpenBLAS's small-matrix kernels of 0.3.26 read A and B when alpha = 0: NaN there reaches C).  The
-     * complex types run on the CPU alone: bit for bit too. */
-    if ((alpha == 0.0 && c->alpha_im == 0.0) || c->k == 0 || c->m == 0 || c->n == 0 || c->cplx)
+     * for bit (OpenBLAS's small-matrix kernels of 0.3.26 read A and B when alpha = 0: NaN there reaches C) */
+    if ((alpha == 0.0 && c->alpha_im == 0.0) || c->k == 0 || c->m == 0 || c->n == 0)
         match = TT_BITWISE;
 
     int ok = 1;
@@ -285,30 +296,39 @@ int tt_run(const tt_case *c, tt_match match, char *msg, size_t len)
                 ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g (bits differ; the real part)",
                           tt_get(got, i * parts, rs), tt_get(want, i * parts, rs), i);
     } else {
-        /* (|A||B|) through OpenBLAS on absolute values, for the bound */
-        absab = copy_of(c0, sc.count, es, 0);
-        const int reads_ab = alpha != 0.0 && c->k > 0;
+        /* (|A||B|) through OpenBLAS's real product of the moduli, for the bound */
+        const tb_type t = (tb_type)(c->dp + 2 * c->cplx); /* S, D, C, Z */
+        const double complex za = alpha + c->alpha_im * I, zb = beta + c->beta_im * I;
+        absab = calloc(sc.count, rs);
+        const int reads_ab = za != 0.0 && c->k > 0;
         if (reads_ab) {
-            for (size_t i = 0; i < sa.count; i++) tt_put(a, i, es, fabs(tt_get(a, i, es)));
-            for (size_t i = 0; i < sb.count && !c->alias; i++) tt_put(b, i, es, fabs(tt_get(b, i, es)));
-            call_gemm(1, c, a, sa.ld, b, sb.ld, absab, sc.ld, 1.0, 0.0);
+            void *ma = moduli(a, sa.count, t), *mb = c->alias ? ma : moduli(b, sb.count, t);
+            tt_case r = *c; /* the same layout and ops, real (a conjugate transpose of moduli is a transpose) */
+            r.cplx = 0, r.ta = c->ta != 0, r.tb = c->tb != 0;
+            call_gemm(1, &r, ma, sa.ld, mb, sb.ld, absab, sc.ld, 1.0, 0.0);
+            free(ma);
+            if (!c->alias)
+                free(mb);
         }
         for (size_t i = 0; ok && i < sc.count; i++) {
-            const double g = tt_get(got, i, es), w = tt_get(want, i, es), z = tt_get(c0, i, es);
+            const long double complex g = tt_xget(got, i, t), w = tt_xget(want, i, t), z = tt_xget(c0, i, t);
+            const double gr = (double)creall(g), gi = (double)cimagl(g), wr = (double)creall(w), wi = (double)cimagl(w);
             if (!in_matrix(&sc, i)) {
                 if (!same_bits(got, c0, i, es))
-                    ok = fail(msg, len, c, "padding overwritten: %g (was %g)", g, z, i);
+                    ok = fail(msg, len, c, "padding overwritten: %g (was %g)", gr, (double)creall(z), i);
                 continue;
             }
-            if (!isfinite(w)) { /* Inf and NaN: the same class as OpenBLAS's (no order of sums changes it) */
-                if (isnan(w) ? !isnan(g) : g != w)
-                    ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g", g, w, i);
+            if (!isfinite(wr) || !isfinite(wi)) { /* Inf and NaN: the same class as OpenBLAS's, part by part */
+                if ((isnan(wr) ? !isnan(gr) : !isfinite(wr) && gr != wr) ||
+                    (isnan(wi) ? !isnan(gi) : !isfinite(wi) && gi != wi))
+                    ok = fail(msg, len, c, "got %.17g (real part), OpenBLAS %.17g", gr, wr, i);
                 continue;
             }
             /* NaN never passes */
-            const double mag = (reads_ab ? fabs(alpha) * tt_get(absab, i, es) : 0.0) + (beta != 0.0 ? fabs(beta * z) : 0.0);
-            if (isnan(g) || !(fabs(g - w) <= bound(c->dp, c->k, mag, match)))
-                ok = fail(msg, len, c, "got %.17g, OpenBLAS %.17g", g, w, i);
+            const double mag = (reads_ab ? cabs(za) * tt_get(absab, i, rs) : 0.0) +
+                               (zb != 0.0 ? cabs(zb) * (double)cabsl(z) : 0.0);
+            if (isnan(gr) || isnan(gi) || !((double)cabsl(g - w) <= bound(t, c->k, mag, match)))
+                ok = fail(msg, len, c, "got %.17g (real part), OpenBLAS %.17g", gr, wr, i);
         }
     }
     release(a, es, off), release(c0, es, off), release(got, es, off), release(want, es, off), free(absab);
@@ -437,7 +457,7 @@ static int run_far(int dp, int which, tt_match match, char *msg, size_t len)
                 double mag = fabs(beta * tt_get(c0, at, es));
                 for (int l = 0; l < k; l++)
                     mag += fabs(alpha * tt_get(a, i + (size_t)l * lda, es) * tt_get(b, l + (size_t)j * ldb, es));
-                if (isnan(g) || !(fabs(g - w) <= (match == TT_BITWISE ? 0.0 : bound(dp, k, mag, match))))
+                if (isnan(g) || !(fabs(g - w) <= (match == TT_BITWISE ? 0.0 : bound((tb_type)dp, k, mag, match))))
                     ok = fail(msg, len, &c, "got %.17g, OpenBLAS %.17g", g, w, at);
             }
         if (ok == 0) { /* say which operand was far */

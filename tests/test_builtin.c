@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "cpu_blas.h"
+#include "elements.h"
 
 static uint64_t state;
 
@@ -15,34 +16,6 @@ static double uniform(void)
 {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
     return (double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
-
-/* element i of a matrix of type t (real part, imaginary part) */
-static long double complex get(const void *x, int64_t i, tb_type t)
-{
-    switch (t) {
-    case TB_TYPE_S: return ((const float *)x)[i];
-    case TB_TYPE_D: return ((const double *)x)[i];
-    case TB_TYPE_C: return ((const float complex *)x)[i];
-    default: return ((const double complex *)x)[i];
-    }
-}
-
-static void put(void *x, int64_t i, tb_type t, double complex v)
-{
-    switch (t) {
-    case TB_TYPE_S: ((float *)x)[i] = (float)creal(v); break;
-    case TB_TYPE_D: ((double *)x)[i] = creal(v); break;
-    case TB_TYPE_C: ((float complex *)x)[i] = (float complex)v; break;
-    default: ((double complex *)x)[i] = v; break;
-    }
-}
-
-/* op(X)(r, c), conjugated for op 2 */
-static long double complex op_at(const void *x, int64_t ld, int op, int64_t r, int64_t c, tb_type t)
-{
-    const long double complex v = op ? get(x, c + r * ld, t) : get(x, r + c * ld, t);
-    return op == 2 ? conjl(v) : v;
 }
 
 /* loop index: type x op(A) x op(B) (ops 0..2 for the complex types; the real ones skip 2) */
@@ -56,9 +29,9 @@ START_TEST(products)
     const unsigned es = tb_type_size(t);
     char a[40 * 40 * 16], b[40 * 40 * 16], c[40 * 40 * 16], c0[40 * 40 * 16];
     for (int64_t i = 0; i < 40 * 40; i++) {
-        put(a, i, t, uniform() + (cplx ? uniform() * I : 0));
-        put(b, i, t, uniform() + (cplx ? uniform() * I : 0));
-        put(c, i, t, uniform() + (cplx ? uniform() * I : 0));
+        tt_xput(a, i, t, uniform() + (cplx ? uniform() * I : 0));
+        tt_xput(b, i, t, uniform() + (cplx ? uniform() * I : 0));
+        tt_xput(c, i, t, uniform() + (cplx ? uniform() * I : 0));
     }
     memcpy(c0, c, sizeof c);
     const double complex alpha = 0.75 + (cplx ? -0.5 * I : 0), beta = -1.25 + (cplx ? 0.25 * I : 0);
@@ -77,13 +50,13 @@ START_TEST(products)
             long double complex s = 0;
             long double mag = 0;
             for (int64_t l = 0; l < k; l++) {
-                const long double complex x = op_at(a, lda, ta, i, l, t), y = op_at(b, ldb, tb, l, j, t);
+                const long double complex x = tt_op_at(a, lda, ta, i, l, t), y = tt_op_at(b, ldb, tb, l, j, t);
                 s += x * y, mag += cabsl(x) * cabsl(y);
             }
-            const long double complex want = alpha * s + beta * get(c0, at, t);
-            const long double bound = (cplx ? 2 * sqrtl(2) * (2 * k + 2) : 2.0L * (k + 2)) * u *
-                                      (cabs(alpha) * mag + cabs(beta) * cabsl(get(c0, at, t)));
-            ck_assert_msg(cabsl(get(c, at, t) - want) <= bound, "type %d %d%d C(%lld,%lld)", t, ta, tb,
+            const long double complex want = alpha * s + beta * tt_xget(c0, at, t);
+            const long double bound = tt_bound_factor(t, k) * u *
+                                      (cabs(alpha) * mag + cabs(beta) * cabsl(tt_xget(c0, at, t)));
+            ck_assert_msg(cabsl(tt_xget(c, at, t) - want) <= bound, "type %d %d%d C(%lld,%lld)", t, ta, tb,
                           (long long)i, (long long)j);
         }
 }
@@ -95,18 +68,18 @@ START_TEST(zeros)
     const tb_type t = (tb_type)_i;
     char a[16 * 16], b[16 * 16], c[16 * 16];
     for (int i = 0; i < 16; i++)
-        put(a, i, t, NAN), put(b, i, t, NAN), put(c, i, t, i + 1.0);
+        tt_xput(a, i, t, NAN), tt_xput(b, i, t, NAN), tt_xput(c, i, t, i + 1.0);
     tb_kproblem p = { .type = t, .m = 4, .n = 4, .k = 4, .beta = 2.0, .a = a, .lda = 4, .b = b, .ldb = 4, .c = c,
                       .ldc = 4 };
     tb_builtin_gemm(&p);
     for (int i = 0; i < 16; i++)
-        ck_assert(get(c, i, t) == 2.0L * (i + 1));
+        ck_assert(tt_xget(c, i, t) == 2.0L * (i + 1));
     for (int i = 0; i < 16; i++)
-        put(a, i, t, 1.0), put(b, i, t, 1.0), put(c, i, t, NAN);
+        tt_xput(a, i, t, 1.0), tt_xput(b, i, t, 1.0), tt_xput(c, i, t, NAN);
     p.alpha = 1.0, p.beta = 0.0;
     tb_builtin_gemm(&p);
     for (int i = 0; i < 16; i++)
-        ck_assert(get(c, i, t) == 4.0L);
+        ck_assert(tt_xget(c, i, t) == 4.0L);
 }
 END_TEST
 

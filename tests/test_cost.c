@@ -94,7 +94,7 @@ START_TEST(parse_format)
                                  "gpu_rate nan\n",
                                  "gpu_rate inf\n",
                                  "gpu_rate 1e13 extra\n",
-                                 "gpu_rate_z 1e13\n",
+                                 "gpu_rate_q 1e13\n",
                                  "gpu_rate 1e13x\n" };
     static const int line[] = { 2, 3, 1, 1, 1, 1, 1, 1, 1, 1 };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -113,7 +113,8 @@ END_TEST
 START_TEST(write_and_load)
 {
     const tb_cost_params c = { .gpu_call = 4.5e-5, .h2d_a = 7.25e9, .h2d_b = 3.7e10, .d2h = 3.2e10,
-                               .gpu_rate = { 5e13, 6.25e13 }, .gpu_half = { 128, 250 }, .cpu_call = 2e-7,
+                               .gpu_rate = { 5e13, 6.25e13, 4.5e13, 5.5e13 }, .gpu_half = { 128, 250, 150, 240 },
+                               .cpu_call = 2e-7,
                                .cpu_rate = { 1.3e12, 6.2e11, 1.25e12, 5.5e11 }, .cpu_half = { 64, 96, 48, 24 },
                                .gpu_rate_tc = 1.25e14, .gpu_half_tc = 250 };
     char path[] = "/tmp/tileblas-test-cost.XXXXXX";

@@ -8,18 +8,31 @@
 #include <string.h>
 #include "harness.h"
 
-/* loop index -> kernel, type (dp) and combination; NULL when the kernel does not compute that type */
-static const char *use_kernel(int i, tt_case *c)
+/* kernel forced on the GPU path, or NULL when it does not compute the type of BLAS prefix `type` */
+static const char *force(int kernel, char type)
 {
-    const int kernel = i / (2 * TT_COMBOS), dp = i / TT_COMBOS % 2;
     const char *name = tileblas_kernel_name(kernel);
-    tt_combo(i % TT_COMBOS, c);
-    c->dp = dp;
-    if (!strchr(tileblas_kernel_types(kernel), dp ? 'd' : 's'))
+    if (!strchr(tileblas_kernel_types(kernel), type))
         return NULL;
     tileblas_set_path(TILEBLAS_PATH_GPU);
     ck_assert_int_eq(tileblas_set_kernel(name), 0);
     return name;
+}
+
+/* loop index -> kernel, type (dp) and combination; NULL when the kernel does not compute that type */
+static const char *use_kernel(int i, tt_case *c)
+{
+    tt_combo(i % TT_COMBOS, c);
+    c->dp = i / TT_COMBOS % 2;
+    return force(i / (2 * TT_COMBOS), c->dp ? 'd' : 's');
+}
+
+/* the complex types: loop index -> kernel, type (c or z) and combination of the 27; NULL as above */
+static const char *use_complex_kernel(int i, tt_case *c)
+{
+    tt_combo_complex(i % TT_COMPLEX_COMBOS, c);
+    c->dp = i / TT_COMPLEX_COMBOS % 2;
+    return force(i / (2 * TT_COMPLEX_COMBOS), c->dp ? 'z' : 'c');
 }
 
 /* the default kernel of a type: the last of the table that computes it */
@@ -46,21 +59,40 @@ static void assert_ran_on_gpu(const char *kernel)
 /* the bound a kernel's results keep: TF32's for the tf32 kernel, else its type's */
 static tt_match bound_of(const char *kernel)
 {
-    return !strcmp(kernel, "tf32") ? TT_TOLERANCE_TF32 : TT_TOLERANCE;
+    return strstr(kernel, "tf32") ? TT_TOLERANCE_TF32 : TT_TOLERANCE;
+}
+
+/* kernel's grid of one type (tt_run_grid's numbering) and combination, then c itself, which must run on the GPU */
+static void grid_then(const char *kernel, int type, int combo, const tt_case *c)
+{
+    char msg[1024] = "";
+    int failures = tt_run_grid(type, combo, bound_of(kernel), msg, sizeof msg);
+    ck_assert_msg(failures == 0, "%s: %d cases out of tolerance; first: %s", kernel, failures, msg);
+    ck_assert_msg(tt_run(c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
+    assert_ran_on_gpu(kernel);
 }
 
 START_TEST(grid)
 {
     tt_case c;
-    char msg[1024] = "";
     const char *kernel = use_kernel(_i, &c);
     if (!kernel)
         return;
-    int failures = tt_run_grid(c.dp, _i % TT_COMBOS, bound_of(kernel), msg, sizeof msg);
-    ck_assert_msg(failures == 0, "%s: %d cases out of tolerance; first: %s", kernel, failures, msg);
     c.m = 33, c.n = 17, c.k = 65, c.alpha = 1.0, c.beta = 0.5;
-    ck_assert_msg(tt_run(&c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
-    assert_ran_on_gpu(kernel);
+    grid_then(kernel, c.dp, _i % TT_COMBOS, &c);
+}
+END_TEST
+
+/* The complex types where a kernel computes them: every op pair, the real and the complex scalar sets; and a
+ * product large enough for the real products' own choices (tiles, k split) */
+START_TEST(grid_complex)
+{
+    tt_case c;
+    const char *kernel = use_complex_kernel(_i, &c);
+    if (!kernel)
+        return;
+    c.m = 520, c.n = 300, c.k = 700, c.pad = 2, c.alpha = 0.5, c.alpha_im = -1.0, c.beta = 0.25, c.beta_im = 1.0;
+    grid_then(kernel, 2 + c.dp, _i % TT_COMPLEX_COMBOS, &c);
 }
 END_TEST
 
@@ -156,6 +188,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, grid, 0, kernels * 2 * TT_COMBOS);
     tcase_add_loop_test(tc, large, 0, kernels * 2 * TT_COMBOS);
+    tcase_add_loop_test(tc, grid_complex, 0, kernels * 2 * TT_COMPLEX_COMBOS);
     tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
     tcase_add_loop_test(tc, prepared, 0, 3 * 4);
     tcase_add_loop_test(tc, far, 0, 2);

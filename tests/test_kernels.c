@@ -3,8 +3,8 @@
  * library), with leading dimensions a multiple of 4 as the library's device copies have them, and with what
  * those copies never have: odd leading dimensions, and operands that start off a 16-byte boundary.  Shapes
  * straddle the tiles' edges (16, 32, 64, 128, 256 and the k depths), fill whole large tiles and make the
- * blocked kernel split k.  Every type a kernel runs.  Results are checked against a long-double product with the bound
- * of doc/TESTING.md;
+ * blocked kernel split k.  Every type a kernel runs, the complex ones with every op.  Results are checked against a
+ * long-double product with the bound of doc/TESTING.md;
  * C's padding rows and guard bands before and after C are poisoned and must come back untouched.  Skips (77)
  * without a usable device.
  */
@@ -51,10 +51,11 @@ static int hopper(void)
     return major == 9 && minor == 0;
 }
 
-/* op(X)(r, c) of a column-major host matrix */
-static long double at(const void *x, tb_type t, int64_t ld, int trans, int64_t r, int64_t c)
+/* a random element of type t (both parts random for a complex one) */
+static double complex random_element(tb_type t)
 {
-    return tt_get(x, (size_t)(trans ? c + r * ld : r + c * ld), tb_type_size(t));
+    const double re = uniform();
+    return tb_type_complex(t) ? re + uniform() * I : re;
 }
 
 /* Where the operands sit: 0 = leading dimensions a multiple of 4 and 16-byte aligned bases (the wide loads);
@@ -64,8 +65,9 @@ static int64_t leading(int64_t rows, int layout)
     return layout == 1 ? rows + 1 + (rows % 2) : ((rows + 3) & ~(int64_t)3) + 4;
 }
 
-/* one case: kernel, type, transposes, shape, layout.  The reference is a long-double product; the bound is that of
- * doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
+/* one case: kernel, type, ops (2: the conjugate transpose, complex types), shape, layout, alpha and beta (for the
+ * complex types with imaginary parts 0.5 and, where beta is not 0, -0.25).  The reference is a long-double product;
+ * the bound is that of doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
  * otherwise the rows and columns a multiple of stride, and the last two of each (everything outside C is always
  * checked for being left alone). */
 static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double alpha, double beta,
@@ -79,8 +81,8 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     const size_t na = (size_t)(lda * acols + misalign), nb = (size_t)(ldb * bcols + misalign);
     const size_t nc = (size_t)(ldc * n) + 2 * GUARD + misalign;
     void *ha = malloc(na * es), *hb = malloc(nb * es), *hc0 = malloc(nc * es), *hc = malloc(nc * es);
-    for (size_t i = 0; i < na; i++) tt_put(ha, i, es, uniform());
-    for (size_t i = 0; i < nb; i++) tt_put(hb, i, es, uniform());
+    for (size_t i = 0; i < na; i++) tt_xput(ha, i, type, random_element(type));
+    for (size_t i = 0; i < nb; i++) tt_xput(hb, i, type, random_element(type));
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int inside = e >= 0 && e < ldc * n && e % ldc < m;
@@ -88,7 +90,7 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
         if (!inside)
             memset((char *)hc0 + i * es, 0x7f, es);
         else
-            tt_put(hc0, i, es, beta == 0.0 ? NAN : uniform());
+            tt_xput(hc0, i, type, beta == 0.0 ? NAN : random_element(type));
     }
     void *da, *db, *dc; /* C's base is misaligned too: GUARD + misalign elements into its allocation */
     check_cuda(cudaMalloc(&da, na * es), "cudaMalloc A");
@@ -98,9 +100,12 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     check_cuda(cudaMemcpy(db, hb, nb * es, cudaMemcpyHostToDevice), "copy B");
     check_cuda(cudaMemcpy(dc, hc0, nc * es, cudaMemcpyHostToDevice), "copy C");
 
+    const int cplx = tb_type_complex(type);
+    const double alpha_im = cplx ? 0.5 : 0.0, beta_im = cplx && beta != 0.0 ? -0.25 : 0.0;
     tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
-                      .beta = beta, .a = tb_at(da, misalign, es), .lda = lda, .b = tb_at(db, misalign, es),
-                      .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es), .ldc = ldc };
+                      .beta = beta, .alpha_im = alpha_im, .beta_im = beta_im, .a = tb_at(da, misalign, es),
+                      .lda = lda, .b = tb_at(db, misalign, es), .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es),
+                      .ldc = ldc };
     /* tc128 runs every shape on the tensor cores of a Hopper GPU (elsewhere it hands them to blocked) */
     if (kernel == tb_kernel_find("tc128") && hopper())
         ck_assert_int_eq(tb_kernel_for(kernel, &p), kernel);
@@ -110,11 +115,11 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
 
     const void *a = tb_at(ha, misalign, es), *b = tb_at(hb, misalign, es);
     const int tf32 = tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32); /* inputs rounded to 11 bits */
-    const double u = type == TB_TYPE_D ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
+    const double u = type == TB_TYPE_D || type == TB_TYPE_Z ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
+    const double complex za = alpha + alpha_im * I, zb = beta + beta_im * I;
     char what[160];
-    snprintf(what, sizeof what, "%s %s %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
-             type == TB_TYPE_D ? "D" : "S", ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n,
-             (long long)k, layout, alpha, beta);
+    snprintf(what, sizeof what, "%s %c %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
+             "SDCZ"[type], "NTC"[ta], "NTC"[tb], (long long)m, (long long)n, (long long)k, layout, alpha, beta);
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int64_t r = e % ldc, c = e / ldc;
@@ -125,16 +130,19 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
         }
         if ((r % stride && r < m - 2) || (c % stride && c < n - 2))
             continue;
-        long double sum = 0, mag = 0;
+        long double complex sum = 0;
+        long double mag = 0;
         for (int64_t l = 0; l < k; l++) {
-            long double t = at(a, type, lda, ta, r, l) * at(b, type, ldb, tb, l, c);
-            sum += t, mag += fabsl(t);
+            const long double complex x = tt_op_at(a, (size_t)lda, ta, (size_t)r, (size_t)l, type);
+            const long double complex y = tt_op_at(b, (size_t)ldb, tb, (size_t)l, (size_t)c, type);
+            sum += x * y, mag += cabsl(x) * cabsl(y);
         }
-        const double c0 = beta == 0.0 ? 0.0 : tt_get(hc0, i, es), got = tt_get(hc, i, es);
-        const double want = (double)(alpha * sum + beta * (long double)c0);
-        const double bound = 2.0 * (double)(k + 2) * u * (fabs(alpha) * (double)mag + fabs(beta * c0));
-        ck_assert_msg(!isnan(got) && fabs(got - want) <= bound, "%s: C(%lld,%lld) = %.17g, want %.17g", what,
-                      (long long)r, (long long)c, got, want);
+        const long double complex c0 = beta == 0.0 ? 0.0 : tt_xget(hc0, i, type), got = tt_xget(hc, i, type);
+        const long double complex want = za * sum + zb * c0;
+        const double bound = tt_bound_factor(type, k) * u * (cabs(za) * (double)mag + cabs(zb) * (double)cabsl(c0));
+        ck_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
+                      "%s: C(%lld,%lld) = %.17Lg%+.17Lgi, want %.17Lg%+.17Lgi", what, (long long)r, (long long)c,
+                      creall(got), cimagl(got), creall(want), cimagl(want));
     }
     cudaFree(da), cudaFree(db), cudaFree(dc);
     free(ha), free(hb), free(hc0), free(hc);
@@ -153,6 +161,25 @@ START_TEST(odd_layouts)
             run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.5, 1);
             if (layout == 0) /* alpha = 1, beta = 0: kernels may store the sums as they are */
                 run_case(kernel, type, ta, tb, shapes[s], layout, 1.0, 0.0, 1);
+        }
+}
+END_TEST
+
+/* The complex types: loop index -> kernel x type (C, Z) x op(A) x op(B), each of N, T and C (the conjugate
+ * transpose); the small shapes, and one whose real products split k */
+START_TEST(complex_layouts)
+{
+    const int kernel = _i / 18, ta = _i / 3 % 3, tb = _i % 3;
+    const tb_type type = _i / 9 % 2 ? TB_TYPE_Z : TB_TYPE_C;
+    static const int deep[3] = { 64, 40, 1500 };
+    const size_t nshapes = sizeof shapes / sizeof shapes[0];
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
+        return;
+    for (size_t s = 0; s <= nshapes; s++)
+        for (int layout = 0; layout <= (s < nshapes ? 2 : 0); layout++) {
+            const int *shape = s < nshapes ? shapes[s] : deep;
+            run_case(kernel, type, ta, tb, shape, layout, -1.25, 0.0, 1);
+            run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1);
         }
 }
 END_TEST
@@ -328,6 +355,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, odd_layouts, 0, tb_kernel_count * 8);
     tcase_add_loop_test(tc, many_tiles, 0, tb_kernel_count * 4);
+    tcase_add_loop_test(tc, complex_layouts, 0, tb_kernel_count * 18);
     tcase_add_loop_test(tc, non_finite, 0, tb_kernel_count);
     suite_add_tcase(suite, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */

@@ -12,7 +12,8 @@
  *     rate on large products and the size that halves it (cpu_rate, cpu_half; DGEMM's cpu_rate_d, cpu_half_d,
  *     and the same with _c and _z);
  *   - the GPU path forced: each type's kernel on the FP32 or FP64 units alone, device-resident, at 1024^3 and
- *     4096^3 (gpu_rate, gpu_half and their _d; smaller products measure the launch, not the kernel), and
+ *     4096^3 (gpu_rate, gpu_half and their _d, _c and _z, where a kernel computes the type; smaller products
+ *     measure the launch, not the kernel), and
  *     fp32-tc's kernel at 2048^3 and 8192^3 (4096^3 with --quick; gpu_rate_tc, gpu_half_tc); in single
  *     precision a tiny call, and 256^3 less its trips and kernel as the model has them, the larger (gpu_call);
  *     and three calls whose time is mostly one operand's trip: op(A) of
@@ -137,9 +138,9 @@ static void fit_thin(double flops, double n, double ts, double tt, double *rate,
  * rate (n / (n + half))^3, the ratio of the two rates' cube roots gives half.  When the larger is not faster per
  * flop (noise), half is 1 and the rate the larger's.
  */
-static void fit_squares(double n1, double t1, double n2, double t2, double *rate, double *half)
+static void fit_squares(double flops, double n1, double t1, double n2, double t2, double *rate, double *half)
 {
-    double r1 = 2 * n1 * n1 * n1 / t1, r2 = 2 * n2 * n2 * n2 / t2, q = cbrt(r1 / r2);
+    double r1 = flops * n1 * n1 * n1 / t1, r2 = flops * n2 * n2 * n2 / t2, q = cbrt(r1 / r2);
     double h = n1 * n2 * (q - 1) / (n1 - q * n2);
     *half = isfinite(h) && h >= 1 ? h : 1;
     double f = n2 / (n2 + *half);
@@ -213,16 +214,17 @@ int main(int argc, char **argv)
     if (tileblas_gpu_available(&why)) {
         bench_settle(); /* the CPU BLAS's threads, still spinning, would slow the host copies */
         c.gpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 2, 2, 2, runs);
-        for (int ty = 0; ty <= TB_TYPE_D; ty++) { /* no GPU kernel computes a complex type yet */
+        for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
             /* single precision's curve on the FP32 units: the kernel that tensor-core kernels hand shapes to */
             const int kernel = tb_kernel_default((tb_type)ty, TB_MATH_FP32);
             double k1 = time_kernel(kernel, (tb_type)ty, 1024, runs);
             double k2 = time_kernel(kernel, (tb_type)ty, 4096, runs);
             if (k1 > 0 && k2 > 0) {
-                fit_squares(1024, k1, 4096, k2, &c.gpu_rate[ty], &c.gpu_half[ty]);
+                const double f = tb_type_flops((tb_type)ty);
+                fit_squares(f, 1024, k1, 4096, k2, &c.gpu_rate[ty], &c.gpu_half[ty]);
                 fprintf(log, "GPU %s kernel: %.2f TFLOP/s at 1024^3, %.2f at 4096^3 -> gpu_rate%s %.3g, gpu_half%s "
                              "%.3g\n",
-                        type_name[ty], 2e-12 * 1024 * 1024 * 1024 / k1, 2e-12 * 4096.0 * 4096 * 4096 / k2,
+                        type_name[ty], 1e-12 * f * 1024 * 1024 * 1024 / k1, 1e-12 * f * 4096.0 * 4096 * 4096 / k2,
                         suffix[ty], c.gpu_rate[ty], suffix[ty], c.gpu_half[ty]);
             } else {
                 fprintf(log, "GPU %s kernel could not be timed: gpu_rate%s and gpu_half%s stay built in\n",
@@ -235,7 +237,7 @@ int main(int argc, char **argv)
         if (tck >= 0 && (tb_kernel_maths[tck] & TB_MATH_BIT(TB_MATH_FP32_TC)))
             k1 = time_kernel(tck, TB_TYPE_S, 2048, runs), k2 = time_kernel(tck, TB_TYPE_S, n2, runs);
         if (k1 > 0 && k2 > 0) {
-            fit_squares(2048, k1, n2, k2, &c.gpu_rate_tc, &c.gpu_half_tc);
+            fit_squares(2.0, 2048, k1, n2, k2, &c.gpu_rate_tc, &c.gpu_half_tc);
             fprintf(log, "GPU SGEMM on the tensor cores (%s): %.2f TFLOP/s at 2048^3, %.2f at %d^3 -> "
                          "gpu_rate_tc %.3g, gpu_half_tc %.3g\n",
                     tb_kernel_names[tck], 2e-12 * 2048 * 2048 * 2048 / k1, 2e-12 * n2 * n2 * (double)n2 / k2, n2,

@@ -1,0 +1,167 @@
+// Complex products from real ones (the 4M method), on a real kernel of the same precision.  op(A) and op(B),
+// interleaved complex on the device, are split into planes of real and imaginary parts (the imaginary ones negated
+// where the op is the conjugate transpose), laid out as op(X) itself so that the four real products are NN:
+//   T_re = A_re B_re - A_im B_im,   T_im = A_re B_im + A_im B_re,
+// then one pass writes C = alpha T + beta C (C unread when beta = 0).  Each part of T is a real sum of 2k products
+// none larger than |a| |b|, so T is within the complex bound of doc/TESTING.md of the exact product on any real
+// kernel held to its type's real bound.  The planes (2 (mk + kn + mn) real numbers) and the real kernel's own
+// workspace are this kernel's workspace; without one it cannot run (it returns cudaErrorMemoryAllocation, and the
+// call goes to the CPU).
+#include <stdint.h>
+#include "common.cuh"
+
+namespace {
+
+template <class R> struct pair_of;
+template <> struct pair_of<float> { typedef float2 type; };
+template <> struct pair_of<double> { typedef double2 type; };
+
+constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
+
+// op(X) (rows x cols, of interleaved x with leading dimension ld) into planes re and im (leading dimension rows),
+// the imaginary parts negated when conj.  Transposed ops go through shared memory, so that reads and writes both
+// run along memory.
+template <class R>
+__global__ void split(const typename pair_of<R>::type *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows,
+                      int64_t cols, R *__restrict__ re, R *__restrict__ im)
+{
+    __shared__ R tr[SIDE][SIDE + 1], ti[SIDE][SIDE + 1];
+    const int64_t r0 = (int64_t)blockIdx.x * SIDE, c0 = (int64_t)blockIdx.y * SIDE;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const R sign = conj ? (R)-1 : (R)1;
+    if (!trans) {
+        for (int j = ty; j < SIDE; j += ROWS) {
+            const int64_t r = r0 + tx, c = c0 + j;
+            if (r < rows && c < cols) {
+                const typename pair_of<R>::type v = x[r + c * ld];
+                re[r + c * rows] = v.x, im[r + c * rows] = sign * v.y;
+            }
+        }
+        return;
+    }
+    for (int j = ty; j < SIDE; j += ROWS) { // element (r, c) of op(X) is X(c, r): contiguous along c
+        const int64_t r = r0 + j, c = c0 + tx;
+        if (r < rows && c < cols) {
+            const typename pair_of<R>::type v = x[c + r * ld];
+            tr[j][tx] = v.x, ti[j][tx] = sign * v.y;
+        }
+    }
+    __syncthreads();
+    for (int j = ty; j < SIDE; j += ROWS) {
+        const int64_t r = r0 + tx, c = c0 + j;
+        if (r < rows && c < cols)
+            re[r + c * rows] = tr[tx][j], im[r + c * rows] = ti[tx][j];
+    }
+}
+
+// C = alpha (tre + i tim) + beta C, C unread when beta is 0 (both parts)
+template <class R>
+__global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, typename pair_of<R>::type *c, int64_t ldc,
+                      const R *__restrict__ tre, const R *__restrict__ tim)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= m)
+        return;
+    const bool read_c = br != (R)0 || bi != (R)0;
+    for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
+        const R xr = tre[i + j * m], xi = tim[i + j * m];
+        typename pair_of<R>::type v;
+        v.x = ar * xr - ai * xi, v.y = ar * xi + ai * xr;
+        if (read_c) {
+            const typename pair_of<R>::type z = c[i + j * ldc];
+            v.x += br * z.x - bi * z.y, v.y += br * z.y + bi * z.x;
+        }
+        c[i + j * ldc] = v;
+    }
+}
+
+// The workspace's parts: the planes of op(A), op(B) and T, then the real kernel's workspace (256-byte aligned)
+struct layout {
+    size_t a, b, t, real, bytes;
+};
+
+template <class R>
+layout layout_of(const tb_kproblem *p, size_t real_ws)
+{
+    layout l;
+    l.a = 0, l.b = l.a + 2 * sizeof(R) * (size_t)(p->m * p->k), l.t = l.b + 2 * sizeof(R) * (size_t)(p->k * p->n);
+    l.real = (l.t + 2 * sizeof(R) * (size_t)(p->m * p->n) + 255) / 256 * 256;
+    l.bytes = l.real + real_ws;
+    return l;
+}
+
+// p's real NN product of the planes' shape (a, b, c and the scalars set by the caller)
+tb_kproblem real_problem(const tb_kproblem *p, tb_type real)
+{
+    tb_kproblem q = {};
+    q.type = real, q.m = p->m, q.n = p->n, q.k = p->k, q.lda = p->m, q.ldb = p->k, q.ldc = p->m;
+    return q;
+}
+
+template <class R>
+int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, R *re, R *im, cudaStream_t s)
+{
+    const dim3 grid((unsigned)((rows + SIDE - 1) / SIDE), (unsigned)((cols + SIDE - 1) / SIDE)), block(SIDE, ROWS);
+    split<R><<<grid, block, 0, s>>>((const typename pair_of<R>::type *)x, ld, op != 0, op == 2, rows, cols, re, im);
+    return (int)cudaGetLastError();
+}
+
+// The four real products on `real`'s launcher and workspace function (R: its element type)
+template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *)>
+struct four_m {
+    static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
+
+    static size_t workspace(const tb_kproblem *p)
+    {
+        const tb_kproblem q = real_problem(p, REAL);
+        return layout_of<R>(p, Workspace ? Workspace(&q) : 0).bytes;
+    }
+
+    static int launch(const tb_kproblem *p, void *ws, void *stream)
+    {
+        if (!ws)
+            return (int)cudaErrorMemoryAllocation;
+        const cudaStream_t s = (cudaStream_t)stream;
+        tb_kproblem q = real_problem(p, REAL);
+        const layout l = layout_of<R>(p, Workspace ? Workspace(&q) : 0);
+        char *w = (char *)ws;
+        R *ar = (R *)(w + l.a), *ai = ar + p->m * p->k, *br = (R *)(w + l.b), *bi = br + p->k * p->n;
+        R *tr = (R *)(w + l.t), *ti = tr + p->m * p->n;
+        void *real_ws = Workspace && Workspace(&q) ? w + l.real : NULL;
+        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ar, ai, s);
+        if (!e)
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, br, bi, s);
+        // T_re = A_re B_re - A_im B_im, T_im = A_re B_im + A_im B_re
+        const struct {
+            const R *a, *b;
+            R *c;
+            double alpha, beta;
+        } steps[4] = { { ar, br, tr, 1, 0 }, { ai, bi, tr, -1, 1 }, { ar, bi, ti, 1, 0 }, { ai, br, ti, 1, 1 } };
+        for (int i = 0; i < 4 && !e; i++) {
+            q.a = steps[i].a, q.b = steps[i].b, q.c = steps[i].c, q.alpha = steps[i].alpha, q.beta = steps[i].beta;
+            e = Launch(&q, real_ws, stream);
+        }
+        if (!e) {
+            const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
+            merge<R><<<grid, 128, 0, s>>>(p->m, p->n, (R)p->alpha, (R)p->alpha_im, (R)p->beta, (R)p->beta_im,
+                                          (typename pair_of<R>::type *)p->c, p->ldc, tr, ti);
+            e = (int)cudaGetLastError();
+        }
+        return e;
+    }
+};
+
+typedef four_m<float, tb_launch_blocked, tb_workspace_blocked> c_blocked;
+typedef four_m<float, tb_launch_tf32, tb_workspace_tf32> c_tf32;
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32> c_tc32;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma> z_dmma;
+
+} // namespace
+
+#define TB_FOUR_M(name, T)                                                                                         \
+    extern "C" int tb_launch_##name(const tb_kproblem *p, void *ws, void *stream) { return T::launch(p, ws, stream); } \
+    extern "C" size_t tb_workspace_##name(const tb_kproblem *p) { return T::workspace(p); }
+TB_FOUR_M(c4m_blocked, c_blocked)
+TB_FOUR_M(c4m_tf32, c_tf32)
+TB_FOUR_M(c4m_tc32, c_tc32)
+TB_FOUR_M(z4m_dmma, z_dmma)
