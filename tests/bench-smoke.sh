@@ -1,5 +1,5 @@
 #!/bin/sh
-# tileblas-bench runs (kernels, and --contend beside a busy GPU), checks its results against each other, and writes
+# tileblas-bench runs (kernels, the complex types, and --contend beside a busy GPU), checks its results against each other, and writes
 # its CSV.  SKIP (77) without a GPU or in a build without CUDA.
 set -u
 bench=${top_builddir:-.}/tools/tileblas-bench
@@ -19,6 +19,14 @@ if awk -F, 'NR > 1 && !($5 > 0 && $7 <= ($3 ~ /tf32/ ? 0.1 : 1e-3)) { bad = 1 } 
   echo "FAIL: a row without a rate or with a large difference"; cat "$work/out.csv"; exit 1
 fi
 echo "PASS: $rows rows, all results agree"
+# the complex types, every kind of op (the kernels that compute them where they are built, cuBLAS, OpenBLAS)
+"$bench" --type cz --shape 70x50x90 --trans CN --trans TC --kernels all --repeats 2 >"$work/complex.txt" 2>&1
+status=$?
+cat "$work/complex.txt"
+[ $status = 0 ] || { echo "FAIL: tileblas-bench --type cz exited $status"; exit 1; }
+rows=$(grep -c '^[cz] ' "$work/complex.txt")
+[ "$rows" -ge 8 ] || { echo "FAIL: $rows complex rows"; exit 1; }
+echo "PASS: complex types, $rows rows, all results agree"
 # --contend: a second thread's calls beside a busy GPU, every result compared with OpenBLAS's
 "$bench" --contend --big 1024 --shape 300x200x180 --shape 96 --repeats 3 >"$work/contend.txt" 2>&1
 status=$?

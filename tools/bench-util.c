@@ -75,8 +75,11 @@ typedef void (*cblas_s_fn)(int, int, int, int, int, int, float, const void *, in
                            int);
 typedef void (*cblas_d_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *,
                            int);
+typedef void (*cblas_z_fn)(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
+                           const void *, void *, int); /* the complex types: scalars by pointer */
 static cblas_s_fn openblas_s;
 static cblas_d_fn openblas_d;
+static cblas_z_fn openblas_z[2]; /* c, z */
 
 int bench_openblas_load(void)
 {
@@ -86,16 +89,25 @@ int bench_openblas_load(void)
         void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
         openblas_s = h ? (cblas_s_fn)dlsym(h, "cblas_sgemm") : NULL;
         openblas_d = h ? (cblas_d_fn)dlsym(h, "cblas_dgemm") : NULL;
+        openblas_z[0] = h ? (cblas_z_fn)dlsym(h, "cblas_cgemm") : NULL;
+        openblas_z[1] = h ? (cblas_z_fn)dlsym(h, "cblas_zgemm") : NULL;
     }
-    return openblas_s && openblas_d;
+    return openblas_s && openblas_d && openblas_z[0] && openblas_z[1];
 }
 
-void bench_openblas_gemm(int dp, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
+void bench_openblas_gemm(int type, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
                          const void *b, int ldb, double beta, void *c, int ldc)
 {
-    const int xa = ta ? 112 : 111, xb = tb ? 112 : 111; /* CblasTrans, CblasNoTrans; 102: CblasColMajor */
-    if (dp)
+    const int xa = 111 + ta, xb = 111 + tb; /* CblasNoTrans, CblasTrans, CblasConjTrans; 102: CblasColMajor */
+    if (type >= 2) { /* complex: alpha and beta real, by pointer as the type has them */
+        const double za[2] = { alpha, 0 }, zb[2] = { beta, 0 };
+        const float fa[2] = { (float)alpha, 0 }, fb[2] = { (float)beta, 0 };
+        const int z = type == 3;
+        openblas_z[z](102, xa, xb, m, n, k, z ? (const void *)za : fa, a, lda, b, ldb, z ? (const void *)zb : fb, c,
+                      ldc);
+    } else if (type == 1) {
         openblas_d(102, xa, xb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
+    } else {
         openblas_s(102, xa, xb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc);
+    }
 }

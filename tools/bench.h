@@ -9,7 +9,7 @@
 #define BENCH_MAX_SHAPES 64
 
 typedef struct row {
-    char type; /* 's' or 'd' */
+    char type; /* 's', 'd', 'c' or 'z' */
     char shape[48];
     char trans[3];
     const char *impl;
@@ -37,12 +37,12 @@ int bench_print_row(row *rw, char type, long long m, long long n, long long k, c
 /* ratio_name: the heading of the ratio column */
 void bench_write_csv(const char *path, const char *ratio_name, const row *rows, int nrows);
 
-/* OpenBLAS's cblas_sgemm and cblas_dgemm, loaded at run time (nothing links OpenBLAS): 1 when both were found
- * (loaded once). */
+/* OpenBLAS's cblas_sgemm and cblas_dgemm (and cblas_cgemm and cblas_zgemm where it has them), loaded at run time
+ * (nothing links OpenBLAS): 1 when the first two were found (loaded once). */
 int bench_openblas_load(void);
-/* A column-major call of OpenBLAS's, of doubles when dp, else of floats (alpha and beta rounded to float);
- * ta, tb: transposed */
-void bench_openblas_gemm(int dp, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
+/* A column-major call of OpenBLAS's of type (tb_type's numbers: 0 float, 1 double, 2 and 3 their complex types;
+ * alpha and beta real, rounded to the type); ta, tb: 0 N, 1 T, 2 C (the complex types) */
+void bench_openblas_gemm(int type, int ta, int tb, int m, int n, int k, double alpha, const void *a, int lda,
                          const void *b, int ldb, double beta, void *c, int ldc);
 
 /* --host: whole calls from host memory (tools/bench-host.c), without bare-fwd and NVBLAS when no_cpu (OpenBLAS

@@ -84,7 +84,7 @@ typedef int (*cublas_gemm_fn)(void *, int, int, int, int, int, const void *, con
                               const void *, void *, int);
 typedef int (*cublas_math_fn)(void *, int);
 static void *cublas;
-static cublas_gemm_fn cublas_gemm[2]; /* by type: cublasSgemm, cublasDgemm */
+static cublas_gemm_fn cublas_gemm[TB_TYPE_COUNT]; /* by type: cublasSgemm, cublasDgemm, cublasCgemm, cublasZgemm */
 static cublas_math_fn cublas_math;    /* cublasSetMathMode */
 static int openblas;                  /* OpenBLAS is timed (bench_openblas_gemm) */
 
@@ -96,9 +96,11 @@ static void load_libraries(int want_cpu)
     cublas_create_fn create = h ? (cublas_create_fn)dlsym(h, "cublasCreate_v2") : NULL;
     cublas_gemm[TB_TYPE_S] = h ? (cublas_gemm_fn)dlsym(h, "cublasSgemm_v2") : NULL;
     cublas_gemm[TB_TYPE_D] = h ? (cublas_gemm_fn)dlsym(h, "cublasDgemm_v2") : NULL;
+    cublas_gemm[TB_TYPE_C] = h ? (cublas_gemm_fn)dlsym(h, "cublasCgemm_v2") : NULL;
+    cublas_gemm[TB_TYPE_Z] = h ? (cublas_gemm_fn)dlsym(h, "cublasZgemm_v2") : NULL;
     cublas_math = h ? (cublas_math_fn)dlsym(h, "cublasSetMathMode") : NULL;
     if (!create || !cublas_gemm[TB_TYPE_S] || !cublas_gemm[TB_TYPE_D] || !cublas_math || create(&cublas) != 0) {
-        cublas_gemm[TB_TYPE_S] = cublas_gemm[TB_TYPE_D] = NULL;
+        memset(cublas_gemm, 0, sizeof cublas_gemm);
         fprintf(stderr, "tileblas-bench: cuBLAS not available: ratios are to the default kernel\n");
     }
     if (want_cpu) {
@@ -122,14 +124,14 @@ static void setup(problem *pr, tb_type type, int64_t m, int64_t n, int64_t k, in
     int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
     tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = 1.0, .beta = 0.0,
                       .lda = (arows + 3) & ~3ll, .ldb = (brows + 3) & ~3ll, .ldc = (m + 3) & ~3ll };
-    const size_t es = tb_type_size(type);
+    const size_t es = tb_type_size(type), parts = tb_type_complex(type) ? 2 : 1;
     pr->es = es;
     pr->aelems = (size_t)(p.lda * acols), pr->belems = (size_t)(p.ldb * bcols), pr->celems = (size_t)(p.ldc * n);
     pr->ha = bench_alloc(pr->aelems * es);
     pr->hb = bench_alloc(pr->belems * es);
     pr->hc = bench_alloc(pr->celems * es);
-    bench_fill(pr->ha, pr->aelems, es);
-    bench_fill(pr->hb, pr->belems, es);
+    bench_fill(pr->ha, pr->aelems * parts, es / parts);
+    bench_fill(pr->hb, pr->belems * parts, es / parts);
     die_cuda(cudaMalloc((void **)&p.a, pr->aelems * es), "cudaMalloc A");
     die_cuda(cudaMalloc((void **)&p.b, pr->belems * es), "cudaMalloc B");
     die_cuda(cudaMalloc((void **)&p.c, pr->celems * es), "cudaMalloc C");
@@ -148,9 +150,18 @@ static int launch(const impl *im, const tb_kproblem *p)
 {
     if (im->kind == IMPL_KERNEL)
         return tb_cuda_launch(im->kernel, p, NULL); /* with the workspace the library gives it */
-    const int ta = p->transa ? CblasTrans : CblasNoTrans, tb = p->transb ? CblasTrans : CblasNoTrans;
+    const int ta = CblasNoTrans + p->transa, tb = CblasNoTrans + p->transb;
+    /* complex scalars by pointer, of the call's type (alpha and beta are real here) */
+    const double za[2] = { p->alpha, 0 }, zb[2] = { p->beta, 0 };
+    const float ca[2] = { (float)p->alpha, 0 }, cb[2] = { (float)p->beta, 0 };
     if (im->kind == IMPL_CALL) { /* the library's entry point on the same device pointers: found and used in place */
-        if (p->type == TB_TYPE_D)
+        if (p->type == TB_TYPE_Z)
+            cblas_zgemm(CblasColMajor, ta, tb, (int)p->m, (int)p->n, (int)p->k, za, p->a, (int)p->lda, p->b,
+                        (int)p->ldb, zb, p->c, (int)p->ldc);
+        else if (p->type == TB_TYPE_C)
+            cblas_cgemm(CblasColMajor, ta, tb, (int)p->m, (int)p->n, (int)p->k, ca, p->a, (int)p->lda, p->b,
+                        (int)p->ldb, cb, p->c, (int)p->ldc);
+        else if (p->type == TB_TYPE_D)
             cblas_dgemm(CblasColMajor, ta, tb, (int)p->m, (int)p->n, (int)p->k, p->alpha, p->a, (int)p->lda, p->b,
                         (int)p->ldb, p->beta, p->c, (int)p->ldc);
         else
@@ -160,10 +171,10 @@ static int launch(const impl *im, const tb_kproblem *p)
         tileblas_last_call(&info);
         return info.path == TILEBLAS_PATH_GPU ? 0 : (int)cudaErrorUnknown;
     }
-    /* cuBLAS: scalars of the call's type, by pointer; cublasOperation_t: 0 = N, 1 = T */
-    const float sa = (float)p->alpha, sb = (float)p->beta;
-    const void *alpha = p->type == TB_TYPE_D ? (const void *)&p->alpha : &sa;
-    const void *beta = p->type == TB_TYPE_D ? (const void *)&p->beta : &sb;
+    /* cuBLAS: scalars of the call's type, by pointer (the real types' the first part of the complex ones');
+     * cublasOperation_t: 0 = N, 1 = T, 2 = C, as p has them */
+    const int single = p->type == TB_TYPE_S || p->type == TB_TYPE_C;
+    const void *alpha = single ? (const void *)ca : za, *beta = single ? (const void *)cb : zb;
     enum { DEFAULT_MATH = 0, TF32_MATH = 3 }; /* cublasMath_t: FP32 products are FP32 by default */
     if (im->kernel == 1 && cublas_math(cublas, TF32_MATH))
         return (int)cudaErrorUnknown;
@@ -186,7 +197,7 @@ int bench_cublas_gemm(const tb_kproblem *p, int tf32)
 static void openblas_call(const problem *pr)
 {
     const tb_kproblem *p = &pr->p;
-    bench_openblas_gemm(p->type == TB_TYPE_D, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, 1.0, pr->ha,
+    bench_openblas_gemm(p->type, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, 1.0, pr->ha,
                         (int)p->lda, pr->hb, (int)p->ldb, 0.0, pr->hc, (int)p->ldc);
 }
 
@@ -247,7 +258,7 @@ int bench_print_row(row *rw, char type, long long m, long long n, long long k, c
     rw->type = type;
     snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", m, n, k);
     memcpy(rw->trans, trans, 3);
-    rw->impl = name, rw->ms = ms, rw->tflops = 2e-9 * (double)m * n * k / ms;
+    rw->impl = name, rw->ms = ms, rw->tflops = (type == 'c' || type == 'z' ? 8e-9 : 2e-9) * (double)m * n * k / ms;
     rw->ratio = ref_ms / ms, rw->diff = diff;
     printf("%-4c %-18s %-5s %-11s %10.*f %9.2f %9.2f %12.2e%s\n", type, rw->shape, rw->trans, rw->impl,
            ms < 0.1 ? 5 : 3, ms, rw->tflops, rw->ratio, diff, differs ? "  DIFFERS" : "");
@@ -353,6 +364,8 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
     }
     if (!cublas_gemm[type]) { /* the default kernel as the yardstick */
         const int d = tb_kernel_default(type, tb_config_get()->math);
+        if (d < 0)
+            return 0; /* no yardstick: the type is not timed */
         impl dflt = { IMPL_KERNEL, tb_kernel_names[d], d };
         memmove(impls + 1, impls, (size_t)nimpls * sizeof *impls);
         impls[0] = dflt, nimpls++;
@@ -368,7 +381,7 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
 }
 
 static const char usage_text[] =
-    "usage: tileblas-bench [--type s|d|sd] [--shape MxNxK|N]... [--trans NN|NT|TN|TT]... [--kernels LIST|all]\n"
+    "usage: tileblas-bench [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--kernels LIST|all]\n"
     "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
     "       tileblas-bench --host [--type s|d|sd] [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
     "                      [--no-cpu] [--csv FILE]\n"
@@ -497,11 +510,11 @@ int main(int argc, char **argv)
             if (s[0] < 1 || s[1] < 1 || s[2] < 1 || s[0] > 2147483647 || s[1] > 2147483647 || s[2] > 2147483647)
                 usage();
             i++;
-        } else if (!strcmp(arg, "--trans") && val && ntrans < 4 && strlen(val) == 2 && strchr("NT", val[0]) &&
-                   strchr("NT", val[1])) {
+        } else if (!strcmp(arg, "--trans") && val && ntrans < 4 && strlen(val) == 2 && strchr("NTC", val[0]) &&
+                   strchr("NTC", val[1])) {
             memcpy(trans[ntrans++], val, 3);
             i++;
-        } else if (!strcmp(arg, "--type") && val && (!strcmp(val, "s") || !strcmp(val, "d") || !strcmp(val, "sd"))) {
+        } else if (!strcmp(arg, "--type") && val && *val && strspn(val, "sdcz") == strlen(val)) {
             types = val, typed = 1, i++;
         } else if (!strcmp(arg, "--kernels") && val) {
             kernels = val, i++;
@@ -570,6 +583,11 @@ int main(int argc, char **argv)
 
     if (beta != 0.0 && !host)
         usage(); /* the kernels are timed with beta = 0 */
+    for (int t = 0; t < ntrans; t++)
+        if ((host || accuracy) && strchr(trans[t], 'C'))
+            usage(); /* the conjugate transpose: in the device-resident mode, where the complex types are */
+    if (host && strpbrk(types, "cz"))
+        usage(); /* whole calls of the complex types: not yet */
     if (host)
         return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta,
                           types, csv, !want_cpu);
@@ -597,7 +615,7 @@ int main(int argc, char **argv)
     impl all[2 * MAX_IMPLS]; /* every implementation of every type, for the chart's columns */
     int nrows = 0, nall = 0, status = 0;
     for (int ty = 0; ty < ntypes; ty++) {
-        const tb_type type = types[ty] == 'd' ? TB_TYPE_D : TB_TYPE_S;
+        const tb_type type = (tb_type)(strchr("sdcz", types[ty]) - "sdcz");
         impl impls[MAX_IMPLS];
         const int nimpls = choose_impls(type, kernels, impls);
         for (int i = 0; i < nimpls; i++) {
@@ -612,7 +630,9 @@ int main(int argc, char **argv)
                 problem pr;
                 int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
                 const char *tr = sweep ? sweep_trans[s] : trans[t];
-                setup(&pr, type, m, n, k, tr[0] == 'T', tr[1] == 'T');
+                if (!tb_type_complex(type) && (tr[0] == 'C' || tr[1] == 'C'))
+                    continue; /* the conjugate transpose: complex types only */
+                setup(&pr, type, m, n, k, (int)(strchr("NTC", tr[0]) - "NTC"), (int)(strchr("NTC", tr[1]) - "NTC"));
                 void *ref = bench_alloc(pr.celems * pr.es);
                 double ref_ms = 0;
                 for (int i = 0; i < nimpls; i++) {
@@ -623,7 +643,8 @@ int main(int argc, char **argv)
                         ref_ms = ms;
                         memcpy(ref, pr.hc, pr.celems * pr.es);
                     }
-                    double diff = bench_max_diff(pr.hc, ref, m, n, pr.p.ldc, pr.es);
+                    const int parts = tb_type_complex(type) ? 2 : 1; /* complex: compared part by part */
+                    double diff = bench_max_diff(pr.hc, ref, parts * m, n, parts * pr.p.ldc, pr.es / parts);
                     status |= bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, ms, ref_ms, diff,
                                               tolerance_of(&impls[i]));
                 }
