@@ -12,52 +12,48 @@
 
 namespace {
 
-template <class R> struct pair_of;
-template <> struct pair_of<float> { typedef float2 type; };
-template <> struct pair_of<double> { typedef double2 type; };
-
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
 
-// op(X) (rows x cols, of interleaved x with leading dimension ld) into planes re and im (leading dimension rows),
-// the imaginary parts negated when conj.  Transposed ops go through shared memory, so that reads and writes both
-// run along memory.
+// op(X) (rows x cols, of interleaved x with leading dimension ld, in elements) into planes re and im (leading
+// dimension rows), the imaginary parts negated when conj.  Transposed ops go through shared memory, so that reads
+// and writes both run along memory.  Each part is read on its own: a caller's complex array need only be aligned
+// to its parts.  Column tiles past gridDim.y's limit are covered by striding.
 template <class R>
-__global__ void split(const typename pair_of<R>::type *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows,
-                      int64_t cols, R *__restrict__ re, R *__restrict__ im)
+__global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows, int64_t cols,
+                      R *__restrict__ re, R *__restrict__ im)
 {
     __shared__ R tr[SIDE][SIDE + 1], ti[SIDE][SIDE + 1];
-    const int64_t r0 = (int64_t)blockIdx.x * SIDE, c0 = (int64_t)blockIdx.y * SIDE;
+    const int64_t r0 = (int64_t)blockIdx.x * SIDE;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const R sign = conj ? (R)-1 : (R)1;
-    if (!trans) {
+    for (int64_t c0 = (int64_t)blockIdx.y * SIDE; c0 < cols; c0 += (int64_t)gridDim.y * SIDE) {
+        if (!trans) {
+            for (int j = ty; j < SIDE; j += ROWS) {
+                const int64_t r = r0 + tx, c = c0 + j;
+                if (r < rows && c < cols)
+                    re[r + c * rows] = x[2 * (r + c * ld)], im[r + c * rows] = sign * x[2 * (r + c * ld) + 1];
+            }
+            continue;
+        }
+        for (int j = ty; j < SIDE; j += ROWS) { // element (r, c) of op(X) is X(c, r): contiguous along c
+            const int64_t r = r0 + j, c = c0 + tx;
+            if (r < rows && c < cols)
+                tr[j][tx] = x[2 * (c + r * ld)], ti[j][tx] = sign * x[2 * (c + r * ld) + 1];
+        }
+        __syncthreads();
         for (int j = ty; j < SIDE; j += ROWS) {
             const int64_t r = r0 + tx, c = c0 + j;
-            if (r < rows && c < cols) {
-                const typename pair_of<R>::type v = x[r + c * ld];
-                re[r + c * rows] = v.x, im[r + c * rows] = sign * v.y;
-            }
+            if (r < rows && c < cols)
+                re[r + c * rows] = tr[tx][j], im[r + c * rows] = ti[tx][j];
         }
-        return;
-    }
-    for (int j = ty; j < SIDE; j += ROWS) { // element (r, c) of op(X) is X(c, r): contiguous along c
-        const int64_t r = r0 + j, c = c0 + tx;
-        if (r < rows && c < cols) {
-            const typename pair_of<R>::type v = x[c + r * ld];
-            tr[j][tx] = v.x, ti[j][tx] = sign * v.y;
-        }
-    }
-    __syncthreads();
-    for (int j = ty; j < SIDE; j += ROWS) {
-        const int64_t r = r0 + tx, c = c0 + j;
-        if (r < rows && c < cols)
-            re[r + c * rows] = tr[tx][j], im[r + c * rows] = ti[tx][j];
+        __syncthreads(); // the tiles are reused by the next column tile
     }
 }
 
-// C = alpha (tre + i tim) + beta C, C unread when beta is 0 (both parts)
+// C = alpha (tre + i tim) + beta C, C unread when beta is 0 (both parts); C's parts written one by one, as read
 template <class R>
-__global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, typename pair_of<R>::type *c, int64_t ldc,
-                      const R *__restrict__ tre, const R *__restrict__ tim)
+__global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_t ldc, const R *__restrict__ tre,
+                      const R *__restrict__ tim)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= m)
@@ -65,13 +61,13 @@ __global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, typename pai
     const bool read_c = br != (R)0 || bi != (R)0;
     for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
         const R xr = tre[i + j * m], xi = tim[i + j * m];
-        typename pair_of<R>::type v;
-        v.x = ar * xr - ai * xi, v.y = ar * xi + ai * xr;
+        R vr = ar * xr - ai * xi, vi = ar * xi + ai * xr;
+        R *z = c + 2 * (i + j * ldc);
         if (read_c) {
-            const typename pair_of<R>::type z = c[i + j * ldc];
-            v.x += br * z.x - bi * z.y, v.y += br * z.y + bi * z.x;
+            const R zr = z[0], zi = z[1];
+            vr += br * zr - bi * zi, vi += br * zi + bi * zr;
         }
-        c[i + j * ldc] = v;
+        z[0] = vr, z[1] = vi;
     }
 }
 
@@ -101,8 +97,8 @@ tb_kproblem real_problem(const tb_kproblem *p, tb_type real)
 template <class R>
 int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, R *re, R *im, cudaStream_t s)
 {
-    const dim3 grid((unsigned)((rows + SIDE - 1) / SIDE), (unsigned)((cols + SIDE - 1) / SIDE)), block(SIDE, ROWS);
-    split<R><<<grid, block, 0, s>>>((const typename pair_of<R>::type *)x, ld, op != 0, op == 2, rows, cols, re, im);
+    const dim3 grid((unsigned)((rows + SIDE - 1) / SIDE), tb_grid_y((cols + SIDE - 1) / SIDE)), block(SIDE, ROWS);
+    split<R><<<grid, block, 0, s>>>((const R *)x, ld, op != 0, op == 2, rows, cols, re, im);
     return (int)cudaGetLastError();
 }
 
@@ -144,7 +140,7 @@ struct four_m {
         if (!e) {
             const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
             merge<R><<<grid, 128, 0, s>>>(p->m, p->n, (R)p->alpha, (R)p->alpha_im, (R)p->beta, (R)p->beta_im,
-                                          (typename pair_of<R>::type *)p->c, p->ldc, tr, ti);
+                                          (R *)p->c, p->ldc, tr, ti);
             e = (int)cudaGetLastError();
         }
         return e;
