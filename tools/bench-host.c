@@ -1,13 +1,13 @@
 /*
- * tileblas-bench --host: whole SGEMM and DGEMM calls (--type) as a program makes them, on operands in host memory
- * (malloc'd, pageable), timed with the wall clock, side by side on the same data:
+ * tileblas-bench --host: whole SGEMM, DGEMM, CGEMM and ZGEMM calls (--type) as a program makes them, on operands in
+ * host memory (malloc'd, pageable), timed with the wall clock, side by side on the same data:
  *   - OpenBLAS (libopenblas.so.0), the yardstick: the ratios are to it;
  *   - bare-fwd: a function that only passes the call on to OpenBLAS through a pointer, as an interposed library
  *     that did nothing else would: the floor of any library in between, for the calls of a few hundred ns;
- *   - tileblas: the library's own cblas_sgemm or cblas_dgemm (linked into this program), once as the environment routes it
+ *   - tileblas: the library's own cblas_?gemm (linked into this program), once as the environment routes it
  *     (TILEBLAS_MODE, auto by default; the row's name says where the call went: tb-auto/cpu or tb-auto/gpu) and
  *     once forced to the GPU (tb-gpu) when a device is usable;
- *   - NVBLAS (libnvblas.so, when it can be loaded): its sgemm_ or dgemm_, configured by a file written here (OpenBLAS as its
+ *   - NVBLAS (libnvblas.so, when it can be loaded): its ?gemm_, configured by a file written here (OpenBLAS as its
  *     CPU BLAS, device 0, NVBLAS_AUTOPIN_MEM_ENABLED), unless NVBLAS_CONFIG_FILE names one.
  * Each: one warm-up call (CUDA start-up, staging buffers), then the median of R calls (3 for calls over 0.1
  * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  Calls under 20 us are timed in
@@ -27,13 +27,13 @@
 #include "kernels.h"
 #include "tileblas.h"
 
-/* NVBLAS's sgemm_ and dgemm_, through one pointer type (the scalars go by pointer) */
+/* NVBLAS's ?gemm_, through one pointer type (the scalars go by pointer) */
 typedef void (*fortran_fn)(const char *, const char *, const int *, const int *, const int *, const void *,
                            const void *, const int *, const void *, const int *, const void *, void *, const int *);
 
-/* one column-major call on host memory, of type dp ? double : float */
+/* one column-major call on host memory, of type `type` (tb_type's numbers; alpha and beta real) */
 typedef struct call {
-    int dp;
+    int type;
     int ta, tb, m, n, k, lda, ldb, ldc;
     double alpha, beta;
     const void *a, *b;
@@ -47,11 +47,11 @@ typedef struct himpl {
     tileblas_path path; /* for tileblas's own: the path to force (AUTO: the environment's) */
 } himpl;
 
-static fortran_fn nvblas[2]; /* sgemm_, dgemm_ */
+static fortran_fn nvblas[TB_TYPE_COUNT]; /* sgemm_, dgemm_, cgemm_, zgemm_ */
 
 static void openblas_call(const call *x)
 {
-    bench_openblas_gemm(x->dp, x->ta, x->tb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
+    bench_openblas_gemm(x->type, x->ta, x->tb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
                         x->ldc);
 }
 
@@ -65,7 +65,10 @@ static __attribute__((noinline)) void bare_forward(const call *x)
 /* one call and nothing else (for tileblas's own, the thread's forced path is the caller's to set) */
 static void call_once(const himpl *im, const call *x)
 {
-    const float sa = (float)x->alpha, sb = (float)x->beta;
+    const float sa[2] = { (float)x->alpha, 0 }, sb[2] = { (float)x->beta, 0 };
+    const double da[2] = { x->alpha, 0 }, db[2] = { x->beta, 0 };
+    const int single = x->type == TB_TYPE_S || x->type == TB_TYPE_C;
+    const void *pa = single ? (const void *)sa : da, *pb = single ? (const void *)sb : db; /* by pointer, as typed */
     const enum CBLAS_TRANSPOSE ta = x->ta ? CblasTrans : CblasNoTrans, tb = x->tb ? CblasTrans : CblasNoTrans;
     switch (im->kind) {
     case H_OPENBLAS:
@@ -76,16 +79,20 @@ static void call_once(const himpl *im, const call *x)
         break;
     case H_NVBLAS: {
         char ca = x->ta ? 'T' : 'N', cb = x->tb ? 'T' : 'N';
-        nvblas[x->dp](&ca, &cb, &x->m, &x->n, &x->k, x->dp ? (const void *)&x->alpha : &sa, x->a, &x->lda, x->b,
-                      &x->ldb, x->dp ? (const void *)&x->beta : &sb, x->c, &x->ldc);
+        nvblas[x->type](&ca, &cb, &x->m, &x->n, &x->k, pa, x->a, &x->lda, x->b, &x->ldb, pb, x->c, &x->ldc);
         break;
     }
     case H_TILEBLAS:
-        if (x->dp)
+        if (x->type == TB_TYPE_Z)
+            cblas_zgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, pa, x->a, x->lda, x->b, x->ldb, pb, x->c, x->ldc);
+        else if (x->type == TB_TYPE_C)
+            cblas_cgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, pa, x->a, x->lda, x->b, x->ldb, pb, x->c, x->ldc);
+        else if (x->type == TB_TYPE_D)
             cblas_dgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
                         x->ldc);
         else
-            cblas_sgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, sa, x->a, x->lda, x->b, x->ldb, sb, x->c, x->ldc);
+            cblas_sgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, sa[0], x->a, x->lda, x->b, x->ldb, sb[0], x->c,
+                        x->ldc);
         break;
     }
 }
@@ -198,6 +205,8 @@ static void load_nvblas(char *conf, size_t size)
         h = dlopen("libnvblas.so", RTLD_NOW | RTLD_LOCAL);
     nvblas[0] = h ? (fortran_fn)dlsym(h, "sgemm_") : NULL;
     nvblas[1] = h ? (fortran_fn)dlsym(h, "dgemm_") : NULL;
+    nvblas[2] = h ? (fortran_fn)dlsym(h, "cgemm_") : NULL;
+    nvblas[3] = h ? (fortran_fn)dlsym(h, "zgemm_") : NULL;
 }
 
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
@@ -220,12 +229,12 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     char conf[64] = "";
     if (gpu && !no_cpu)
         load_nvblas(conf, sizeof conf);
-    if (nvblas[0] && nvblas[1])
+    if (nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3])
         impls[nimpls++] = (himpl){ "NVBLAS", H_NVBLAS, TILEBLAS_PATH_AUTO };
 
     printf("tileblas-bench --host: column-major, alpha = 1, beta = %g; operands in malloc'd host memory; wall clock, "
            "median of %d calls after a warm-up; GPU: %s; NVBLAS: %s\n",
-           beta, repeats, gpu ? "yes" : why, nvblas[0] && nvblas[1] ? "yes" : "not loaded");
+           beta, repeats, gpu ? "yes" : why, nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3] ? "yes" : "not loaded");
     printf("%-4s %-18s %-5s %-11s %10s %9s %10s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            "x OpenBLAS", "max rel diff");
     const int ntypes = (int)strlen(types);
@@ -234,20 +243,21 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     for (int ty = 0; ty < ntypes; ty++)
         for (int s = 0; s < nshapes; s++)
             for (int t = 0; t < ntrans; t++) {
-                call x = { types[ty] == 'd', trans[t][0] == 'T', trans[t][1] == 'T', (int)shapes[s][0],
-                           (int)shapes[s][1], (int)shapes[s][2], 0, 0, 0, 1.0, beta, NULL, NULL, NULL };
+                call x = { (int)(strchr("sdcz", types[ty]) - "sdcz"), trans[t][0] == 'T', trans[t][1] == 'T',
+                           (int)shapes[s][0], (int)shapes[s][1], (int)shapes[s][2], 0, 0, 0, 1.0, beta, NULL, NULL,
+                           NULL };
                 x.lda = x.ta ? x.k : x.m, x.ldb = x.tb ? x.n : x.k, x.ldc = x.m;
-                const size_t es = x.dp ? 8 : 4;
+                const size_t es = tb_type_size((tb_type)x.type), parts = tb_type_complex((tb_type)x.type) ? 2 : 1;
                 size_t aelems = (size_t)x.lda * (x.ta ? x.m : x.k), belems = (size_t)x.ldb * (x.tb ? x.k : x.n);
                 size_t celems = (size_t)x.m * x.n, cbytes = celems * es;
                 void *a = bench_alloc(aelems * es), *b = bench_alloc(belems * es);
                 void *c0 = bench_alloc(cbytes), *ref = bench_alloc(cbytes);
                 x.c = bench_alloc(cbytes), x.a = a, x.b = b;
-                bench_fill(a, aelems, es), bench_fill(b, belems, es);
+                bench_fill(a, aelems * parts, es / parts), bench_fill(b, belems * parts, es / parts);
                 if (beta == 0.0)
                     memset(c0, 0xff, cbytes);
                 else
-                    bench_fill(c0, celems, es);
+                    bench_fill(c0, celems * parts, es / parts);
                 /* the batch from OpenBLAS's calls; with more than one call a batch, every implementation in turn */
                 int batch = choose_batch(&impls[0], &x, c0, cbytes);
                 double ms[5];
@@ -265,10 +275,11 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                 }
                 memcpy(ref, result[0], cbytes);
                 /* TILEBLAS_MATH=tf32 makes the library's single-precision products TF32's */
-                const double tolerance = es == 4 && tb_config_get()->math == TB_MATH_TF32 ? BENCH_TOLERANCE_TF32
+                const double tolerance = es / parts == 4 && tb_config_get()->math == TB_MATH_TF32 ? BENCH_TOLERANCE_TF32
                                                                                         : BENCH_TOLERANCE;
                 for (int i = 0; i < nimpls; i++) {
-                    double diff = bench_max_diff(result[i], ref, x.m, x.n, x.ldc, es);
+                    double diff = bench_max_diff(result[i], ref, (int64_t)parts * x.m, x.n, (int64_t)parts * x.ldc,
+                                                 es / parts); /* complex: part by part */
                     status |= bench_print_row(&rows[nrows++], types[ty], x.m, x.n, x.k, trans[t], name[i], ms[i],
                                               ms[0], diff, tolerance);
                     free(result[i]);

@@ -383,8 +383,8 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
 static const char usage_text[] =
     "usage: tileblas-bench [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--kernels LIST|all]\n"
     "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
-    "       tileblas-bench --host [--type s|d|sd] [--shape MxNxK|N]... [--trans XY]... [--beta B] [--repeats R]\n"
-    "                      [--no-cpu] [--csv FILE]\n"
+    "       tileblas-bench --host [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--beta B]\n"
+    "                      [--repeats R] [--no-cpu] [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
     "       tileblas-bench --sweep N [--seed S] [--type s|d] [--kernels LIST] [--repeats R] [--no-cpu]\n"
@@ -586,8 +586,6 @@ int main(int argc, char **argv)
     for (int t = 0; t < ntrans; t++)
         if ((host || accuracy) && strchr(trans[t], 'C'))
             usage(); /* the conjugate transpose: in the device-resident mode, where the complex types are */
-    if (host && strpbrk(types, "cz"))
-        usage(); /* whole calls of the complex types: not yet */
     if (host)
         return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta,
                           types, csv, !want_cpu);
