@@ -4,9 +4,9 @@
 //   T_re = A_re B_re - A_im B_im,   T_im = A_re B_im + A_im B_re,
 // then one pass writes C = alpha T + beta C (C unread when beta = 0).  Each part of T is a real sum of 2k products
 // none larger than |a| |b|, so T is within the complex bound of doc/TESTING.md of the exact product on any real
-// kernel held to its type's real bound.  The planes (2 (mk + kn + mn) real numbers) and the real kernel's own
-// workspace are this kernel's workspace; without one it cannot run (it returns cudaErrorMemoryAllocation, and the
-// call goes to the CPU).
+// kernel held to its type's real bound.  The planes (2 (mk + kn + mn) real numbers, leading dimensions padded to
+// multiples of 4 for the real kernels' wide loads) and the real kernel's own workspace are this kernel's
+// workspace; without one it cannot run (it returns cudaErrorMemoryAllocation, and the call goes to the CPU).
 #include <stdint.h>
 #include "common.cuh"
 
@@ -15,12 +15,12 @@ namespace {
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
 
 // op(X) (rows x cols, of interleaved x with leading dimension ld, in elements) into planes re and im (leading
-// dimension rows), the imaginary parts negated when conj.  Transposed ops go through shared memory, so that reads
+// dimension ldo), the imaginary parts negated when conj.  Transposed ops go through shared memory, so that reads
 // and writes both run along memory.  Each part is read on its own: a caller's complex array need only be aligned
 // to its parts.  Column tiles past gridDim.y's limit are covered by striding.
 template <class R>
 __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows, int64_t cols,
-                      R *__restrict__ re, R *__restrict__ im)
+                      R *__restrict__ re, R *__restrict__ im, int64_t ldo)
 {
     __shared__ R tr[SIDE][SIDE + 1], ti[SIDE][SIDE + 1];
     const int64_t r0 = (int64_t)blockIdx.x * SIDE;
@@ -31,7 +31,7 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
             for (int j = ty; j < SIDE; j += ROWS) {
                 const int64_t r = r0 + tx, c = c0 + j;
                 if (r < rows && c < cols)
-                    re[r + c * rows] = x[2 * (r + c * ld)], im[r + c * rows] = sign * x[2 * (r + c * ld) + 1];
+                    re[r + c * ldo] = x[2 * (r + c * ld)], im[r + c * ldo] = sign * x[2 * (r + c * ld) + 1];
             }
             continue;
         }
@@ -44,7 +44,7 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
         for (int j = ty; j < SIDE; j += ROWS) {
             const int64_t r = r0 + tx, c = c0 + j;
             if (r < rows && c < cols)
-                re[r + c * rows] = tr[tx][j], im[r + c * rows] = ti[tx][j];
+                re[r + c * ldo] = tr[tx][j], im[r + c * ldo] = ti[tx][j];
         }
         __syncthreads(); // the tiles are reused by the next column tile
     }
@@ -53,14 +53,14 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
 // C = alpha (tre + i tim) + beta C, C unread when beta is 0 (both parts); C's parts written one by one, as read
 template <class R>
 __global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_t ldc, const R *__restrict__ tre,
-                      const R *__restrict__ tim)
+                      const R *__restrict__ tim, int64_t ldt)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= m)
         return;
     const bool read_c = br != (R)0 || bi != (R)0;
     for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
-        const R xr = tre[i + j * m], xi = tim[i + j * m];
+        const R xr = tre[i + j * ldt], xi = tim[i + j * ldt];
         R vr = ar * xr - ai * xi, vi = ar * xi + ai * xr;
         R *z = c + 2 * (i + j * ldc);
         if (read_c) {
@@ -71,18 +71,32 @@ __global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_
     }
 }
 
-// The workspace's parts: the planes of op(A), op(B) and T, then the real kernel's workspace (256-byte aligned)
+// The planes' leading dimension for `rows` rows: a multiple of 4, for the real kernels' 16-byte loads
+static inline int64_t plane_ld(int64_t rows)
+{
+    return (rows + 3) & ~(int64_t)3;
+}
+
+// The workspace: the real and imaginary planes of op(A), op(B) and T, then the real kernel's workspace, each part
+// 256-byte aligned; offsets in bytes
 struct layout {
-    size_t a, b, t, real, bytes;
+    size_t a[2], b[2], t[2], real, bytes;
 };
 
 template <class R>
 layout layout_of(const tb_kproblem *p, size_t real_ws)
 {
+    const size_t a = sizeof(R) * (size_t)(plane_ld(p->m) * p->k), b = sizeof(R) * (size_t)(plane_ld(p->k) * p->n);
+    const size_t t = sizeof(R) * (size_t)(plane_ld(p->m) * p->n);
+    size_t at = 0;
+    auto place = [&at](size_t bytes) {
+        const size_t here = at;
+        at += (bytes + 255) / 256 * 256;
+        return here;
+    };
     layout l;
-    l.a = 0, l.b = l.a + 2 * sizeof(R) * (size_t)(p->m * p->k), l.t = l.b + 2 * sizeof(R) * (size_t)(p->k * p->n);
-    l.real = (l.t + 2 * sizeof(R) * (size_t)(p->m * p->n) + 255) / 256 * 256;
-    l.bytes = l.real + real_ws;
+    l.a[0] = place(a), l.a[1] = place(a), l.b[0] = place(b), l.b[1] = place(b), l.t[0] = place(t), l.t[1] = place(t);
+    l.real = at, l.bytes = at + real_ws;
     return l;
 }
 
@@ -90,7 +104,8 @@ layout layout_of(const tb_kproblem *p, size_t real_ws)
 tb_kproblem real_problem(const tb_kproblem *p, tb_type real)
 {
     tb_kproblem q = {};
-    q.type = real, q.m = p->m, q.n = p->n, q.k = p->k, q.lda = p->m, q.ldb = p->k, q.ldc = p->m;
+    q.type = real, q.m = p->m, q.n = p->n, q.k = p->k, q.lda = plane_ld(p->m), q.ldb = plane_ld(p->k),
+    q.ldc = plane_ld(p->m);
     return q;
 }
 
@@ -98,7 +113,7 @@ template <class R>
 int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, R *re, R *im, cudaStream_t s)
 {
     const dim3 grid((unsigned)((rows + SIDE - 1) / SIDE), tb_grid_y((cols + SIDE - 1) / SIDE)), block(SIDE, ROWS);
-    split<R><<<grid, block, 0, s>>>((const R *)x, ld, op != 0, op == 2, rows, cols, re, im);
+    split<R><<<grid, block, 0, s>>>((const R *)x, ld, op != 0, op == 2, rows, cols, re, im, plane_ld(rows));
     return (int)cudaGetLastError();
 }
 
@@ -121,8 +136,8 @@ struct four_m {
         tb_kproblem q = real_problem(p, REAL);
         const layout l = layout_of<R>(p, Workspace ? Workspace(&q) : 0);
         char *w = (char *)ws;
-        R *ar = (R *)(w + l.a), *ai = ar + p->m * p->k, *br = (R *)(w + l.b), *bi = br + p->k * p->n;
-        R *tr = (R *)(w + l.t), *ti = tr + p->m * p->n;
+        R *ar = (R *)(w + l.a[0]), *ai = (R *)(w + l.a[1]), *br = (R *)(w + l.b[0]), *bi = (R *)(w + l.b[1]);
+        R *tr = (R *)(w + l.t[0]), *ti = (R *)(w + l.t[1]);
         void *real_ws = Workspace && Workspace(&q) ? w + l.real : NULL;
         int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ar, ai, s);
         if (!e)
@@ -140,7 +155,7 @@ struct four_m {
         if (!e) {
             const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
             merge<R><<<grid, 128, 0, s>>>(p->m, p->n, (R)p->alpha, (R)p->alpha_im, (R)p->beta, (R)p->beta_im,
-                                          (R *)p->c, p->ldc, tr, ti);
+                                          (R *)p->c, p->ldc, tr, ti, q.ldc);
             e = (int)cudaGetLastError();
         }
         return e;
