@@ -65,6 +65,12 @@ static inline int tb_alpha_zero(const tb_kproblem *p)
     return p->alpha == 0.0 && p->alpha_im == 0.0;
 }
 
+/* beta == 0 (both parts): C is not read */
+static inline int tb_beta_zero(const tb_kproblem *p)
+{
+    return p->beta == 0.0 && p->beta_im == 0.0;
+}
+
 /* Element i of an array of esize-byte elements */
 static inline void *tb_at(const void *base, int64_t i, unsigned esize)
 {

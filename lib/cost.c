@@ -37,7 +37,7 @@ tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
 {
     double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, e = tb_type_size(g->p.type);
     const double f = tb_type_flops(g->p.type);
-    double b_in = e * (k * n + (g->p.beta != 0.0 ? m * n : 0.0));
+    double b_in = e * (k * n + (!tb_beta_zero(&g->p) ? m * n : 0.0));
     tb_cost t;
     double kernel = compute_time(f, m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
     if (tc) {

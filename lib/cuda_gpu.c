@@ -282,7 +282,7 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
         *what = "copying an operand to the device";
         if ((e = (cudaError_t)tb_cuda_fault(TB_OP_OTHER)) != cudaSuccess)
             return e;
-        if (i == 2 && p.beta == 0.0)
+        if (i == 2 && tb_beta_zero(&p))
             continue; /* C is not read when beta = 0 */
         tb_cuda_count_bytes(rows[i], cols[i], es);
         if ((e = cudaMemcpy2D(tmp[i], (size_t)rows[i] * es, host[i], (size_t)ld[i] * es, (size_t)rows[i] * es,

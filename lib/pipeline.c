@@ -433,7 +433,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     /* C: read only when beta != 0, into its buffer once the download of the tile before there is done */
     k.c = ctile(r, t);
     k.ldc = CTILE_LD(pl);
-    if (p->beta != 0.0 &&
+    if (!tb_beta_zero(p) &&
         ((t >= pl->ctiles && up_waits(r, EV_FREED(cb))) ||
          upload(r, k.c, k.ldc, tb_at(p->c, i0 + j0 * p->ldc, e), p->ldc, rows, cols)))
         return -1;

@@ -208,8 +208,12 @@ START_TEST(kernel_table)
     /* the contract: every kernel runs some type, naive (the reference) every one; a number outside the table runs
      * nothing; a kernel forced for a type it does not run gives way to the type's default */
     const tb_kproblem s = { .type = TB_TYPE_S }, d = { .type = TB_TYPE_D };
-    for (int k = 0; k < tb_kernel_count; k++)
-        ck_assert_msg(tb_kernel_can(k, &s) || tb_kernel_can(k, &d), "%s", tb_kernel_names[k]);
+    for (int k = 0; k < tb_kernel_count; k++) {
+        int runs = 0;
+        for (int t = 0; t < TB_TYPE_COUNT; t++)
+            runs += tb_kernel_can(k, &(tb_kproblem){ .type = (tb_type)t });
+        ck_assert_msg(runs > 0, "%s", tb_kernel_names[k]);
+    }
     ck_assert(tb_kernel_can(0, &s) && tb_kernel_can(0, &d));
     ck_assert(!tb_kernel_can(-1, &s) && !tb_kernel_can(tb_kernel_count, &s));
     ck_assert(tb_kernel_can(tb_route_kernel(&s), &s) && tb_kernel_can(tb_route_kernel(&d), &d));
