@@ -381,10 +381,9 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream,
 #define TB_LARGE_FILL 0.8
 // The thin tile, 256 x 32, for C with a side of at most TB_THIN_SIDE, that side along the tile's 32 (computed as
 // C^T = op(B)^T op(A)^T where it is m): the small tile would leave most of its 64 columns idle.  k is split into
-// slices at least TB_THIN_SLICE deep to fill about one wave.  Built only with -DTB_THIN_SIDE=32 until it has
-// passed the GPU suites as the default (0: never).
+// slices at least TB_THIN_SLICE deep to fill about one wave.  -DTB_THIN_SIDE=0 builds without it.
 #ifndef TB_THIN_SIDE
-#define TB_THIN_SIDE 0
+#define TB_THIN_SIDE 32
 #endif
 #ifndef TB_THIN_SLICE
 #define TB_THIN_SLICE 128

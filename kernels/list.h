@@ -13,10 +13,10 @@
 #define TB_D TB_TYPE_BIT(TB_TYPE_D)
 #define TB_C TB_TYPE_BIT(TB_TYPE_C)
 #define TB_Z TB_TYPE_BIT(TB_TYPE_Z)
-/* The complex kernels (kernels/complex.cu) are listed only where built with -DTB_COMPLEX_KERNELS=1, until they
- * have passed the GPU suites; without them complex calls run on the CPU BLAS. */
+/* The complex kernels (kernels/complex.cu); -DTB_COMPLEX_KERNELS=0 builds without them, and complex calls then run
+ * on the CPU BLAS. */
 #ifndef TB_COMPLEX_KERNELS
-#define TB_COMPLEX_KERNELS 0
+#define TB_COMPLEX_KERNELS 1
 #endif
 #if TB_COMPLEX_KERNELS
 #define TB_COMPLEX_ROWS(X)                                                                                      \

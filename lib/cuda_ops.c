@@ -356,11 +356,11 @@ void tb_cuda_ops(int kernel, tb_devops *ops)
                         .done = c_done };
 }
 
-/* TB_PIPE_OVERLAP=1 builds the pipeline that queues each chunk's upload while the copy threads stage the next
- * (lib/pipeline.h), so that a chunk's CUDA calls do not leave the threads idle; off until it has passed the GPU
- * suites as the default (doc/NOTES.md has its times). */
+/* TB_PIPE_OVERLAP=1 (the default) builds the pipeline that queues each chunk's upload while the copy threads stage
+ * the next (lib/pipeline.h), so that a chunk's CUDA calls do not leave the threads idle; 0 builds the one that
+ * queues them after staging (doc/NOTES.md has both's times). */
 #ifndef TB_PIPE_OVERLAP
-#define TB_PIPE_OVERLAP 0
+#define TB_PIPE_OVERLAP 1
 #endif
 
 /* TB_STAGING_HUGE=1 builds the staging slots on 2 MiB pages (anonymous memory the kernel is asked to back with huge

@@ -6,8 +6,7 @@
 # (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ and the like of its
 # scipy-openblas64).  Every product within the bound of doc/TESTING.md of one in higher precision; on the CPU path
 # the results are byte for byte those without tileblas; the summary counts exactly the products numpy handed to
-# its BLAS (of the type's names); with a GPU, all of them forced there (the real types: no GPU kernel computes
-# complex products yet).  SKIP (77) without any python3 that has numpy.
+# its BLAS (of the type's names); with a GPU, all of them forced there.  SKIP (77) without any python3 that has numpy.
 set -u
 [ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (python under ASan)"; exit 77; }
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -40,8 +39,6 @@ with() {
 
   if grep -q '^tileblas:  GPU: none usable' "$work/auto.err"; then
     echo "SKIP: $py $dtype: GPU path (no usable GPU)"
-  elif [ $t = c ] || [ $t = z ]; then
-    echo "SKIP: $py $dtype: GPU path (no GPU kernel computes complex products yet)"
   else
     LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" "$dtype" >"$work/gpu" 2>"$work/gpu.err" ||
       fail "$py $dtype: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
