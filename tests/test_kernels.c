@@ -22,6 +22,17 @@
 #include "elements.h"
 #include "suite.h"
 
+/* The suite is built as several programs, each one part of it (TT_KERNELS_PART; -1: all), which make check runs
+ * side by side: odd layouts and non-finite inputs; many tiles in single and in double precision; the complex types. */
+enum { PART_ODD, PART_MANY_S, PART_MANY_D, PART_COMPLEX };
+#ifndef TT_KERNELS_PART
+#define TT_KERNELS_PART -1
+#endif
+static int in_part(int part)
+{
+    return TT_KERNELS_PART < 0 || TT_KERNELS_PART == part;
+}
+
 static const int shapes[][3] = {
     { 1, 1, 1 },     { 7, 5, 3 },      { 17, 33, 15 },  { 127, 129, 17 }, { 129, 127, 31 },
     { 128, 128, 16 }, { 257, 130, 33 }, { 64, 200, 100 }, { 300, 65, 257 }, { 64, 96, 1000 },
@@ -63,6 +74,28 @@ static double complex random_element(tb_type t)
 static int64_t leading(int64_t rows, int layout)
 {
     return layout == 1 ? rows + 1 + (rows % 2) : ((rows + 3) & ~(int64_t)3) + 4;
+}
+
+/* x . y over k terms: in double for single-precision elements (their products are exact there, and the sum's
+ * error far inside FP32's bound), in long double for double ones (11 bits beyond FP64's) */
+static long double dot(const double *x, const double *y, int64_t k, int wide)
+{
+    if (!wide) {
+        double sum = 0;
+        for (int64_t l = 0; l < k; l++)
+            sum += x[l] * y[l];
+        return sum;
+    }
+    long double sum = 0;
+    for (int64_t l = 0; l < k; l++)
+        sum += (long double)x[l] * y[l];
+    return sum;
+}
+
+/* whether row (column) i of n is checked: every stride-th, and the last two */
+static int checked(int64_t i, int64_t n, int stride)
+{
+    return i % stride == 0 || i >= n - 2;
 }
 
 /* one case: kernel, type, ops (2: the conjugate transpose, complex types), shape, layout, alpha and beta (for the
@@ -115,11 +148,27 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
 
     const void *a = tb_at(ha, misalign, es), *b = tb_at(hb, misalign, es);
     const int tf32 = tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32); /* inputs rounded to 11 bits */
-    const double u = type == TB_TYPE_D || type == TB_TYPE_Z ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
+    const int fp64 = type == TB_TYPE_D || type == TB_TYPE_Z;
+    const double u = fp64 ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
     const double complex za = alpha + alpha_im * I, zb = beta + beta_im * I;
     char what[160];
     snprintf(what, sizeof what, "%s %c %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
              "SDCZ"[type], "NTC"[ta], "NTC"[tb], (long long)m, (long long)n, (long long)k, layout, alpha, beta);
+    /* op(A)'s rows and op(B)'s columns that are checked, each along k, as doubles (exact for every type): the
+     * reference's inner loop then runs along memory, with the products' magnitudes ready */
+    double *ar = malloc((size_t)(m * k) * sizeof(double)), *ai = malloc((size_t)(m * k) * sizeof(double));
+    double *br = malloc((size_t)(k * n) * sizeof(double)), *bi = malloc((size_t)(k * n) * sizeof(double));
+    double *aa = malloc((size_t)(m * k) * sizeof(double)), *ba = malloc((size_t)(k * n) * sizeof(double));
+    for (int64_t r = 0; r < m; r++)
+        for (int64_t l = 0; l < k && checked(r, m, stride); l++) {
+            const long double complex x = tt_op_at(a, (size_t)lda, ta, (size_t)r, (size_t)l, type);
+            ar[r * k + l] = (double)creall(x), ai[r * k + l] = (double)cimagl(x), aa[r * k + l] = (double)cabsl(x);
+        }
+    for (int64_t c = 0; c < n; c++)
+        for (int64_t l = 0; l < k && checked(c, n, stride); l++) {
+            const long double complex y = tt_op_at(b, (size_t)ldb, tb, (size_t)l, (size_t)c, type);
+            br[c * k + l] = (double)creall(y), bi[c * k + l] = (double)cimagl(y), ba[c * k + l] = (double)cabsl(y);
+        }
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int64_t r = e % ldc, c = e / ldc;
@@ -128,22 +177,24 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
                           what, (long long)e);
             continue;
         }
-        if ((r % stride && r < m - 2) || (c % stride && c < n - 2))
+        if (!checked(r, m, stride) || !checked(c, n, stride))
             continue;
-        long double complex sum = 0;
-        long double mag = 0;
-        for (int64_t l = 0; l < k; l++) {
-            const long double complex x = tt_op_at(a, (size_t)lda, ta, (size_t)r, (size_t)l, type);
-            const long double complex y = tt_op_at(b, (size_t)ldb, tb, (size_t)l, (size_t)c, type);
-            sum += x * y, mag += cabsl(x) * cabsl(y);
-        }
+        const double *xr = ar + r * k, *xi = ai + r * k, *yr = br + c * k, *yi = bi + c * k;
+        const double *xa = aa + r * k, *ya = ba + c * k;
+        double mag = 0;
+        for (int64_t l = 0; l < k; l++)
+            mag += xa[l] * ya[l];
+        const long double sr = dot(xr, yr, k, fp64) - (cplx ? dot(xi, yi, k, fp64) : 0),
+                          si = cplx ? dot(xr, yi, k, fp64) + dot(xi, yr, k, fp64) : 0;
+        const long double complex sum = CMPLXL(sr, si);
         const long double complex c0 = beta == 0.0 ? 0.0 : tt_xget(hc0, i, type), got = tt_xget(hc, i, type);
         const long double complex want = za * sum + zb * c0;
-        const double bound = tt_bound_factor(type, k) * u * (cabs(za) * (double)mag + cabs(zb) * (double)cabsl(c0));
+        const double bound = tt_bound_factor(type, k) * u * (cabs(za) * mag + cabs(zb) * (double)cabsl(c0));
         ck_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
                       "%s: C(%lld,%lld) = %.17Lg%+.17Lgi, want %.17Lg%+.17Lgi", what, (long long)r, (long long)c,
                       creall(got), cimagl(got), creall(want), cimagl(want));
     }
+    free(ar), free(ai), free(br), free(bi), free(aa), free(ba);
     cudaFree(da), cudaFree(db), cudaFree(dc);
     free(ha), free(hb), free(hc0), free(hc);
 }
@@ -204,7 +255,7 @@ START_TEST(many_tiles)
 {
     const int kernel = _i / 4, ta = (_i >> 1) & 1;
     const tb_type type = _i & 1 ? TB_TYPE_D : TB_TYPE_S;
-    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_D ? PART_MANY_D : PART_MANY_S))
         return;
     for (size_t s = 0; s < sizeof many / sizeof many[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
@@ -353,10 +404,14 @@ int main(void)
     Suite *suite = suite_create("kernels on odd layouts");
     TCase *tc = tcase_create("direct launches");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, odd_layouts, 0, tb_kernel_count * 8);
-    tcase_add_loop_test(tc, many_tiles, 0, tb_kernel_count * 4);
-    tcase_add_loop_test(tc, complex_layouts, 0, tb_kernel_count * 18);
-    tcase_add_loop_test(tc, non_finite, 0, tb_kernel_count);
+    if (in_part(PART_ODD)) {
+        tcase_add_loop_test(tc, odd_layouts, 0, tb_kernel_count * 8);
+        tcase_add_loop_test(tc, non_finite, 0, tb_kernel_count);
+    }
+    if (in_part(PART_MANY_S) || in_part(PART_MANY_D))
+        tcase_add_loop_test(tc, many_tiles, 0, tb_kernel_count * 4);
+    if (in_part(PART_COMPLEX))
+        tcase_add_loop_test(tc, complex_layouts, 0, tb_kernel_count * 18);
     suite_add_tcase(suite, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
     return tt_run_suite(suite, CK_NOFORK);
