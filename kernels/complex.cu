@@ -14,24 +14,67 @@ namespace {
 
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
 
-// op(X) (rows x cols, of interleaved x with leading dimension ld, in elements) into planes re and im (leading
-// dimension ldo), the imaginary parts negated when conj.  Transposed ops go through shared memory, so that reads
-// and writes both run along memory.  Each part is read on its own: a caller's complex array need only be aligned
-// to its parts.  Column tiles past gridDim.y's limit are covered by striding.
+// (xr + i xi)(yr + i yi), as the reference BLAS multiplies
 template <class R>
-__global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows, int64_t cols,
-                      R *__restrict__ re, R *__restrict__ im, int64_t ldo)
+struct cpx {
+    R re, im;
+};
+template <class R>
+__host__ __device__ cpx<R> times(R xr, R xi, R yr, R yi)
+{
+    return { xr * yr - xi * yi, xr * yi + xi * yr };
+}
+
+// Where split puts element (r, c) of op(X): in planes of real and imaginary parts (leading dimension ld) ...
+template <class R>
+struct planes {
+    R *re, *im;
+    int64_t ld;
+    __host__ __device__ void operator()(int64_t r, int64_t c, R vr, R vi) const
+    {
+        re[r + c * ld] = vr, im[r + c * ld] = vi;
+    }
+};
+
+// ... or as the 2 x 2 real block [vr -vi; vi vr] at rows 2r, 2r + 1 and columns c, k + c of a real matrix: op(A) in
+// the real form of one real product (TB_COMPLEX_ONE_PRODUCT below)
+template <class R>
+struct blocks {
+    R *x;
+    int64_t ld, k;
+    __host__ __device__ void operator()(int64_t r, int64_t c, R vr, R vi) const
+    {
+        R *left = x + 2 * r + c * ld, *right = x + 2 * r + (k + c) * ld;
+        left[0] = vr, left[1] = vi, right[0] = -vi, right[1] = vr;
+    }
+};
+
+// op(X) (rows x cols, of interleaved x with leading dimension ld, in elements) to `put`, the imaginary parts negated
+// when conj, and each element multiplied by (mr + i mi) when scaled.  Transposed ops go through shared memory, so
+// that reads and writes both run along memory.  Each part is read on its own: a caller's complex array need only
+// be aligned to its parts.  Column tiles past gridDim.y's limit are covered by striding.
+template <class R, class Put>
+__global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows, int64_t cols, Put put,
+                      bool scaled, R mr, R mi)
 {
     __shared__ R tr[SIDE][SIDE + 1], ti[SIDE][SIDE + 1];
     const int64_t r0 = (int64_t)blockIdx.x * SIDE;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const R sign = conj ? (R)-1 : (R)1;
+    auto store = [&](int64_t r, int64_t c, R vr, R vi) {
+        if (scaled) { // alpha folded into the operand
+            const cpx<R> v = times(mr, mi, vr, vi);
+            put(r, c, v.re, v.im);
+        } else {
+            put(r, c, vr, vi);
+        }
+    };
     for (int64_t c0 = (int64_t)blockIdx.y * SIDE; c0 < cols; c0 += (int64_t)gridDim.y * SIDE) {
         if (!trans) {
             for (int j = ty; j < SIDE; j += ROWS) {
                 const int64_t r = r0 + tx, c = c0 + j;
                 if (r < rows && c < cols)
-                    re[r + c * ldo] = x[2 * (r + c * ld)], im[r + c * ldo] = sign * x[2 * (r + c * ld) + 1];
+                    store(r, c, x[2 * (r + c * ld)], sign * x[2 * (r + c * ld) + 1]);
             }
             continue;
         }
@@ -44,9 +87,22 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
         for (int j = ty; j < SIDE; j += ROWS) {
             const int64_t r = r0 + tx, c = c0 + j;
             if (r < rows && c < cols)
-                re[r + c * ldo] = tr[tx][j], im[r + c * ldo] = ti[tx][j];
+                store(r, c, tr[tx][j], ti[tx][j]);
         }
         __syncthreads(); // the tiles are reused by the next column tile
+    }
+}
+
+
+// C = beta C, for the one product's complex beta (the real kernel then adds to C with beta = 1)
+template <class R>
+__global__ void scale(int64_t m, int64_t n, R br, R bi, R *c, int64_t ldc)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (int64_t j = blockIdx.y; i < m && j < n; j += gridDim.y) {
+        R *z = c + 2 * (i + j * ldc);
+        const cpx<R> v = times(br, bi, z[0], z[1]);
+        z[0] = v.re, z[1] = v.im;
     }
 }
 
@@ -61,13 +117,13 @@ __global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_
     const bool read_c = br != (R)0 || bi != (R)0;
     for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
         const R xr = tre[i + j * ldt], xi = tim[i + j * ldt];
-        R vr = ar * xr - ai * xi, vi = ar * xi + ai * xr;
+        cpx<R> v = times(ar, ai, xr, xi);
         R *z = c + 2 * (i + j * ldc);
         if (read_c) {
-            const R zr = z[0], zi = z[1];
-            vr += br * zr - bi * zi, vi += br * zi + bi * zr;
+            const cpx<R> w = times(br, bi, z[0], z[1]);
+            v.re += w.re, v.im += w.im;
         }
-        z[0] = vr, z[1] = vi;
+        z[0] = v.re, z[1] = v.im;
     }
 }
 
@@ -77,71 +133,114 @@ static inline int64_t plane_ld(int64_t rows)
     return (rows + 3) & ~(int64_t)3;
 }
 
-// The workspace: the real and imaginary planes of op(A), op(B) and T, then the real kernel's workspace, each part
-// 256-byte aligned; offsets in bytes
+// TB_COMPLEX_ONE_PRODUCT=1 computes the four real products as one, of the real form: C seen as a real matrix of 2m
+// rows (real and imaginary parts alternate down a column, as they are stored) is Ab B2, with Ab the 2m x 2k real
+// matrix of the blocks [a_re -a_im; a_im a_re] of op(A) and B2 the 2k x n matrix of op(B)'s real parts over its
+// imaginary ones.  The real kernel then writes C itself (no T, no merge), in one launch that converts each operand
+// once; a complex alpha is folded into B2, a complex beta applied to C first (beta = 1 for the kernel).  Its
+// workspace is 4mk + 2kn real numbers.  Each element of C is still a real sum of 2k products of parts, so the
+// bound is the same.  Off until timed against the four products.
+#ifndef TB_COMPLEX_ONE_PRODUCT
+#define TB_COMPLEX_ONE_PRODUCT 0
+#endif
+
+// The workspace: the parts (the planes, or the real forms of op(A) and op(B)), then the real kernel's workspace,
+// each 256-byte aligned; offsets in bytes
 struct layout {
-    size_t a[2], b[2], t[2], real, bytes;
+    size_t at[6], real, bytes;
 };
 
-template <class R>
-layout layout_of(const tb_kproblem *p, size_t real_ws)
+static layout place(const size_t *sizes, int count, size_t real_ws)
 {
-    const size_t a = sizeof(R) * (size_t)(plane_ld(p->m) * p->k), b = sizeof(R) * (size_t)(plane_ld(p->k) * p->n);
-    const size_t t = sizeof(R) * (size_t)(plane_ld(p->m) * p->n);
+    layout l = {};
     size_t at = 0;
-    auto place = [&at](size_t bytes) {
-        const size_t here = at;
-        at += (bytes + 255) / 256 * 256;
-        return here;
-    };
-    layout l;
-    l.a[0] = place(a), l.a[1] = place(a), l.b[0] = place(b), l.b[1] = place(b), l.t[0] = place(t), l.t[1] = place(t);
+    for (int i = 0; i < count; i++)
+        l.at[i] = at, at += (sizes[i] + 255) / 256 * 256;
     l.real = at, l.bytes = at + real_ws;
     return l;
 }
 
-// p's real NN product of the planes' shape (a, b, c and the scalars set by the caller)
-tb_kproblem real_problem(const tb_kproblem *p, tb_type real)
-{
-    tb_kproblem q = {};
-    q.type = real, q.m = p->m, q.n = p->n, q.k = p->k, q.lda = plane_ld(p->m), q.ldb = plane_ld(p->k),
-    q.ldc = plane_ld(p->m);
-    return q;
-}
-
-template <class R>
-int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, R *re, R *im, cudaStream_t s)
+template <class R, class Put>
+int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, Put put, const tb_kproblem *alpha,
+                  cudaStream_t s)
 {
     const dim3 grid((unsigned)((rows + SIDE - 1) / SIDE), tb_grid_y((cols + SIDE - 1) / SIDE)), block(SIDE, ROWS);
-    split<R><<<grid, block, 0, s>>>((const R *)x, ld, op != 0, op == 2, rows, cols, re, im, plane_ld(rows));
+    split<R, Put><<<grid, block, 0, s>>>((const R *)x, ld, op != 0, op == 2, rows, cols, put, alpha != NULL,
+                                         alpha ? (R)alpha->alpha : (R)1, alpha ? (R)alpha->alpha_im : (R)0);
     return (int)cudaGetLastError();
 }
 
-// The four real products on `real`'s launcher and workspace function (R: its element type)
+// The complex product on `real`'s launcher and workspace function (R: its element type)
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *)>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
+    // p's real NN product (a and b, and for the four products c and the scalars, set by the caller)
+    static tb_kproblem real_problem(const tb_kproblem *p)
+    {
+        tb_kproblem q = {};
+        q.type = REAL, q.n = p->n;
+        if (TB_COMPLEX_ONE_PRODUCT) {
+            q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
+            q.c = p->c, q.ldc = 2 * p->ldc;
+            q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
+        } else {
+            q.m = p->m, q.k = p->k, q.lda = plane_ld(p->m), q.ldb = plane_ld(p->k), q.ldc = plane_ld(p->m);
+        }
+        return q;
+    }
+
+    static layout layout_of(const tb_kproblem *p)
+    {
+        const tb_kproblem q = real_problem(p);
+        const size_t real_ws = Workspace(&q);
+        // the four products: op(A)'s planes, op(B)'s, T's; the one: op(A)'s real form, op(B)'s
+        const size_t a = sizeof(R) * (size_t)(q.lda * q.k), b = sizeof(R) * (size_t)(q.ldb * q.n),
+                     t = sizeof(R) * (size_t)(q.ldc * q.n);
+        const size_t four[6] = { a, a, b, b, t, t }, one[2] = { a, b };
+        return TB_COMPLEX_ONE_PRODUCT ? place(one, 2, real_ws) : place(four, 6, real_ws);
+    }
+
     static size_t workspace(const tb_kproblem *p)
     {
-        const tb_kproblem q = real_problem(p, REAL);
-        return layout_of<R>(p, Workspace ? Workspace(&q) : 0).bytes;
+        return layout_of(p).bytes;
     }
 
     static int launch(const tb_kproblem *p, void *ws, void *stream)
     {
         if (!ws)
             return (int)cudaErrorMemoryAllocation;
-        const cudaStream_t s = (cudaStream_t)stream;
-        tb_kproblem q = real_problem(p, REAL);
-        const layout l = layout_of<R>(p, Workspace ? Workspace(&q) : 0);
-        char *w = (char *)ws;
-        R *ar = (R *)(w + l.a[0]), *ai = (R *)(w + l.a[1]), *br = (R *)(w + l.b[0]), *bi = (R *)(w + l.b[1]);
-        R *tr = (R *)(w + l.t[0]), *ti = (R *)(w + l.t[1]);
-        void *real_ws = Workspace && Workspace(&q) ? w + l.real : NULL;
-        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ar, ai, s);
+        const layout l = layout_of(p);
+        void *real_ws = l.bytes > l.real ? (char *)ws + l.real : NULL;
+        return TB_COMPLEX_ONE_PRODUCT ? one(p, (char *)ws, l, real_ws, (cudaStream_t)stream)
+                                      : four(p, (char *)ws, l, real_ws, (cudaStream_t)stream);
+    }
+
+    static int one(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
+    {
+        tb_kproblem q = real_problem(p);
+        R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]);
+        q.a = ab, q.b = b2;
+        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, blocks<R>{ ab, q.lda, p->k }, NULL, s);
         if (!e)
-            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, br, bi, s);
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb },
+                                 p->alpha_im != 0.0 ? p : NULL, s);
+        if (!e && p->beta_im != 0.0) {
+            const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
+            scale<R><<<grid, 128, 0, s>>>(p->m, p->n, (R)p->beta, (R)p->beta_im, (R *)p->c, p->ldc);
+            e = (int)cudaGetLastError();
+        }
+        return e ? e : Launch(&q, real_ws, s);
+    }
+
+    static int four(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
+    {
+        tb_kproblem q = real_problem(p);
+        R *ar = (R *)(w + l.at[0]), *ai = (R *)(w + l.at[1]), *br = (R *)(w + l.at[2]), *bi = (R *)(w + l.at[3]);
+        R *tr = (R *)(w + l.at[4]), *ti = (R *)(w + l.at[5]);
+        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, planes<R>{ ar, ai, q.lda }, NULL, s);
+        if (!e)
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ br, bi, q.ldb }, NULL, s);
         // T_re = A_re B_re - A_im B_im, T_im = A_re B_im + A_im B_re
         const struct {
             const R *a, *b;
@@ -150,7 +249,7 @@ struct four_m {
         } steps[4] = { { ar, br, tr, 1, 0 }, { ai, bi, tr, -1, 1 }, { ar, bi, ti, 1, 0 }, { ai, br, ti, 1, 1 } };
         for (int i = 0; i < 4 && !e; i++) {
             q.a = steps[i].a, q.b = steps[i].b, q.c = steps[i].c, q.alpha = steps[i].alpha, q.beta = steps[i].beta;
-            e = Launch(&q, real_ws, stream);
+            e = Launch(&q, real_ws, s);
         }
         if (!e) {
             const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
