@@ -4,7 +4,9 @@
 # xscblat3, xdcblat3, xccblat3 and xzcblat3 (the CBLAS level-3 testers, which need the reference CBLAS), each with
 # tileblas preloaded in every mode of TILEBLAS_TEST_MODES (default: cpu auto; a GPU host adds gpu).  Those of the
 # other types than single precision run where the directory has them.  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
-# directory holding the testers, their input files and the reference libblas.so.3, for hosts without the package.
+# directory holding the testers, their input files and the reference libblas.so.3, for hosts without the package
+# (with the Fortran runtime they link, libgfortran.so.5 and libquadmath.so.0, where the host lacks it: the
+# directory stays on the library path behind the BLAS under test).
 # SKIP (77) without the testers.
 . "${top_srcdir:-.}/tests/preamble.sh"
 multiarch=$(${CC:-cc} -print-multiarch 2>/dev/null)
@@ -24,12 +26,13 @@ done
 # tester NAME INPUT BLASDIR MODE: run it in a scratch directory (it writes its summary file there); "" = alone
 tester() {
   t=$1 input=$2 blasdir=$3 mode=$4
+  path=$blasdir${TILEBLAS_BLAS_TESTERS:+:$dir}
   rm -rf "$work/run" && mkdir "$work/run"
   if [ -n "$mode" ]; then
-    (cd "$work/run" && LD_LIBRARY_PATH=$blasdir LD_PRELOAD=$lib TILEBLAS_MODE=$mode "$dir/$t" <"$dir/$input" \
+    (cd "$work/run" && LD_LIBRARY_PATH=$path LD_PRELOAD=$lib TILEBLAS_MODE=$mode "$dir/$t" <"$dir/$input" \
       >stdout 2>stderr)
   else
-    (cd "$work/run" && LD_LIBRARY_PATH=$blasdir "$dir/$t" <"$dir/$input" >stdout 2>stderr)
+    (cd "$work/run" && LD_LIBRARY_PATH=$path "$dir/$t" <"$dir/$input" >stdout 2>stderr)
   fi
   status=$?
   cat "$work/run"/* >"$work/report"
