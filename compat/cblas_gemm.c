@@ -96,7 +96,7 @@ static int cblas_trans(int t, tb_type type)
 
 /* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
  * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when the order and both
- * transposes are CBLAS's.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies nothing. */
+ * transposes are CBLAS's.  Inline on the arguments as they came: the tiny calls' test (lib/route/tiny.h) copies nothing. */
 static inline __attribute__((always_inline)) int problem(tb_type type, int wide, int order, int TransA, int TransB,
                                                          tb_slot M, tb_slot N, tb_slot K, tb_slot lda, tb_slot ldb,
                                                          tb_slot ldc, tb_kproblem *p)

@@ -1,5 +1,5 @@
 /*
- * The body of every exported entry point, whatever its ABI: a tiny call (lib/tiny.h) goes straight to the BLAS
+ * The body of every exported entry point, whatever its ABI: a tiny call (lib/route/tiny.h) goes straight to the BLAS
  * beneath, counted first so that the call to it is the last thing done; any other goes to tb_entry_checked with x,
  * the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  In the expansion: p (a
  * tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the caller's

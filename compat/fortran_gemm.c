@@ -70,7 +70,7 @@ static inline int64_t read_int(const void *p, int wide)
 }
 
 /* The caller's integers as the problem they describe, read at the width of the BLAS beneath; 1 when both
- * transposes are valid characters.  Inline on the arguments as they came: the tiny calls' test (lib/tiny.h) copies
+ * transposes are valid characters.  Inline on the arguments as they came: the tiny calls' test (lib/route/tiny.h) copies
  * nothing.  ALPHA and BETA are the caller's to read after the checks (reference SGEMM reads them after them). */
 static inline __attribute__((always_inline)) int problem(tb_type type, int w, const char *transa,
                                                          const char *transb, const void *m, const void *n,

@@ -48,7 +48,7 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
 }
 
 /* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; else nothing was written to C, and the
- * value is the CPU's "kernel" for it (lib/route.h).  *kernel: the GPU kernel asked for, then the one that ran. */
+ * value is the CPU's "kernel" for it (lib/route/route.h).  *kernel: the GPU kernel asked for, then the one that ran. */
 static int gpu_or_rest(const tb_gemm *g, int *kernel)
 {
     const char *err;

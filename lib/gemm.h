@@ -32,7 +32,7 @@ struct tb_gemm {
 };
 
 /* The core: routing, the GPU, statistics.  g is valid as the reference BLAS checks it (compat/ forwards the
- * calls that are not, and the tiny ones of lib/tiny.h). */
+ * calls that are not, and the tiny ones of lib/route/tiny.h). */
 TB_HIDDEN void tb_gemm_run(const tb_gemm *g);
 
 #endif

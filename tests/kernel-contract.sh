@@ -1,6 +1,6 @@
 #!/bin/sh
 # The kernels' contract (kernels/kernels.h): a kernel touches no process-wide CUDA state and allocates nothing; what
-# it needs as workspace, the library allocates (lib/cuda_ops.c) and frees.  Checked on the sources: no kernel file
+# it needs as workspace, the library allocates (lib/gpu/cuda_ops.c) and frees.  Checked on the sources: no kernel file
 # calls CUDA's allocation, memory-pool or device-setting functions.
 . "${top_srcdir:-.}/tests/preamble.sh"
 calls='cuda(Malloc[A-Za-z]*|Free[A-Za-z]*|MemPool[A-Za-z]*|SetDevice|DeviceSet[A-Za-z]*|DeviceReset|SetDeviceFlags)[[:space:]]*\('

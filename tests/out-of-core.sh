@@ -1,7 +1,7 @@
 #!/bin/sh
 # The GPU suite again with TILEBLAS_GPU_MEMORY below its problems' size (its large ones take 14 MB in single
 # precision, 28 MB in double), so that every large call is computed tile by tile with operands streamed in and out
-# (lib/pipeline.c), and with staging copies on one and on many threads.  12 MiB: the smallest tiles of the double
+# (lib/gpu/pipeline.c), and with staging copies on one and on many threads.  12 MiB: the smallest tiles of the double
 # ones (256 rows, all of K) need more than 6.  SKIP (77) without a GPU, as the suite itself.
 set -u
 suite=${top_builddir:-.}/tests/test_gpu

@@ -1,4 +1,4 @@
-/* The built-in loop (lib/builtin.c: a process with no CPU BLAS, or calls while the process exits elsewhere), every
+/* The built-in loop (lib/cpu/builtin.c: a process with no CPU BLAS, or calls while the process exits elsewhere), every
  * type and op, against a long-double product within the bound of doc/TESTING.md; and the reference's rules for
  * alpha = 0 and beta = 0 (C = beta C, A and B unread; C not read, NaN there gone).  CPU only. */
 #include <config.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the cost model (lib/cost.c): the prediction's formula, the calibration file's format, where it is
+/* Unit tests of the cost model (lib/route/cost.c): the prediction's formula, the calibration file's format, where it is
  * looked for.  CPU only. */
 #include <config.h>
 #include <check.h>
@@ -158,7 +158,7 @@ START_TEST(paths)
 }
 END_TEST
 
-/* 1 when p goes the tiny calls' way under the gates as they stand (lib/tiny.h) */
+/* 1 when p goes the tiny calls' way under the gates as they stand (lib/route/tiny.h) */
 static int tiny(int64_t m, int64_t n, int64_t k, tb_type type)
 {
     const tb_kproblem p = { .type = type, .m = m, .n = n, .k = k, .lda = m, .ldb = k, .ldc = m, .alpha = 1.0 };

@@ -155,7 +155,7 @@ static void run(int dp, int pa, int pb, int pc, int ta, int tb, int m, int n, in
 
 /* _i: the type (_i / 27: SGEMM, DGEMM) and the places of A, B and C (27 mixes); each with the four transposes,
  * beta = 0 and 0.5.  300 x 200 x 180 is 21.6 MFLOP, above the size from which operands are looked at
- * (lib/devptr.h). */
+ * (lib/gpu/devptr.h). */
 START_TEST(every_mix)
 {
     const int dp = _i / 27, pa = _i % 27 / 9, pb = (_i / 3) % 3, pc = _i % 3;

@@ -118,7 +118,7 @@ START_TEST(large)
 END_TEST
 
 /* The tensor-core kernels (tc128, tc32, tf32) from host memory where the pipeline converts each row block of op(A)
- * and each panel of op(B) once for all their tiles (lib/pipeline.c): 6000^3 makes 2 row blocks of 3072 and 8
+ * and each panel of op(B) once for all their tiles (lib/gpu/pipeline.c): 6000^3 makes 2 row blocks of 3072 and 8
  * panels of 768 (the first block at most 128 MiB, up to 8 tiles along n), both operands kept whole (growing
  * squares), the tiles large enough for tc32 to take.  A few elements of A, B and C are Inf or NaN, in rows and
  * columns of different blocks: the rows of each block that hold them are listed per block. */

@@ -1,4 +1,4 @@
-/* Unit tests of the staging copies (lib/hostcopy.c), linked against the core: every element lands where it should
+/* Unit tests of the staging copies (lib/gpu/hostcopy.c), linked against the core: every element lands where it should
  * and nothing around it is touched, whatever the shape, leading dimensions and thread count; concurrent callers;
  * a forked child; the threads start in a process with much static TLS (as R's is).  Run everywhere (no GPU
  * involved). */

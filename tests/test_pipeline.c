@@ -1,5 +1,5 @@
 /*
- * The transfer pipeline (lib/pipeline.c) against a simulated device, on the CPU.  The simulation keeps every
+ * The transfer pipeline (lib/gpu/pipeline.c) against a simulated device, on the CPU.  The simulation keeps every
  * queued operation until it must run and then runs the queues' heads in a random order that respects only what
  * the pipeline asked for: queue order and event waits.  Copies read their source when they run, so a staging
  * buffer overwritten too early, a missing wait or a result copied out too soon gives a wrong C.  Device memory

@@ -1,4 +1,4 @@
-/* Unit tests of the transfer pipeline's block plan (lib/plan.c), linked against the core: pure arithmetic, run
+/* Unit tests of the transfer pipeline's block plan (lib/gpu/plan.c), linked against the core: pure arithmetic, run
  * everywhere.  Random shapes and budgets print their seed; TILEBLAS_TEST_SEED replays it. */
 #include <config.h>
 #include <check.h>

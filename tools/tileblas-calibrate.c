@@ -1,5 +1,5 @@
 /*
- * tileblas-calibrate: measures the parameters of auto mode's cost model (lib/cost.h) on this machine and writes
+ * tileblas-calibrate: measures the parameters of auto mode's cost model (lib/route/cost.h) on this machine and writes
  * them where the library looks for them.
  *
  *   tileblas-calibrate [-o FILE | --stdout] [--quick]

@@ -8,8 +8,8 @@
 
 typedef enum tb_mode { TB_MODE_AUTO = 0, TB_MODE_CPU, TB_MODE_GPU } tb_mode;
 
-/* TILEBLAS_FAULT (for tests): a GPU failure to simulate, each where the real one would arise (lib/gpu.c,
- * lib/cuda_ops.c).  n: the operation (error) or the call (lost) from which it happens, counted from 1. */
+/* TILEBLAS_FAULT (for tests): a GPU failure to simulate, each where the real one would arise (lib/gpu/gpu.c,
+ * lib/gpu/cuda_ops.c).  n: the operation (error) or the call (lost) from which it happens, counted from 1. */
 typedef enum tb_fault {
     TB_FAULT_NONE = 0,
     TB_FAULT_NODRIVER, /* "nodriver": CUDA reports no driver; the GPU is never used */

@@ -1,4 +1,4 @@
-/* The GPU: lazy one-time initialisation (the GPU side is loaded then, lib/gpu_module.h), reused device buffers,
+/* The GPU: lazy one-time initialisation (the GPU side is loaded then, lib/gpu/gpu_module.h), reused device buffers,
  * transfers, the kernel launch. */
 #ifndef TB_GPU_H
 #define TB_GPU_H
@@ -24,7 +24,7 @@ TB_HIDDEN int tb_gpu_usable(const char **why_not);
 TB_HIDDEN int tb_gpu_state(const char **text);
 
 /* Run g on the GPU with kernel number *kernel of the table, or the one that kernel hands g to (tb_kernel_for,
- * then in *kernel), tile by tile (*plan, lib/pipeline.h).  Returns 0
+ * then in *kernel), tile by tile (*plan, lib/gpu/pipeline.h).  Returns 0
  * on success.  Otherwise *err says what failed, the first *done tiles of C (in the plan's order) are written and
  * right, the others untouched, and the caller computes those on the CPU.  A failure that leaves the device
  * unusable (anything but running out of memory) turns the GPU off for the rest of the process. */
@@ -36,13 +36,13 @@ TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t 
  * set and C untouched. */
 TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err);
 
-/* For programs built with the GPU side in them (the tools): its table (lib/gpu_module.h), used instead of the
+/* For programs built with the GPU side in them (the tools): its table (lib/gpu/gpu_module.h), used instead of the
  * module.  Called before any call that may use the GPU. */
 struct tb_gpu_module;
 TB_HIDDEN void tb_gpu_link(const struct tb_gpu_module *m);
 
 /* Bytes this thread's GPU calls moved between host and device memory, and where its pipelines' time went
- * (lib/pipeline.h), since last asked (then zero). */
+ * (lib/gpu/pipeline.h), since last asked (then zero). */
 TB_HIDDEN void tb_gpu_take_moved(double *bytes, tb_pipe_times *times);
 
 #endif

@@ -1,4 +1,4 @@
-/* The tiny calls' gates (lib/tiny.h). */
+/* The tiny calls' gates (lib/route/tiny.h). */
 #include <config.h>
 #include "tiny.h"
 #include "devptr.h"

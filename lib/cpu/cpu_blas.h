@@ -31,7 +31,7 @@ TB_HIDDEN void tb_cpu_gemm(const tb_gemm *g);
 /* g on the built-in loop, whatever the BLAS beneath. */
 TB_HIDDEN void tb_cpu_gemm_builtin(const tb_gemm *g);
 
-/* The built-in loop itself, for a column-major problem on host memory (lib/builtin.c) */
+/* The built-in loop itself, for a column-major problem on host memory (lib/cpu/builtin.c) */
 TB_HIDDEN void tb_builtin_gemm(const tb_kproblem *p);
 
 /* The same as tb_cpu_gemm for p, a piece of g (the tiles that the GPU did not finish). */

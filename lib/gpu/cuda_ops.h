@@ -1,7 +1,7 @@
 /*
- * The pipeline's device interface (lib/pipeline.h) on CUDA: queues are streams, events are CUDA events, device
+ * The pipeline's device interface (lib/gpu/pipeline.h) on CUDA: queues are streams, events are CUDA events, device
  * buffers come from a cache kept across calls, staging is pinned host memory kept across calls.  Used by
- * lib/gpu.c with its lock held.  Built only with CUDA.
+ * lib/gpu/gpu.c with its lock held.  Built only with CUDA.
  */
 #ifndef TB_CUDA_OPS_H
 #define TB_CUDA_OPS_H
@@ -28,7 +28,7 @@ TB_HIDDEN size_t tb_cuda_cached_bytes(void);
 /* Give every cached device buffer back to CUDA (after running out of memory). */
 TB_HIDDEN void tb_cuda_trim(void);
 
-/* TILEBLAS_FAULT (lib/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
+/* TILEBLAS_FAULT (lib/obs/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
  * cudaError_t that the simulated fault gives an operation of kind op, or 0; tb_cuda_fault_fired() says whether
  * it gave one during this call (so that the warning can say the failure was simulated). */
 enum { TB_OP_ALLOC, TB_OP_LAUNCH, TB_OP_OTHER };

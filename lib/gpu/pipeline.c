@@ -144,7 +144,7 @@ int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k)
     return want > least ? want : least;
 }
 
-/* Row block *i and panel *j of tile t in the plan's order: panel by panel, or in growing squares (lib/plan.h) */
+/* Row block *i and panel *j of tile t in the plan's order: panel by panel, or in growing squares (lib/gpu/plan.h) */
 static void tile_at(const tb_plan *plan, int64_t t, int64_t *i, int64_t *j)
 {
     if (!plan->b_resident) {

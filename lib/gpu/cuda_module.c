@@ -1,4 +1,4 @@
-/* The entry point of the GPU module (lib/gpu_module.h).  The module's code reads the configuration through
+/* The entry point of the GPU module (lib/gpu/gpu_module.h).  The module's code reads the configuration through
  * tb_config_get() like the library's; here that returns the library's own, handed over on loading. */
 #include <config.h>
 #include "gpu_module.h"

@@ -1,4 +1,4 @@
-/* The GPU side (lib/gpu_module.h): CUDA started once, device 0, the pipeline for host operands, calls on device
+/* The GPU side (lib/gpu/gpu_module.h): CUDA started once, device 0, the pipeline for host operands, calls on device
  * operands in place. */
 #include <config.h>
 #include <pthread.h>

@@ -1,9 +1,9 @@
 /*
- * The transfer pipeline: a host-memory call computed tile by tile (lib/plan.h), so that the copies in and
+ * The transfer pipeline: a host-memory call computed tile by tile (lib/gpu/plan.h), so that the copies in and
  * out of some tiles overlap the kernels of others.
  *
  * Host side, every copy goes through pinned staging memory in chunks: the caller's pageable matrices are copied
- * into a ring of pinned "in" slots by several host threads (lib/hostcopy.h) and DMA'd from there; results come back
+ * into a ring of pinned "in" slots by several host threads (lib/gpu/hostcopy.h) and DMA'd from there; results come back
  * into a ring of "out" slots and are copied out to the caller's C.  Device side, every upload goes on one queue in
  * the host's order, every download on another, and tile t's kernel on queue t % depth, after the uploads queued
  * before it; a panel buffer (or a row block's, when op(A) is not kept whole) is uploaded into again only once the
@@ -11,13 +11,13 @@
  * for them: the host copies them out as they arrive, between chunks of the uploads, and waits for them only when
  * the next tile needs a buffer that the results of an older one still hold.  So the host goes on copying operands
  * in while the device computes, up to ctiles tiles ahead.  Tiles run in the plan's order: panel by panel, or in
- * growing squares when both operands stay whole (lib/plan.h).  Where the kernel converts its operands before the
+ * growing squares when both operands stay whole (lib/gpu/plan.h).  Where the kernel converts its operands before the
  * product (tc32's scales and parts, kernels.h) and both stay whole, each row block and panel is converted once, on
  * a queue of its own after its upload, and the tiles' kernels multiply the converted forms.
  *
  * The device is reached only through tb_devops, so that the orchestration is tested on the CPU against a
  * simulated device that runs queued work late and in any order the dependences allow (tests/test_pipeline.c);
- * lib/cuda_ops.c provides the CUDA one.
+ * lib/gpu/cuda_ops.c provides the CUDA one.
  */
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H

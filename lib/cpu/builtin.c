@@ -1,5 +1,5 @@
 /* The built-in GEMM loop: for a process with no CPU BLAS at all, and for calls made while the process exits in
- * another thread (lib/gpu.h).  Reference GEMM's loop for NN (C = beta C, then a column of op(A) at a time), for
+ * another thread (lib/gpu/gpu.h).  Reference GEMM's loop for NN (C = beta C, then a column of op(A) at a time), for
  * every type and op: slow but right. */
 #include <config.h>
 #include <complex.h>

@@ -27,7 +27,7 @@ static struct {
     int64_t staged; /* the bytes each slot was allocated with (slot_bytes is 0 until all of them are) */
 } cu;
 
-/* the first failure of this thread's call (calls on device operands run beside the pipeline's, lib/gpu.c) */
+/* the first failure of this thread's call (calls on device operands run beside the pipeline's, lib/gpu/gpu.c) */
 static __thread cudaError_t last;
 
 /* bytes this thread's copies moved between host and device, and its pipelines' times, since last taken */
@@ -283,7 +283,7 @@ static int c_gemm(void *ctx, int q, const tb_kproblem *p)
     return check((cudaError_t)tb_cuda_launch((int)(intptr_t)ctx, p, cu.q[q]));
 }
 
-/* the kernel's prepared operands: the plan has them only where it has them (lib/cuda_gpu.c) */
+/* the kernel's prepared operands: the plan has them only where it has them (lib/gpu/cuda_gpu.c) */
 static int c_prepare(void *ctx, int q, const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0)
 {
     const tb_kernel_prep *kp = tb_kernel_prep_of((int)(intptr_t)ctx);
@@ -357,7 +357,7 @@ void tb_cuda_ops(int kernel, tb_devops *ops)
 }
 
 /* TB_PIPE_OVERLAP=1 (the default) builds the pipeline that queues each chunk's upload while the copy threads stage
- * the next (lib/pipeline.h), so that a chunk's CUDA calls do not leave the threads idle; 0 builds the one that
+ * the next (lib/gpu/pipeline.h), so that a chunk's CUDA calls do not leave the threads idle; 0 builds the one that
  * queues them after staging (doc/NOTES.md has both's times). */
 #ifndef TB_PIPE_OVERLAP
 #define TB_PIPE_OVERLAP 1

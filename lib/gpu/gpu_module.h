@@ -1,6 +1,6 @@
 /*
  * The GPU side of the library as a table of functions.  It is a module of its own (tileblas-gpu.so, linked with
- * the shared CUDA runtime), loaded by lib/gpu.c on the first call that may use the GPU: a program that makes no
+ * the shared CUDA runtime), loaded by lib/gpu/gpu.c on the first call that may use the GPU: a program that makes no
  * such call never maps CUDA, and the library itself holds no CUDA runtime, whose static form cannot be dlopen'ed
  * (its initial-exec thread-local storage does not fit the room glibc keeps for late loads).  Programs built with
  * the GPU side linked in (the tools, the kernel tests) use the same table without loading anything.
@@ -14,7 +14,7 @@
 #include "pipeline.h"
 #include "plan.h"
 
-/* The meaning of each function is that of its tb_gpu_* counterpart in lib/gpu.h. */
+/* The meaning of each function is that of its tb_gpu_* counterpart in lib/gpu/gpu.h. */
 typedef struct tb_gpu_module {
     const char *version; /* PACKAGE_VERSION of the module: it must match the library's */
     int (*usable)(const char **why_not);
@@ -29,7 +29,7 @@ typedef struct tb_gpu_module {
 typedef const tb_gpu_module *(*tb_gpu_module_entry)(const tb_config *cfg);
 __attribute__((visibility("default"))) const tb_gpu_module *tileblas_gpu_module(const tb_config *cfg);
 
-/* The table itself, in the GPU side's code (lib/cuda_gpu.c). */
+/* The table itself, in the GPU side's code (lib/gpu/cuda_gpu.c). */
 TB_HIDDEN extern const tb_gpu_module tb_cuda_gpu;
 
 #endif

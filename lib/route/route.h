@@ -23,7 +23,7 @@ TB_HIDDEN int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb
 
 /* The path for g, and the kernel (table index) when it is the GPU.  May initialise the GPU runtime.  *predicted:
  * the cost model's times when auto mode chose, else zeros.  On the CPU path, *kernel is TB_OWN_LOOP when the call
- * is to run on the built-in loop (lib/gpu.h, TB_GPU_EXITING_ELSEWHERE), else -1. */
+ * is to run on the built-in loop (lib/gpu/gpu.h, TB_GPU_EXITING_ELSEWHERE), else -1. */
 enum { TB_OWN_LOOP = -2 };
 TB_HIDDEN tb_path tb_route(const tb_gemm *g, int *kernel, tb_cost *predicted);
 

@@ -25,7 +25,7 @@ int tb_route_on_tensor_cores(const tb_kproblem *p, const tb_config *cfg)
     return kernel >= 0 && (tb_kernel_maths[kernel] & (TB_MATH_BIT(TB_MATH_FP32_TC) | TB_MATH_BIT(TB_MATH_TF32)));
 }
 
-/* Auto mode: the path the cost model predicts faster (lib/cost.h), with its predictions in *t.  A call that the
+/* Auto mode: the path the cost model predicts faster (lib/route/cost.h), with its predictions in *t.  A call that the
  * CPU finishes within the GPU's fixed cost stays there without the rest of the model, and with no division (a
  * few nanoseconds of a tiny call's tens): *t is then zero, unless the log shows the predictions. */
 int tb_route_auto_wants_gpu(const tb_gemm *g, const tb_config *cfg, tb_cost *t)
