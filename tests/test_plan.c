@@ -23,7 +23,8 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
     ck_assert_msg(p->mb >= (m < TB_PLAN_MIN_TILE ? m : TB_PLAN_MIN_TILE), "mb %lld", (long long)p->mb);
     ck_assert_msg(p->nb >= (n < TB_PLAN_MIN_TILE ? n : TB_PLAN_MIN_TILE), "nb %lld", (long long)p->nb);
     ck_assert_msg(p->depth == 2 || p->depth == 3, "depth %d", p->depth);
-    ck_assert_msg(p->bytes <= budget, "%zu bytes for a budget of %zu", p->bytes, budget);
+    ck_assert_msg(p->bytes + p->ws_bytes <= budget, "%zu bytes and %zu of workspaces for a budget of %zu", p->bytes,
+                  p->ws_bytes, budget);
     /* the bytes are what the buffers need */
     size_t a_block = ta ? tb_plan_block_bytes(k, p->mb, 4) : tb_plan_block_bytes(p->mb, k, 4);
     size_t a_whole = ta ? tb_plan_block_bytes(k, m, 4) : tb_plan_block_bytes(m, k, 4);
@@ -39,7 +40,7 @@ static void check_plan(int64_t m, int64_t n, int64_t k, int ta, int tb, size_t b
     size_t need = (p->a_resident ? a_whole : (size_t)(p->mtiles < d ? p->mtiles : d) * a_block) +
                   (p->b_resident ? b_whole : (size_t)(p->ntiles < d ? p->ntiles : d) * b_panel) +
                   (size_t)p->ctiles * c_tile;
-    ck_assert(p->ctiles == most || p->bytes + c_tile > budget);
+    ck_assert(p->ctiles == most || p->bytes + p->ws_bytes + c_tile > budget);
     /* op(B) stays whole only beside op(A) */
     ck_assert(!p->b_resident || (p->a_resident && p->mtiles > 1 && p->ntiles > 1));
     ck_assert_msg(p->bytes == need, "bytes %zu, buffers %zu", p->bytes, need);
@@ -157,6 +158,43 @@ START_TEST(budget_below_the_smallest_tiles_is_refused)
 }
 END_TEST
 
+/* a kernel's workspace for a tile: 8 bytes for each element of its operands' and C's blocks (the complex single
+ * kernels' planes are 2 (mk + kn + mn) floats) */
+static size_t planes_ws(const void *ctx, int64_t mb, int64_t nb)
+{
+    const int64_t k = *(const int64_t *)ctx;
+    return (size_t)(8 * (mb * k + k * nb + mb * nb));
+}
+
+START_TEST(kernel_workspaces_are_left_room)
+{
+    const int64_t k = 8192;
+    const tb_plan_ws ws = { planes_ws, &k };
+    tb_plan p, alone;
+    /* room for everything: the same tiles as without workspaces, and one workspace per kernel in flight */
+    ck_assert_int_eq(tb_plan_make_ws(8192, 8192, k, 0, 0, 4, 100 * GiB, &ws, &p), 0);
+    check_plan(8192, 8192, k, 0, 0, 100 * GiB, &p);
+    ck_assert_int_eq(tb_plan_make(8192, 8192, k, 0, 0, 4, 100 * GiB, &alone), 0);
+    ck_assert_int_eq(alone.ws_bytes, 0);
+    ck_assert_int_eq(p.mb, alone.mb);
+    ck_assert_int_eq(p.nb, alone.nb);
+    ck_assert_uint_eq(p.ws_bytes, (size_t)p.depth * planes_ws(&k, p.mb, p.nb));
+    /* 1 GiB: the tiles chosen without workspaces would leave too little room for theirs; with them, smaller tiles */
+    ck_assert_int_eq(tb_plan_make(8192, 8192, k, 0, 0, 4, 1 * GiB, &alone), 0);
+    ck_assert_uint_gt(alone.bytes + (size_t)alone.depth * planes_ws(&k, alone.mb, alone.nb), 1 * GiB);
+    ck_assert_int_eq(tb_plan_make_ws(8192, 8192, k, 0, 0, 4, 1 * GiB, &ws, &p), 0);
+    check_plan(8192, 8192, k, 0, 0, 1 * GiB, &p);
+    ck_assert(p.ws_bytes > 0 && p.mb * p.nb < alone.mb * alone.nb);
+    /* the smallest tiles' workspaces alone exceed 64 MiB (two in flight of 8 (256 k + k 256 + 256^2) bytes) */
+    ck_assert_int_eq(tb_plan_make_ws(8192, 8192, k, 0, 0, 4, 64 * MiB, &ws, &p), -1);
+    /* one tile: one workspace, whatever the depth */
+    const int64_t k1 = 1;
+    const tb_plan_ws ws1 = { planes_ws, &k1 };
+    ck_assert_int_eq(tb_plan_make_ws(1, 1, 1, 0, 0, 4, 1 * MiB, &ws1, &p), 0);
+    ck_assert_uint_eq(p.ws_bytes, planes_ws(&k1, 1, 1));
+}
+END_TEST
+
 static uint64_t state;
 static int64_t pick(int64_t lo, int64_t hi)
 {
@@ -175,6 +213,12 @@ START_TEST(random_shapes_and_budgets_keep_the_invariants)
         tb_plan p;
         if (!tb_plan_make(m, n, k, ta, tb, 4, budget, &p))
             check_plan(m, n, k, ta, tb, budget, &p);
+        const tb_plan_ws ws = { planes_ws, &k };
+        if (!tb_plan_make_ws(m, n, k, ta, tb, 4, budget, &ws, &p)) {
+            check_plan(m, n, k, ta, tb, budget, &p);
+            const int64_t tiles = p.mtiles * p.ntiles;
+            ck_assert_uint_eq(p.ws_bytes, (size_t)(tiles < p.depth ? tiles : p.depth) * planes_ws(&k, p.mb, p.nb));
+        }
     }
 }
 END_TEST
@@ -190,6 +234,7 @@ int main(void)
                                    small_problem_is_one_tile,
                                    small_budget_goes_out_of_core,
                                    budget_below_the_smallest_tiles_is_refused,
+                                   kernel_workspaces_are_left_room,
                                    random_shapes_and_budgets_keep_the_invariants,
                                    NULL };
     return tt_run_tests("pipeline plan", "plan", tests, 0, CK_FORK);

@@ -167,8 +167,8 @@ static int state(const char **text)
     return ok ? 1 : -1;
 }
 
-/* The device memory a call may use: what is free (plus what our cache holds) less a margin for the kernels'
- * own needs (split-K workspaces) and for other users, and no more than TILEBLAS_GPU_MEMORY. */
+/* The device memory a call may use: what is free (plus what our cache holds) less a margin for other users, and
+ * no more than TILEBLAS_GPU_MEMORY.  The plan leaves room in it for the kernels' workspaces. */
 static size_t budget(void)
 {
     size_t free_bytes = 0, total = 0;
@@ -200,6 +200,20 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
     }
 }
 
+/* The workspace of the call's kernel for a tile of mb x nb (all of k), for the plan to leave room for */
+struct tile_ws {
+    int kernel;
+    const tb_kproblem *p;
+};
+
+static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
+{
+    const struct tile_ws *t = ctx;
+    tb_kproblem tile = *t->p;
+    tile.m = mb, tile.n = nb;
+    return tb_kernel_workspaces[t->kernel] ? tb_kernel_workspaces[t->kernel](&tile) : 0;
+}
+
 /* TB_NO_PREPARED=1 builds the pipeline that converts the operands for every tile (for timing the two) */
 #ifndef TB_NO_PREPARED
 #define TB_NO_PREPARED 0
@@ -215,7 +229,7 @@ static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_pla
     tb_kproblem tile = g->p;
     tile.m = plan->mb, tile.n = plan->nb;
     const size_t a = kp->bytes(&tile, g->p.m), b = kp->bytes(&tile, g->p.n);
-    if (a && b && plan->bytes + a + b <= budget)
+    if (a && b && plan->bytes + plan->ws_bytes + a + b <= budget)
         plan->prep_bytes[0] = a, plan->prep_bytes[1] = b;
 }
 
@@ -238,7 +252,12 @@ static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, con
     const char *what = NULL;
     int rc = -1;
     const size_t have = budget();
-    if (tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
+    const struct tile_ws tws = { *kernel, &g->p };
+    const tb_plan_ws ws = { tile_ws_bytes, &tws };
+    /* room for the kernels' workspaces where the memory allows; else the plan alone, as the workspaces may still
+     * find room when the kernels run (they come from the pool; a kernel without its workspace fails the call) */
+    if (tb_plan_make_ws(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, &ws, plan) &&
+        tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
         what = "device memory (the problem's smallest tiles do not fit)";
     } else if (!(st = tb_cuda_staging(tb_pipeline_slot_wanted(plan, g->p.k)))) {
         what = "pinned host memory";

@@ -52,7 +52,7 @@ static size_t plan_bytes(int64_t m, int64_t n, int64_t k, int transa, int transb
 /* The largest tiles that fit at this depth, starting from up to TB_PLAN_TARGET_TILES of them along the longer
  * side of C and halving the longer tile side until the plan fits. */
 static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned e, size_t budget, int depth,
-               tb_plan *plan)
+               const tb_plan_ws *ws, tb_plan *plan)
 {
     const int64_t min_m = m < TB_PLAN_MIN_TILE ? m : TB_PLAN_MIN_TILE;
     const int64_t min_n = n < TB_PLAN_MIN_TILE ? n : TB_PLAN_MIN_TILE;
@@ -71,10 +71,12 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
          * op(B) too, for growing squares */
         const int64_t mtiles = ceil_div(m, mb), ntiles = ceil_div(n, nb), tiles = mtiles * ntiles;
         const int reuse = mtiles > 1 && ntiles > 1;
-        for (int keep = reuse ? 2 : 0; keep >= 0; keep--) { /* 2: both whole, 1: op(A), 0: neither */
+        /* the kernels in flight: no more than the tiles */
+        const size_t ws_bytes = ws ? (size_t)(tiles < depth ? tiles : depth) * ws->bytes(ws->ctx, mb, nb) : 0;
+        for (int keep = reuse ? 2 : 0; keep >= 0 && ws_bytes <= budget; keep--) { /* 2: both, 1: op(A), 0: neither */
             const int a_resident = keep >= 1, b_resident = keep == 2;
             size_t bytes = plan_bytes(m, n, k, transa, transb, e, mb, nb, a_resident, b_resident, depth);
-            if (bytes <= budget) {
+            if (bytes <= budget - ws_bytes) {
                 plan->mb = mb, plan->nb = nb;
                 plan->mtiles = mtiles, plan->ntiles = ntiles;
                 plan->a_resident = a_resident || mtiles == 1;
@@ -86,7 +88,8 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
                 const size_t c_tile = ctile_bytes(mb, nb, e);
                 const int64_t base = tiles < depth ? tiles : depth; /* what `bytes` counts */
                 const int64_t most = tiles < TB_PLAN_MAX_CTILES ? tiles : TB_PLAN_MAX_CTILES;
-                const int64_t more = (int64_t)((budget - bytes) / c_tile);
+                const int64_t more = (int64_t)((budget - ws_bytes - bytes) / c_tile);
+                plan->ws_bytes = ws_bytes;
                 plan->ctiles = base + more < most ? base + more : most;
                 plan->bytes = bytes + (size_t)(plan->ctiles - base) * c_tile;
                 return 0;
@@ -103,11 +106,17 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
     }
 }
 
+int tb_plan_make_ws(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned esize, size_t budget,
+                    const tb_plan_ws *ws, tb_plan *plan)
+{
+    for (int depth = 3; depth >= 2; depth--)
+        if (!fit(m, n, k, transa, transb, esize, budget, depth, ws, plan))
+            return 0;
+    return -1;
+}
+
 int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned esize, size_t budget,
                  tb_plan *plan)
 {
-    for (int depth = 3; depth >= 2; depth--)
-        if (!fit(m, n, k, transa, transb, esize, budget, depth, plan))
-            return 0;
-    return -1;
+    return tb_plan_make_ws(m, n, k, transa, transb, esize, budget, NULL, plan);
 }

@@ -35,7 +35,16 @@ typedef struct tb_plan {
      * only with b_resident, else 0 (not prepared).  Not counted in `bytes`: tb_plan_make leaves them 0, and the
      * caller, who knows the kernel, sets them where they fit. */
     size_t prep_bytes[2];
+    /* Device bytes kept free beside `bytes` for the kernels' own workspaces (split k, operand conversions, the
+     * complex kernels' planes): one for each kernel in flight, of a whole tile (tb_plan_make_ws) */
+    size_t ws_bytes;
 } tb_plan;
+
+/* The workspace one kernel needs for a tile of mb x nb (all of k): `bytes(ctx, mb, nb)` */
+typedef struct tb_plan_ws {
+    size_t (*bytes)(const void *ctx, int64_t mb, int64_t nb);
+    const void *ctx;
+} tb_plan_ws;
 
 /* C tiles kept on the device at most, where memory allows (at least `depth`): the host copies a tile's results out
  * when they have arrived, and meanwhile goes on with the operands of the next tiles, up to this many tiles ahead of
@@ -73,5 +82,8 @@ TB_HIDDEN size_t tb_plan_ctile_bytes(const tb_plan *plan);
  */
 TB_HIDDEN int tb_plan_make(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned esize, size_t budget,
                            tb_plan *plan);
+/* The same with room left in `budget` for `depth` kernel workspaces of the plan's tiles (ws NULL: none) */
+TB_HIDDEN int tb_plan_make_ws(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned esize, size_t budget,
+                              const tb_plan_ws *ws, tb_plan *plan);
 
 #endif
