@@ -56,6 +56,31 @@ __device__ __forceinline__ void tb_store(const tb_problem<T> &p, int64_t i, int6
     tb_update(p, p.c + i + j * p.ldc, acc);
 }
 
+// Complex numbers of the complex types, as two parts R (interleaved in memory, as BLAS stores them)
+template <class R>
+struct tb_cx {
+    R re, im;
+};
+
+// (xr + i xi)(yr + i yi), as the reference BLAS multiplies
+template <class R>
+__host__ __device__ __forceinline__ tb_cx<R> tb_cx_mul(R xr, R xi, R yr, R yi)
+{
+    return { xr * yr - xi * yi, xr * yi + xi * yr };
+}
+
+// z = alpha v + beta z for the complex z at c (its two parts), z unread when beta is 0 (both parts)
+template <class R>
+__device__ __forceinline__ void tb_cx_update(R *c, tb_cx<R> v, R ar, R ai, R br, R bi)
+{
+    tb_cx<R> w = tb_cx_mul(ar, ai, v.re, v.im);
+    if (br != (R)0 || bi != (R)0) {
+        const tb_cx<R> z = tb_cx_mul(br, bi, c[0], c[1]);
+        w.re += z.re, w.im += z.im;
+    }
+    c[0] = w.re, c[1] = w.im;
+}
+
 // Column blocks beyond gridDim.y's limit (65535) are covered by striding over blockIdx.y.
 static inline unsigned tb_grid_y(int64_t blocks)
 {

@@ -6,24 +6,13 @@
 // none larger than |a| |b|, so T is within the complex bound of doc/TESTING.md of the exact product on any real
 // kernel held to its type's real bound.  The planes (2 (mk + kn + mn) real numbers, leading dimensions padded to
 // multiples of 4 for the real kernels' wide loads) and the real kernel's own workspace are this kernel's
-// workspace; without one it cannot run (it returns cudaErrorMemoryAllocation, and the call goes to the CPU).
+// workspace; without one the product runs on the naive kernel (kernels/naive.cu), which needs none.
 #include <stdint.h>
 #include "common.cuh"
 
 namespace {
 
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
-
-// (xr + i xi)(yr + i yi), as the reference BLAS multiplies
-template <class R>
-struct cpx {
-    R re, im;
-};
-template <class R>
-__host__ __device__ cpx<R> times(R xr, R xi, R yr, R yi)
-{
-    return { xr * yr - xi * yi, xr * yi + xi * yr };
-}
 
 // Where split puts element (r, c) of op(X): in planes of real and imaginary parts (leading dimension ld) ...
 template <class R>
@@ -63,7 +52,7 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
     const R sign = conj ? (R)-1 : (R)1;
     auto store = [&](int64_t r, int64_t c, R vr, R vi) {
         if (scaled) { // alpha folded into the operand
-            const cpx<R> v = times(mr, mi, vr, vi);
+            const tb_cx<R> v = tb_cx_mul(mr, mi, vr, vi);
             put(r, c, v.re, v.im);
         } else {
             put(r, c, vr, vi);
@@ -101,7 +90,7 @@ __global__ void scale(int64_t m, int64_t n, R br, R bi, R *c, int64_t ldc)
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (int64_t j = blockIdx.y; i < m && j < n; j += gridDim.y) {
         R *z = c + 2 * (i + j * ldc);
-        const cpx<R> v = times(br, bi, z[0], z[1]);
+        const tb_cx<R> v = tb_cx_mul(br, bi, z[0], z[1]);
         z[0] = v.re, z[1] = v.im;
     }
 }
@@ -112,19 +101,8 @@ __global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_
                       const R *__restrict__ tim, int64_t ldt)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= m)
-        return;
-    const bool read_c = br != (R)0 || bi != (R)0;
-    for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
-        const R xr = tre[i + j * ldt], xi = tim[i + j * ldt];
-        cpx<R> v = times(ar, ai, xr, xi);
-        R *z = c + 2 * (i + j * ldc);
-        if (read_c) {
-            const cpx<R> w = times(br, bi, z[0], z[1]);
-            v.re += w.re, v.im += w.im;
-        }
-        z[0] = v.re, z[1] = v.im;
-    }
+    for (int64_t j = blockIdx.y; i < m && j < n; j += gridDim.y)
+        tb_cx_update(c + 2 * (i + j * ldc), tb_cx<R>{ tre[i + j * ldt], tim[i + j * ldt] }, ar, ai, br, bi);
 }
 
 // The planes' leading dimension for `rows` rows: a multiple of 4, for the real kernels' 16-byte loads
@@ -208,8 +186,8 @@ struct four_m {
 
     static int launch(const tb_kproblem *p, void *ws, void *stream)
     {
-        if (!ws)
-            return (int)cudaErrorMemoryAllocation;
+        if (!ws) // the device has no room for the planes: the naive kernel, slow but needing none
+            return tb_launch_naive(p, NULL, stream);
         const layout l = layout_of(p);
         void *real_ws = l.bytes > l.real ? (char *)ws + l.real : NULL;
         return TB_COMPLEX_ONE_PRODUCT ? one(p, (char *)ws, l, real_ws, (cudaStream_t)stream)

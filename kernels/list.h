@@ -25,14 +25,16 @@
     X("c4m-tf32", tb_launch_c4m_tf32, tb_workspace_c4m_tf32, TB_C, TB_MATH_BIT(TB_MATH_TF32), 0, 0)              \
     X("c4m-tc32", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, 0, 0)                           \
     X("z4m-dmma", tb_launch_z4m_dmma, tb_workspace_z4m_dmma, TB_Z, 0, 0, 0)
+#define TB_NAIVE_COMPLEX (TB_C | TB_Z) /* naive runs them too, as the reference */
 #else
 #define TB_COMPLEX_ROWS(X)
+#define TB_NAIVE_COMPLEX 0
 #endif
 #define TB_FP32 TB_MATH_BIT(TB_MATH_FP32)
 #define TB_FP32_TC TB_MATH_BIT(TB_MATH_FP32_TC)
 #define TB_KERNEL_LIST(X)                                                                                     \
     /* one thread per element of C: the lessons' starting point, and the reference for every type */          \
-    X("naive", tb_launch_naive, 0, TB_S | TB_D, TB_FP32, 0, 0)                                                   \
+    X("naive", tb_launch_naive, 0, TB_S | TB_D | TB_NAIVE_COMPLEX, TB_FP32, 0, 0)                               \
     /* shared-memory tiles, 16 x 16 and 32 x 32 (the lessons' best) */                                           \
     X("tiled16", tb_launch_tiled16, 0, TB_S, TB_FP32, 0, 0)                                                      \
     X("tiled32", tb_launch_tiled32, 0, TB_S, TB_FP32, 0, 0)                                                      \

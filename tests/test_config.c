@@ -214,7 +214,8 @@ START_TEST(kernel_table)
             runs += tb_kernel_can(k, &(tb_kproblem){ .type = (tb_type)t });
         ck_assert_msg(runs > 0, "%s", tb_kernel_names[k]);
     }
-    ck_assert(tb_kernel_can(0, &s) && tb_kernel_can(0, &d));
+    for (int t = 0; t < TB_TYPE_COUNT; t++)
+        ck_assert(tb_kernel_can(0, &(tb_kproblem){ .type = (tb_type)t }));
     ck_assert(!tb_kernel_can(-1, &s) && !tb_kernel_can(tb_kernel_count, &s));
     ck_assert(tb_kernel_can(tb_route_kernel(&s), &s) && tb_kernel_can(tb_route_kernel(&d), &d));
     tb_route_force_kernel(tb_kernel_find("tiled16"));
