@@ -24,14 +24,14 @@ static int close_to(double x, double want)
 }
 
 /* Every term of the formula in cost.h, worked out by hand for one set of round numbers, for each type: its bytes
- * per element, its flops per multiply-add (8 for the complex types) and its own rates (GPU rates of the complex
- * types too, though no kernel runs them yet and the route never asks). */
+ * per element, its flops per multiply-add (8 for the complex types), its own rates, and for the complex types the
+ * further fixed cost of their kernels (gpu_extra). */
 START_TEST(prediction)
 {
     const tb_cost_params c = { .gpu_call = 1e-3, .h2d_a = 1e9, .h2d_b = 2e9, .d2h = 4e9,
                                .gpu_rate = { 1e12, 5e11, 2e12, 1e12 }, .gpu_half = { 100, 50, 120, 60 },
                                .cpu_call = 1e-6, .cpu_rate = { 1e11, 2e10, 4e11, 1e11 },
-                               .cpu_half = { 300, 100, 200, 150 } };
+                               .cpu_half = { 300, 100, 200, 150 }, .gpu_extra = { 0, 0, 3e-5, 5e-5 } };
     for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
         tb_gemm g = shape(100, 200, 300, 0.0f);
         g.p.type = (tb_type)ty;
@@ -40,7 +40,7 @@ START_TEST(prediction)
         double flops = (ty >= TB_TYPE_C ? 8.0 : 2.0) * 100 * 200 * 300;
         double fg = (100.0 / (100 + gh)) * (200.0 / (200 + gh)) * (300.0 / (300 + gh));
         double fc = (100.0 / (100 + ch)) * (200.0 / (200 + ch)) * (300.0 / (300 + ch));
-        double gpu = 1e-3 + e * 100 * 300 / 1e9 + e * 300 * 200 / 2e9 + e * 100 * 200 / 4e9 +
+        double gpu = 1e-3 + c.gpu_extra[ty] + e * 100 * 300 / 1e9 + e * 300 * 200 / 2e9 + e * 100 * 200 / 4e9 +
                      flops / (c.gpu_rate[ty] * fg);
         ck_assert_msg(close_to(t.gpu, gpu), "type %d: gpu %.17g, want %.17g", ty, t.gpu, gpu);
         ck_assert_msg(close_to(t.cpu, 1e-6 + flops / (c.cpu_rate[ty] * fc)), "type %d: cpu %.17g", ty, t.cpu);
@@ -85,6 +85,9 @@ START_TEST(parse_format)
     ck_assert(c.gpu_half[TB_TYPE_D] == 300 && c.gpu_rate[TB_TYPE_D] == tb_cost_defaults.gpu_rate[TB_TYPE_D]);
     ck_assert_int_eq(tb_cost_parse(&c, "gpu_rate_tc 1.2e14\ngpu_half_tc 240\n"), 0);
     ck_assert(c.gpu_rate_tc == 1.2e14 && c.gpu_half_tc == 240 && c.gpu_rate[TB_TYPE_S] == 4.5e13);
+    /* the complex types' fields end in _c and _z; a file without them keeps the built-in ones */
+    ck_assert_int_eq(tb_cost_parse(&c, "gpu_extra_z 3e-5\n"), 0);
+    ck_assert(c.gpu_extra[TB_TYPE_Z] == 3e-5 && c.gpu_extra[TB_TYPE_C] == tb_cost_defaults.gpu_extra[TB_TYPE_C]);
     /* each bad line: its number back, nothing changed */
     static const char *bad[] = { "gpu_rate 1e13\nwarp_speed 9\n",
                                  "gpu_rate 1e13\n\ncpu_half 0\n",
@@ -116,7 +119,8 @@ START_TEST(write_and_load)
                                .gpu_rate = { 5e13, 6.25e13, 4.5e13, 5.5e13 }, .gpu_half = { 128, 250, 150, 240 },
                                .cpu_call = 2e-7,
                                .cpu_rate = { 1.3e12, 6.2e11, 1.25e12, 5.5e11 }, .cpu_half = { 64, 96, 48, 24 },
-                               .gpu_rate_tc = 1.25e14, .gpu_half_tc = 250 };
+                               .gpu_rate_tc = 1.25e14, .gpu_half_tc = 250,
+                               .gpu_extra = { 0, 0, 2.5e-5, 1.5e-5 } };
     char path[] = "/tmp/tileblas-test-cost.XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);

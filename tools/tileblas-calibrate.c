@@ -16,6 +16,7 @@
  *     measure the launch, not the kernel), and
  *     fp32-tc's kernel at 2048^3 and 8192^3 (4096^3 with --quick; gpu_rate_tc, gpu_half_tc); in single
  *     precision a tiny call, and 256^3 less its trips and kernel as the model has them, the larger (gpu_call);
+ *     a tiny call of each complex type less the tiny real one (gpu_extra_c, gpu_extra_z: the further launches);
  *     and three calls whose time is mostly one operand's trip: op(A) of
  *     8192 x 8192 with N = 256 (h2d_a), op(B) the same with M = 256 (h2d_b), and C of 8192 x 8192 back with
  *     K = 256 (d2h) (4096 with --quick), each less the model's time for the rest of the call.  (With N, M or
@@ -214,6 +215,14 @@ int main(int argc, char **argv)
     if (tileblas_gpu_available(&why)) {
         bench_settle(); /* the CPU BLAS's threads, still spinning, would slow the host copies */
         c.gpu_call = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, 2, 2, 2, runs);
+        /* what a tiny call of a complex type costs beyond a real one (its kernels' further launches); at least a
+         * nanosecond, as the file holds positive figures only */
+        for (int ty = TB_TYPE_C; ty <= TB_TYPE_Z; ty++) {
+            const double extra = time_call((tb_type)ty, TILEBLAS_PATH_GPU, 2, 2, 2, runs) - c.gpu_call;
+            c.gpu_extra[ty] = extra > 1e-9 ? extra : 1e-9;
+            fprintf(log, "GPU %s: %.2f us a call beyond a real one -> gpu_extra%s %.3g\n", type_name[ty],
+                    1e6 * c.gpu_extra[ty], suffix[ty], c.gpu_extra[ty]);
+        }
         for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
             /* single precision's curve on the FP32 units: the kernel that tensor-core kernels hand shapes to */
             const int kernel = tb_kernel_default((tb_type)ty, TB_MATH_FP32);

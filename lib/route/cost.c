@@ -24,6 +24,7 @@ const tb_cost_params tb_cost_defaults = {
     .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32, [TB_TYPE_C] = 64, [TB_TYPE_Z] = 32 },
     .gpu_rate_tc = 145e12,
     .gpu_half_tc = 600,
+    .gpu_extra = { [TB_TYPE_C] = 20e-6, [TB_TYPE_Z] = 20e-6 },
 };
 
 /* flops M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half) (flops: of a multiply-add, tb_type_flops): one
@@ -44,7 +45,7 @@ tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
         const double on_tc = compute_time(f, m, n, k, c->gpu_rate_tc, c->gpu_half_tc);
         kernel = on_tc < kernel ? on_tc : kernel;
     }
-    t.gpu = c->gpu_call + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h + kernel;
+    t.gpu = c->gpu_call + c->gpu_extra[g->p.type] + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h + kernel;
     t.cpu = tb_cost_predict_cpu(c, g);
     return t;
 }
@@ -65,7 +66,7 @@ static const struct {
     { #f "_c", offsetof(tb_cost_params, f[TB_TYPE_C]) }, { #f "_z", offsetof(tb_cost_params, f[TB_TYPE_Z]) }
     FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), RATES(gpu_rate),
     RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half), FIELD(gpu_rate_tc), FIELD(gpu_half_tc),
-    COMPLEX(cpu_rate), COMPLEX(cpu_half), COMPLEX(gpu_rate), COMPLEX(gpu_half),
+    COMPLEX(cpu_rate), COMPLEX(cpu_half), COMPLEX(gpu_rate), COMPLEX(gpu_half), COMPLEX(gpu_extra),
 #undef COMPLEX
 #undef RATES
 #undef FIELD

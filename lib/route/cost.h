@@ -28,6 +28,8 @@ typedef struct tb_cost_params {
     double cpu_half[TB_TYPE_COUNT]; /* as gpu_half, for the CPU BLAS */
     double gpu_rate_tc;             /* single precision on the tensor cores (fp32-tc's and tf32's kernels) */
     double gpu_half_tc;
+    double gpu_extra[TB_TYPE_COUNT]; /* seconds a GPU call of the type costs beyond gpu_call: the complex kernels'
+                                        further launches (split, products, merge); 0 for the real types */
 } tb_cost_params;
 
 /* Predicted seconds on each path. */
@@ -42,7 +44,7 @@ TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
  * where tc (single precision whose kernel is a tensor-core one), the larger of that and the tensor cores' curve
  * (gpu_rate_tc, gpu_half_tc): those kernels hand the products they are slower at to blocked, whose curve stays;
  * with e the bytes of an element,
- * gpu = gpu_call + e(M K)/h2d_a + e(K N [+ M N when beta != 0])/h2d_b + e M N/d2h + 2 M N K / rate(M, N, K),
+ * gpu = gpu_call [+ gpu_extra of the type] + e(M K)/h2d_a + e(K N [+ M N when beta != 0])/h2d_b + e M N/d2h + 2 M N K / rate(M, N, K),
  * with no credit for the pipeline's overlap of copies and kernel (conservative: the GPU is never predicted faster
  * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
  */
