@@ -1,7 +1,7 @@
 /*
  * Operands in device memory: a program that allocates with its own CUDA runtime (this test links one, as such a program
- * does; tileblas's GPU module loads the same shared runtime) passes cudaMalloc'd and managed pointers to cblas_sgemm
- * and cblas_dgemm, in every mix with host memory.  The call must run on the GPU with those operands in place, give the
+ * does; tileblas's GPU module loads the same shared runtime) passes cudaMalloc'd and managed pointers to cblas_sgemm,
+ * cblas_dgemm, cblas_cgemm and cblas_zgemm, in every mix with host memory.  The call must run on the GPU with those operands in place, give the
  * product within the bound of doc/TESTING.md of a long-double reference, leave C's padding untouched and leave host operands as
  * they were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
  * usable device.
@@ -73,73 +73,99 @@ static void place_free(int place, void *p)
         cudaFree(p);
 }
 
-/* column-major cblas_sgemm (dp = 0) or cblas_dgemm (dp = 1) with A, B, C at the given places; ld = rows + 3 (C's
- * padding poisoned).  Rows of C checked: every `step`-th and the last 300 (all when step is 1); the padding
- * everywhere.  gpu: forced there. */
-static void run_rows(int dp, int pa, int pb, int pc, int ta, int tb, int m, int n, int k, double beta, int step,
+/* column-major cblas_?gemm of type `type` (tb_type: S, D, C, Z) with A, B, C at the given places; ops 0, 1 and 2
+ * (the conjugate transpose); ld = rows + 3 (C's padding poisoned).  alpha 0.75 and, for the complex types, 0.75 +
+ * 0.5i, and beta's imaginary part -0.25 where beta is not 0.  Rows of C checked: every `step`-th and the last 300
+ * (all when step is 1); the padding everywhere.  gpu: forced there. */
+static void run_rows(int type, int pa, int pb, int pc, int ta, int tb, int m, int n, int k, double beta, int step,
                      int gpu)
 {
+    const tb_type t = (tb_type)type;
+    const int cplx = tb_type_complex(t);
     const int arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
     const int lda = arows + 3, ldb = brows + 3, ldc = m + 3;
-    const size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n, es = dp ? 8 : 4;
+    const size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n, es = tb_type_size(t);
     void *ha = malloc(na * es), *hb = malloc(nb * es), *hc = malloc(nc * es), *out = malloc(nc * es);
     ck_assert(ha && hb && hc && out);
     for (size_t i = 0; i < na; i++)
-        tt_put(ha, i, es, uniform53());
+        tt_xput(ha, i, t, cplx ? uniform53() + uniform53() * I : uniform53());
     for (size_t i = 0; i < nb; i++)
-        tt_put(hb, i, es, uniform53());
+        tt_xput(hb, i, t, cplx ? uniform53() + uniform53() * I : uniform53());
     for (size_t i = 0; i < nc; i++)
-        tt_put(hc, i, es, (int)(i % ldc) >= m ? -777.0 : beta == 0.0 ? NAN : uniform53());
+        tt_xput(hc, i, t, (int)(i % ldc) >= m ? -777.0 : beta == 0.0 ? NAN : cplx ? uniform53() + uniform53() * I
+                                                                                   : uniform53());
     void *a = place_copy_es(pa, ha, na, es), *b = place_copy_es(pb, hb, nb, es), *c = place_copy_es(pc, hc, nc, es);
-    const double alpha = 0.75;
-    const enum CBLAS_TRANSPOSE xa = ta ? CblasTrans : CblasNoTrans, xb = tb ? CblasTrans : CblasNoTrans;
+    const double alpha = 0.75, alpha_im = cplx ? 0.5 : 0.0, beta_im = cplx && beta != 0.0 ? -0.25 : 0.0;
+    static const enum CBLAS_TRANSPOSE ops[3] = { CblasNoTrans, CblasTrans, CblasConjTrans };
+    const float complex ac = (float)alpha + (float)alpha_im * I, bc = (float)beta + (float)beta_im * I;
+    const double complex az = alpha + alpha_im * I, bz = beta + beta_im * I;
     if (gpu)
         tileblas_set_path(TILEBLAS_PATH_GPU);
-    if (dp)
-        cblas_dgemm(CblasColMajor, xa, xb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    else
-        cblas_sgemm(CblasColMajor, xa, xb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc);
+    switch (t) {
+    case TB_TYPE_S:
+        cblas_sgemm(CblasColMajor, ops[ta], ops[tb], m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc);
+        break;
+    case TB_TYPE_D: cblas_dgemm(CblasColMajor, ops[ta], ops[tb], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); break;
+    case TB_TYPE_C: cblas_cgemm(CblasColMajor, ops[ta], ops[tb], m, n, k, &ac, a, lda, b, ldb, &bc, c, ldc); break;
+    default: cblas_zgemm(CblasColMajor, ops[ta], ops[tb], m, n, k, &az, a, lda, b, ldb, &bz, c, ldc); break;
+    }
     tileblas_set_path(TILEBLAS_PATH_AUTO);
     tileblas_call_info info;
     tileblas_last_call(&info);
     check_cuda(cudaMemcpy(out, c, nc * es, cudaMemcpyDefault), "read C");
     char what[160];
-    snprintf(what, sizeof what, "%s: A %s, B %s, C %s, %c%c M=%d N=%d K=%d beta=%g", dp ? "dgemm" : "sgemm",
-             place_name[pa], place_name[pb], place_name[pc], ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, beta);
+    snprintf(what, sizeof what, "%cgemm: A %s, B %s, C %s, %c%c M=%d N=%d K=%d beta=%g", "sdcz"[t], place_name[pa],
+             place_name[pb], place_name[pc], "NTC"[ta], "NTC"[tb], m, n, k, beta);
     if (gpu || pa != HOST || pb != HOST || pc != HOST)
         ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "%s: not run on the GPU", what);
-    /* row by row, each row's sums for every column at once: A is read along the row once (its elements are lda
-     * apart, which costs a cache miss each for the large A); sums in long double, a reference for both types */
-    long double *sum = malloc((size_t)n * sizeof *sum), *mag = malloc((size_t)n * sizeof *mag);
-    ck_assert(sum && mag);
-    const double u = ldexp(1.0, dp ? -53 : -24);
+    /* op(B) once, row by row (its parts and moduli), then each row of C's sums for every column at once: A is read
+     * along the row once (its elements are lda apart, which costs a cache miss each for the large A); sums in long
+     * double, a reference for every type */
+    long double *yr = malloc((size_t)k * n * sizeof *yr), *yi = malloc((size_t)k * n * sizeof *yi),
+                *ya = malloc((size_t)k * n * sizeof *ya);
+    long double *sr = malloc((size_t)n * sizeof *sr), *si = malloc((size_t)n * sizeof *si),
+                *mag = malloc((size_t)n * sizeof *mag);
+    ck_assert(yr && yi && ya && sr && si && mag);
+    for (int l = 0; l < k; l++)
+        for (int j = 0; j < n; j++) {
+            const long double complex y = tt_op_at(hb, (size_t)ldb, tb, (size_t)l, (size_t)j, t);
+            const size_t at = (size_t)l * n + j;
+            yr[at] = creall(y), yi[at] = cimagl(y), ya[at] = cplx ? cabsl(y) : fabsl(creall(y));
+        }
+    const double u = ldexp(1.0, t == TB_TYPE_D || t == TB_TYPE_Z ? -53 : -24);
+    const long double complex za = alpha + alpha_im * I, zb = beta + beta_im * I;
     for (int i = 0; i < ldc; i++) {
         if (i < m && i % step && i < m - 300)
             continue;
         for (int j = 0; j < n && i >= m; j++)
-            ck_assert_msg(tt_get(out, (size_t)i + (size_t)j * ldc, es) == -777.0, "%s: C's padding (%d, %d) overwritten",
+            ck_assert_msg(tt_xget(out, (size_t)i + (size_t)j * ldc, t) == -777.0L, "%s: C's padding (%d, %d) overwritten",
                           what, i, j);
         if (i >= m)
             continue;
         for (int j = 0; j < n; j++)
-            sum[j] = mag[j] = 0;
+            sr[j] = si[j] = mag[j] = 0;
         for (int l = 0; l < k; l++) {
-            long double x = tt_get(ha, ta ? l + (size_t)i * lda : i + (size_t)l * lda, es);
-            for (int j = 0; j < n; j++) {
-                long double y = tt_get(hb, tb ? j + (size_t)l * ldb : l + (size_t)j * ldb, es);
-                sum[j] += x * y, mag[j] += fabsl(x * y);
-            }
+            const long double complex x = tt_op_at(ha, (size_t)lda, ta, (size_t)i, (size_t)l, t);
+            const long double xr = creall(x), xi = cimagl(x), xa = cplx ? cabsl(x) : fabsl(xr);
+            const long double *r = yr + (size_t)l * n, *q = yi + (size_t)l * n, *w = ya + (size_t)l * n;
+            if (cplx)
+                for (int j = 0; j < n; j++)
+                    sr[j] += xr * r[j] - xi * q[j], si[j] += xr * q[j] + xi * r[j], mag[j] += xa * w[j];
+            else
+                for (int j = 0; j < n; j++)
+                    sr[j] += xr * r[j], mag[j] += xa * w[j];
         }
         for (int j = 0; j < n; j++) {
             size_t at = (size_t)i + (size_t)j * ldc;
-            const double c0 = beta == 0.0 ? 0.0 : tt_get(hc, at, es), got = tt_get(out, at, es);
-            const double want = (double)(alpha * sum[j] + beta * (long double)c0);
-            const double bound = 2.0 * (k + 2) * u * (fabs(alpha) * (double)mag[j] + fabs(beta * c0));
-            ck_assert_msg(!isnan(got) && fabs(got - want) <= bound, "%s: C(%d,%d) = %.17g, want %.17g", what, i, j,
-                          got, want);
+            const long double complex c0 = beta == 0.0 ? 0.0 : tt_xget(hc, at, t), got = tt_xget(out, at, t);
+            const long double complex want = za * (sr[j] + si[j] * I) + zb * c0;
+            const double bound = tt_bound_factor(t, k) * u * (cabsl(za) * mag[j] + cabsl(zb) * cabsl(c0));
+            ck_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
+                          "%s: C(%d,%d) = %.17Lg%+.17Lgi, want %.17Lg%+.17Lgi", what, i, j, creall(got), cimagl(got),
+                          creall(want), cimagl(want));
         }
     }
-    free(sum), free(mag);
+    free(yr), free(yi), free(ya), free(sr), free(si), free(mag);
     if (pa == HOST)
         ck_assert_msg(!memcmp(a, ha, na * es), "%s: A changed", what);
     if (pb == HOST)
@@ -148,20 +174,21 @@ static void run_rows(int dp, int pa, int pb, int pc, int ta, int tb, int m, int 
     free(ha), free(hb), free(hc), free(out);
 }
 
-static void run(int dp, int pa, int pb, int pc, int ta, int tb, int m, int n, int k, double beta)
+static void run(int type, int pa, int pb, int pc, int ta, int tb, int m, int n, int k, double beta)
 {
-    run_rows(dp, pa, pb, pc, ta, tb, m, n, k, beta, 1, 0);
+    run_rows(type, pa, pb, pc, ta, tb, m, n, k, beta, 1, 0);
 }
 
-/* _i: the type (_i / 27: SGEMM, DGEMM) and the places of A, B and C (27 mixes); each with the four transposes,
- * beta = 0 and 0.5.  300 x 200 x 180 is 21.6 MFLOP, above the size from which operands are looked at
- * (lib/gpu/devptr.h). */
+/* _i: the type (_i / 27: SGEMM, DGEMM, CGEMM, ZGEMM) and the places of A, B and C (27 mixes); each with four op
+ * pairs (the real types' four transposes; the complex types' NN, NT, CN, CT), beta = 0 and 0.5.  300 x 200 x 180
+ * is 21.6 MFLOP, above the size from which operands are looked at (lib/gpu/devptr.h). */
 START_TEST(every_mix)
 {
-    const int dp = _i / 27, pa = _i % 27 / 9, pb = (_i / 3) % 3, pc = _i % 3;
+    const int type = _i / 27, pa = _i % 27 / 9, pb = (_i / 3) % 3, pc = _i % 3;
+    const int op = tb_type_complex((tb_type)type) ? 2 : 1; /* op(A)'s other op */
     for (int t = 0; t < 4; t++) {
-        run(dp, pa, pb, pc, t >> 1, t & 1, 300, 200, 180, 0.0);
-        run(dp, pa, pb, pc, t >> 1, t & 1, 257, 130, 513, 0.5);
+        run(type, pa, pb, pc, t >> 1 ? op : 0, t & 1, 300, 200, 180, 0.0);
+        run(type, pa, pb, pc, t >> 1 ? op : 0, t & 1, 257, 130, 513, 0.5);
     }
 }
 END_TEST
@@ -355,7 +382,7 @@ int main(void)
     Suite *s = suite_create("operands in device memory");
     TCase *tc = tcase_create("in place");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, every_mix, 0, 2 * 27);
+    tcase_add_loop_test(tc, every_mix, 0, TB_TYPE_COUNT * 27);
     tcase_add_test(tc, row_major);
     tcase_add_test(tc, beside_the_pipeline);
     tcase_add_test(tc, caller_device_and_pool_unchanged);
