@@ -82,7 +82,6 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
     }
 }
 
-
 // C = beta C, for the one product's complex beta (the real kernel then adds to C with beta = 1)
 template <class R>
 __global__ void scale(int64_t m, int64_t n, R br, R bi, R *c, int64_t ldc)

@@ -254,8 +254,9 @@ static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, con
     const size_t have = budget();
     const struct tile_ws tws = { *kernel, &g->p };
     const tb_plan_ws ws = { tile_ws_bytes, &tws };
-    /* room for the kernels' workspaces where the memory allows; else the plan alone, as the workspaces may still
-     * find room when the kernels run (they come from the pool; a kernel without its workspace fails the call) */
+    /* room for the kernels' workspaces where the memory allows; else the plan alone: the workspaces may still find
+     * room when the kernels run (they come from the pool), and a kernel without its own runs a slower way (k
+     * unsplit, the operands not converted, the complex types on the naive kernel) */
     if (tb_plan_make_ws(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, &ws, plan) &&
         tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
         what = "device memory (the problem's smallest tiles do not fit)";
