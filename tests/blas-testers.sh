@@ -2,7 +2,7 @@
 # The reference BLAS testers (Debian's libblas-test) under tileblas: xblat3s, xblat3d, xblat3c and xblat3z (the
 # Fortran level-3 testers of each type, error exits included) against the reference BLAS and against OpenBLAS, and
 # xscblat3, xdcblat3, xccblat3 and xzcblat3 (the CBLAS level-3 testers, which need the reference CBLAS), each with
-# tileblas preloaded in every mode of TILEBLAS_TEST_MODES (default: cpu auto; a GPU host adds gpu).  Those of the
+# tileblas preloaded in every mode of TILEBLAS_TEST_MODES (default: cpu auto; add gpu on a GPU host).  Those of the
 # other types than single precision run where the directory has them.  Every tester must pass as it passes without tileblas.  TILEBLAS_BLAS_TESTERS names a
 # directory holding the testers, their input files and the reference libblas.so.3, for hosts without the package
 # (with the Fortran runtime they link, libgfortran.so.5 and libquadmath.so.0, where the host lacks it: the
