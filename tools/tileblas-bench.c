@@ -26,7 +26,8 @@
  * from host memory (default 8192; tools/bench-contend.c).
  * --accuracy: errors against an FP64 product instead of times (tools/bench-accuracy.c).
  * --sweep N [--seed S]: N random shapes (each dimension log-uniform in [16, 16384], M N K <= 2^36, random
- * transposes; single precision unless --type says), then each implementation's geometric mean of its ratios.
+ * transposes, conjugate ones too where --type has a complex type; single precision unless --type says), then each
+ * implementation's geometric mean of its ratios.
  * Exit status: 0; 1 when a result differs from the yardstick's by more than 1e-3 (0.1 for a TF32 product; relative
  * to |C| + 1); 2 for bad arguments; 3 when --plot could not draw; 77 without a usable GPU.
  */
@@ -387,7 +388,7 @@ static const char usage_text[] =
     "                      [--repeats R] [--no-cpu] [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
-    "       tileblas-bench --sweep N [--seed S] [--type s|d] [--kernels LIST] [--repeats R] [--no-cpu]\n"
+    "       tileblas-bench --sweep N [--seed S] [--type s|d|c|z...] [--kernels LIST] [--repeats R] [--no-cpu]\n"
     "       tileblas-bench --plot-csv FILE.csv FILE.png\n";
 
 static void usage(void)
@@ -439,9 +440,9 @@ static int plot_csv(const char *csv, const char *png)
     return 0;
 }
 
-/* --sweep: n shapes, each dimension log-uniform in [16, 16384] with M N K <= 2^36, transposes at random, from
- * *seed (0: a fixed one, written back) */
-static int draw_sweep(int n, unsigned long long *seed, long long (*shapes)[3], char (*trans)[3])
+/* --sweep: n shapes, each dimension log-uniform in [16, 16384] with M N K <= 2^36, ops at random (N or T; N, T or
+ * C where conj, for the complex types), from *seed (0: a fixed one, written back) */
+static int draw_sweep(int n, unsigned long long *seed, int conj, long long (*shapes)[3], char (*trans)[3])
 {
     uint64_t x = *seed ? *seed : 20261201;
     *seed = x;
@@ -453,7 +454,11 @@ static int draw_sweep(int n, unsigned long long *seed, long long (*shapes)[3], c
         if ((double)shapes[i][0] * shapes[i][1] * shapes[i][2] > 0x1p36)
             continue;
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        trans[i][0] = x >> 62 & 1 ? 'T' : 'N', trans[i][1] = x >> 61 & 1 ? 'T' : 'N', trans[i][2] = 0;
+        if (conj)
+            trans[i][0] = "NTC"[(x >> 32) % 3], trans[i][1] = "NTC"[(x >> 16) % 3];
+        else
+            trans[i][0] = x >> 62 & 1 ? 'T' : 'N', trans[i][1] = x >> 61 & 1 ? 'T' : 'N';
+        trans[i][2] = 0;
         i++;
     }
     return n;
@@ -558,11 +563,11 @@ int main(int argc, char **argv)
     if (sweep) {
         if (nshapes || ntrans)
             usage(); /* the sweep draws both */
-        nshapes = draw_sweep(sweep, &seed, shapes, sweep_trans);
-        ntrans = 1;
-        want_cpu = 0;
         if (!typed)
             types = "s";
+        nshapes = draw_sweep(sweep, &seed, strpbrk(types, "cz") != NULL, shapes, sweep_trans);
+        ntrans = 1;
+        want_cpu = 0;
         printf("tileblas-bench --sweep %d: seed %llu\n", sweep, seed);
     }
     if (contend) {
@@ -627,9 +632,13 @@ int main(int argc, char **argv)
             for (int t = 0; t < ntrans; t++) {
                 problem pr;
                 int64_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
-                const char *tr = sweep ? sweep_trans[s] : trans[t];
-                if (!tb_type_complex(type) && (tr[0] == 'C' || tr[1] == 'C'))
-                    continue; /* the conjugate transpose: complex types only */
+                char tr[3];
+                memcpy(tr, sweep ? sweep_trans[s] : trans[t], sizeof tr);
+                if (!tb_type_complex(type) && (tr[0] == 'C' || tr[1] == 'C')) {
+                    if (!sweep)
+                        continue; /* the conjugate transpose: complex types only */
+                    tr[0] = tr[0] == 'C' ? 'T' : tr[0], tr[1] = tr[1] == 'C' ? 'T' : tr[1]; /* as BLAS reads it */
+                }
                 setup(&pr, type, m, n, k, (int)(strchr("NTC", tr[0]) - "NTC"), (int)(strchr("NTC", tr[1]) - "NTC"));
                 void *ref = bench_alloc(pr.celems * pr.es);
                 double ref_ms = 0;
