@@ -69,16 +69,45 @@ __host__ __device__ __forceinline__ tb_cx<R> tb_cx_mul(R xr, R xi, R yr, R yi)
     return { xr * yr - xi * yi, xr * yi + xi * yr };
 }
 
-// z = alpha v + beta z for the complex z at c (its two parts), z unread when beta is 0 (both parts)
+// z = alpha v + beta z for the complex z at c (its two parts), z unread when beta is 0 (both parts) and added as
+// it is when beta is 1 (as the BLAS does: an Inf part of z then keeps a finite one beside it, where multiplying by
+// 1 + 0i would make that NaN)
 template <class R>
 __device__ __forceinline__ void tb_cx_update(R *c, tb_cx<R> v, R ar, R ai, R br, R bi)
 {
     tb_cx<R> w = tb_cx_mul(ar, ai, v.re, v.im);
-    if (br != (R)0 || bi != (R)0) {
+    if (br == (R)1 && bi == (R)0) {
+        w.re += c[0], w.im += c[1];
+    } else if (br != (R)0 || bi != (R)0) {
         const tb_cx<R> z = tb_cx_mul(br, bi, c[0], c[1]);
         w.re += z.re, w.im += z.im;
     }
     c[0] = w.re, c[1] = w.im;
+}
+
+// Element (row, col) of op(X) for complex X (interleaved parts), conjugated where the op is 2 (conjugate transpose)
+template <class R>
+__device__ __forceinline__ tb_cx<R> tb_cx_op_at(const R *x, int64_t ld, int op, int64_t row, int64_t col)
+{
+    const int64_t e = op ? col + row * ld : row + col * ld;
+    return { x[2 * e], op == 2 ? -x[2 * e + 1] : x[2 * e + 1] };
+}
+
+// Element (i, j) of op(A) op(B) for the complex problem p, summed term by term along k; once both parts are NaN
+// nothing can change them, and the sum stops there
+template <class R>
+__device__ tb_cx<R> tb_cx_dot(const tb_kproblem &p, int64_t i, int64_t j)
+{
+    const R *a = (const R *)p.a, *b = (const R *)p.b;
+    tb_cx<R> acc = { 0, 0 };
+    for (int64_t l = 0; l < p.k; l++) {
+        const tb_cx<R> x = tb_cx_op_at(a, p.lda, p.transa, i, l), y = tb_cx_op_at(b, p.ldb, p.transb, l, j);
+        acc.re = tb_fma(x.re, y.re, tb_fma(-x.im, y.im, acc.re));
+        acc.im = tb_fma(x.re, y.im, tb_fma(x.im, y.re, acc.im));
+        if (acc.re != acc.re && acc.im != acc.im)
+            break;
+    }
+    return acc;
 }
 
 // Column blocks beyond gridDim.y's limit (65535) are covered by striding over blockIdx.y.

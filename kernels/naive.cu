@@ -17,28 +17,14 @@ __global__ void naive_kernel(tb_problem<T> p)
     }
 }
 
-// The complex types: element (row, col) of op(X), conjugated where the op is 2 (the conjugate transpose)
-template <class R>
-__device__ __forceinline__ tb_cx<R> cx_op_at(const R *x, int64_t ld, int op, int64_t row, int64_t col)
-{
-    const int64_t e = op ? col + row * ld : row + col * ld;
-    return { x[2 * e], op == 2 ? -x[2 * e + 1] : x[2 * e + 1] };
-}
-
 template <class R>
 __global__ void naive_complex(tb_kproblem p)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.m)
         return;
-    const R *a = (const R *)p.a, *b = (const R *)p.b;
     for (int64_t j = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; j < p.n; j += (int64_t)gridDim.y * blockDim.y) {
-        tb_cx<R> acc = { 0, 0 };
-        for (int64_t l = 0; l < p.k; l++) {
-            const tb_cx<R> x = cx_op_at(a, p.lda, p.transa, i, l), y = cx_op_at(b, p.ldb, p.transb, l, j);
-            acc.re = tb_fma(x.re, y.re, tb_fma(-x.im, y.im, acc.re));
-            acc.im = tb_fma(x.re, y.im, tb_fma(x.im, y.re, acc.im));
-        }
+        const tb_cx<R> acc = tb_cx_dot<R>(p, i, j);
         tb_cx_update((R *)p.c + 2 * (i + j * p.ldc), acc, (R)p.alpha, (R)p.alpha_im, (R)p.beta, (R)p.beta_im);
     }
 }

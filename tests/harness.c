@@ -386,6 +386,7 @@ const tt_scalars tt_complex_scalar_sets[] = {
     { 1.0, 0.0, 0, 0, 0, NAN, 0.0 },      /* NaN in alpha's imaginary part */
     { 0.0, INFINITY, 0, 1, 0, 0.0, 0.0 }, /* alpha = 0, beta = Inf */
     { 1.5, 0.5, 0, 0, 1, -0.5, 2.0 },     /* Inf and NaN among A, B and C */
+    { 1.0, 1.0, 0, 0, 1, 0.5, 0.0 },      /* beta = 1: C's Inf and NaN added as they are, not multiplied by 1 + 0i */
 };
 const size_t tt_complex_scalar_set_count = sizeof tt_complex_scalar_sets / sizeof tt_complex_scalar_sets[0];
 

@@ -1,10 +1,12 @@
 #!/bin/sh
-# The GPU suite again with TILEBLAS_GPU_MEMORY below its problems' size (its large ones take 14 MB in single
+# The GPU suites (tests/test_gpu, tests/test_gpu_complex) again with TILEBLAS_GPU_MEMORY below its problems' size (its large ones take 14 MB in single
 # precision, 28 MB in double), so that every large call is computed tile by tile with operands streamed in and out
 # (lib/gpu/pipeline.c), with staging copies on TILEBLAS_COPY_THREADS threads (1 where unset;
 # tests/out-of-core-threads.sh runs it with 16, beside this one).  12 MiB: the smallest tiles of the double ones
 # (256 rows, all of K) need more than 6.  SKIP (77) without a GPU, as the suite itself.
 set -u
 threads=${TILEBLAS_COPY_THREADS:-1}
-TILEBLAS_GPU_MEMORY=12M TILEBLAS_COPY_THREADS=$threads "${top_builddir:-.}/tests/test_gpu" || exit $?
-echo "PASS: the GPU suite within 12 MiB of device memory, $threads copy threads"
+for suite in test_gpu test_gpu_complex; do
+  TILEBLAS_GPU_MEMORY=12M TILEBLAS_COPY_THREADS=$threads "${top_builddir:-.}/tests/$suite" || exit $?
+done
+echo "PASS: the GPU suites within 12 MiB of device memory, $threads copy threads"

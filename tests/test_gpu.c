@@ -1,12 +1,21 @@
 /* The GPU path: every kernel of the table x type it computes x entry point x transpose x shape x scalar set,
  * within the bound of doc/TESTING.md against OpenBLAS, and really on the GPU.  Skips (77) when no device is
- * usable. */
+ * usable.  Built as two programs, run side by side (TT_GPU_PART; -1: all): the real types, the complex types. */
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
+
+#ifndef TT_GPU_PART
+#define TT_GPU_PART -1
+#endif
+enum { PART_REAL, PART_COMPLEX };
+static int in_part(int part)
+{
+    return TT_GPU_PART < 0 || TT_GPU_PART == part;
+}
 
 /* kernel forced on the GPU path, or NULL when it does not compute the type of BLAS prefix `type` */
 static const char *force(int kernel, char type)
@@ -191,12 +200,15 @@ int main(void)
     Suite *s = suite_create("gpu path");
     TCase *tc = tcase_create("vs OpenBLAS");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, grid, 0, kernels * 2 * TT_COMBOS);
-    tcase_add_loop_test(tc, large, 0, kernels * 2 * TT_COMBOS);
-    tcase_add_loop_test(tc, grid_complex, 0, kernels * 2 * 9);
-    tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
-    tcase_add_loop_test(tc, prepared, 0, 3 * 4);
-    tcase_add_loop_test(tc, far, 0, 2);
+    if (in_part(PART_REAL)) {
+        tcase_add_loop_test(tc, grid, 0, kernels * 2 * TT_COMBOS);
+        tcase_add_loop_test(tc, large, 0, kernels * 2 * TT_COMBOS);
+        tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
+        tcase_add_loop_test(tc, prepared, 0, 3 * 4);
+        tcase_add_loop_test(tc, far, 0, 2);
+    }
+    if (in_part(PART_COMPLEX))
+        tcase_add_loop_test(tc, grid_complex, 0, kernels * 2 * 9);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
