@@ -39,18 +39,21 @@ struct blocks {
 };
 
 // op(X) (rows x cols, of interleaved x with leading dimension ld, in elements) to `put`, the imaginary parts negated
-// when conj, and each element multiplied by (mr + i mi) when scaled.  Transposed ops go through shared memory, so
+// when conj, and each element multiplied by (mr + i mi) when scaled; *flag, where given, set to 1 on meeting an Inf
+// or a NaN (fixup below).  Transposed ops go through shared memory, so
 // that reads and writes both run along memory.  Each part is read on its own: a caller's complex array need only
 // be aligned to its parts.  Column tiles past gridDim.y's limit are covered by striding.
 template <class R, class Put>
 __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj, int64_t rows, int64_t cols, Put put,
-                      bool scaled, R mr, R mi)
+                      bool scaled, R mr, R mi, int *flag)
 {
     __shared__ R tr[SIDE][SIDE + 1], ti[SIDE][SIDE + 1];
     const int64_t r0 = (int64_t)blockIdx.x * SIDE;
     const int tx = threadIdx.x, ty = threadIdx.y;
     const R sign = conj ? (R)-1 : (R)1;
     auto store = [&](int64_t r, int64_t c, R vr, R vi) {
+        if (flag && (!isfinite(vr) || !isfinite(vi)))
+            *flag = 1;
         if (scaled) { // alpha folded into the operand
             const tb_cx<R> v = tb_cx_mul(mr, mi, vr, vi);
             put(r, c, v.re, v.im);
@@ -104,6 +107,56 @@ __global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_
         tb_cx_update(c + 2 * (i + j * ldc), tb_cx<R>{ tre[i + j * ldt], tim[i + j * ldt] }, ar, ai, br, bi);
 }
 
+// Inf and NaN in the one product (TB_COMPLEX_ONE_PRODUCT below).  The real form scales by a real alpha part by part and folds a complex alpha into op(B), where the
+// CPU BLAS multiplies the complex sum by alpha: the same finite results, but where Inf or NaN enter, the other part
+// of an element can differ (an Inf times alpha = 1.5 + 0i has a NaN beside it).  So the splits, and keep over C
+// when it is read, flag any Inf or NaN met; keep_all then saves C; and fixup recomputes the elements that came out
+// Inf or NaN one by one, as the naive kernel does.  With all finite (flag 0) keep reads C once and keep_all and
+// fixup return at once.
+template <class R>
+__global__ void keep(int64_t m, int64_t n, const R *__restrict__ c, int64_t ldc, int *flag)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (int64_t j = blockIdx.y; i < m && j < n; j += gridDim.y)
+        if (!isfinite(c[2 * (i + j * ldc)]) || !isfinite(c[2 * (i + j * ldc) + 1]))
+            *flag = 1;
+}
+
+// copy of C (m x n, leading dimension ldc) at c0 (leading dimension m) when the flag is set; grid-stride over the
+// elements, so that with the flag clear its few blocks return at once
+template <class R>
+__global__ void keep_all(int64_t m, int64_t n, const R *__restrict__ c, int64_t ldc, R *c0, const int *flag)
+{
+    if (!*flag)
+        return;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m * n; e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % m, j = e / m;
+        c0[2 * e] = c[2 * (i + j * ldc)], c0[2 * e + 1] = c[2 * (i + j * ldc) + 1];
+    }
+}
+
+// Each element of p's C that is Inf or NaN in either part, when the flag is set: again, from op(A), op(B) and the
+// saved C (c0, when beta is not 0), as the naive kernel computes it
+template <class R>
+__global__ void fixup(tb_kproblem p, const R *__restrict__ c0, const int *flag)
+{
+    if (!*flag)
+        return;
+    const bool reads_c = p.beta != 0.0 || p.beta_im != 0.0;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.m * p.n;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % p.m, j = e / p.m;
+        R *z = (R *)p.c + 2 * (i + j * p.ldc);
+        if (isfinite(z[0]) && isfinite(z[1]))
+            continue;
+        if (reads_c)
+            z[0] = c0[2 * e], z[1] = c0[2 * e + 1];
+        tb_cx_update(z, tb_cx_dot<R>(p, i, j), (R)p.alpha, (R)p.alpha_im, (R)p.beta, (R)p.beta_im);
+    }
+}
+
+constexpr int GUARDED_BLOCKS = 256; // keep_all's and fixup's grid (grid-stride)
+
 // The planes' leading dimension for `rows` rows: a multiple of 4, for the real kernels' 16-byte loads
 static inline int64_t plane_ld(int64_t rows)
 {
@@ -114,9 +167,10 @@ static inline int64_t plane_ld(int64_t rows)
 // rows (real and imaginary parts alternate down a column, as they are stored) is Ab B2, with Ab the 2m x 2k real
 // matrix of the blocks [a_re -a_im; a_im a_re] of op(A) and B2 the 2k x n matrix of op(B)'s real parts over its
 // imaginary ones.  The real kernel then writes C itself (no T, no merge), in one launch that converts each operand
-// once; a complex alpha is folded into B2, a complex beta applied to C first (beta = 1 for the kernel).  Its
-// workspace is 4mk + 2kn real numbers.  Each element of C is still a real sum of 2k products of parts, so the
-// bound is the same.  Off until timed against the four products.
+// once; a complex alpha is folded into B2, a complex beta applied to C first (beta = 1 for the kernel), and any
+// Inf or NaN handled by fixup above.  Its workspace is 4mk + 2kn + 2mn real numbers.  Each element of C is still a
+// real sum of 2k products of parts, so the bound is the same.  1.5-2.1x the four products where they launch
+// short (bench/RESULTS.md); off until its Inf and NaN handling has run on a GPU.
 #ifndef TB_COMPLEX_ONE_PRODUCT
 #define TB_COMPLEX_ONE_PRODUCT 0
 #endif
@@ -139,11 +193,11 @@ static layout place(const size_t *sizes, int count, size_t real_ws)
 
 template <class R, class Put>
 int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, Put put, const tb_kproblem *alpha,
-                  cudaStream_t s)
+                  int *flag, cudaStream_t s)
 {
     const dim3 grid((unsigned)((rows + SIDE - 1) / SIDE), tb_grid_y((cols + SIDE - 1) / SIDE)), block(SIDE, ROWS);
     split<R, Put><<<grid, block, 0, s>>>((const R *)x, ld, op != 0, op == 2, rows, cols, put, alpha != NULL,
-                                         alpha ? (R)alpha->alpha : (R)1, alpha ? (R)alpha->alpha_im : (R)0);
+                                         alpha ? (R)alpha->alpha : (R)1, alpha ? (R)alpha->alpha_im : (R)0, flag);
     return (int)cudaGetLastError();
 }
 
@@ -171,11 +225,11 @@ struct four_m {
     {
         const tb_kproblem q = real_problem(p);
         const size_t real_ws = Workspace(&q);
-        // the four products: op(A)'s planes, op(B)'s, T's; the one: op(A)'s real form, op(B)'s
+        // the four products: op(A)'s planes, op(B)'s, T's; the one: op(A)'s real form, op(B)'s, the flag, C's copy
         const size_t a = sizeof(R) * (size_t)(q.lda * q.k), b = sizeof(R) * (size_t)(q.ldb * q.n),
                      t = sizeof(R) * (size_t)(q.ldc * q.n);
-        const size_t four[6] = { a, a, b, b, t, t }, one[2] = { a, b };
-        return TB_COMPLEX_ONE_PRODUCT ? place(one, 2, real_ws) : place(four, 6, real_ws);
+        const size_t four[6] = { a, a, b, b, t, t }, one[4] = { a, b, sizeof(int), 2 * sizeof(R) * (size_t)(p->m * p->n) };
+        return TB_COMPLEX_ONE_PRODUCT ? place(one, 4, real_ws) : place(four, 6, real_ws);
     }
 
     static size_t workspace(const tb_kproblem *p)
@@ -196,18 +250,35 @@ struct four_m {
     static int one(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
     {
         tb_kproblem q = real_problem(p);
-        R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]);
+        R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
+        int *flag = (int *)(w + l.at[2]);
         q.a = ab, q.b = b2;
-        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, blocks<R>{ ab, q.lda, p->k }, NULL, s);
+        // non-finite scalars: every Inf or NaN of C recomputed (fixup), as if the operands had one
+        const bool odd = !isfinite(p->alpha) || !isfinite(p->alpha_im) || !isfinite(p->beta) || !isfinite(p->beta_im);
+        const bool reads_c = !tb_beta_zero(p);
+        const dim3 grid_c((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
+        int e = (int)cudaMemsetAsync(flag, odd ? 1 : 0, sizeof(int), s);
+        if (!e)
+            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, blocks<R>{ ab, q.lda, p->k }, NULL, flag, s);
         if (!e)
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb },
-                                 p->alpha_im != 0.0 ? p : NULL, s);
-        if (!e && p->beta_im != 0.0) {
-            const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
-            scale<R><<<grid, 128, 0, s>>>(p->m, p->n, (R)p->beta, (R)p->beta_im, (R *)p->c, p->ldc);
+                                 p->alpha_im != 0.0 ? p : NULL, flag, s);
+        if (!e && reads_c) {
+            keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, flag);
+            keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, flag);
             e = (int)cudaGetLastError();
         }
-        return e ? e : Launch(&q, real_ws, s);
+        if (!e && p->beta_im != 0.0) {
+            scale<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (R)p->beta, (R)p->beta_im, (R *)p->c, p->ldc);
+            e = (int)cudaGetLastError();
+        }
+        if (!e)
+            e = Launch(&q, real_ws, s);
+        if (!e) {
+            fixup<R><<<GUARDED_BLOCKS, 256, 0, s>>>(*p, c0, flag);
+            e = (int)cudaGetLastError();
+        }
+        return e;
     }
 
     static int four(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
@@ -215,9 +286,9 @@ struct four_m {
         tb_kproblem q = real_problem(p);
         R *ar = (R *)(w + l.at[0]), *ai = (R *)(w + l.at[1]), *br = (R *)(w + l.at[2]), *bi = (R *)(w + l.at[3]);
         R *tr = (R *)(w + l.at[4]), *ti = (R *)(w + l.at[5]);
-        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, planes<R>{ ar, ai, q.lda }, NULL, s);
+        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, planes<R>{ ar, ai, q.lda }, NULL, NULL, s);
         if (!e)
-            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ br, bi, q.ldb }, NULL, s);
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ br, bi, q.ldb }, NULL, NULL, s);
         // T_re = A_re B_re - A_im B_im, T_im = A_re B_im + A_im B_re
         const struct {
             const R *a, *b;
