@@ -185,6 +185,27 @@ START_TEST(sizes)
 }
 END_TEST
 
+START_TEST(device_lists)
+{
+    int l[4];
+    ck_assert_int_eq(tb_parse_devices("all", l, 4), 0);
+    ck_assert_int_eq(tb_parse_devices("0", l, 4), 1);
+    ck_assert_int_eq(l[0], 0);
+    ck_assert_int_eq(tb_parse_devices("1,0", l, 4), 2);
+    ck_assert(l[0] == 1 && l[1] == 0);
+    ck_assert_int_eq(tb_parse_devices("0-3", l, 4), 4);
+    ck_assert(l[0] == 0 && l[3] == 3);
+    ck_assert_int_eq(tb_parse_devices("3,0-1", l, 4), 3);
+    ck_assert(l[0] == 3 && l[1] == 0 && l[2] == 1);
+    ck_assert_int_eq(tb_parse_devices("7-7", l, 4), 1);
+    ck_assert_int_eq(l[0], 7);
+    static const char *const bad[] = { "", ",", "0,", ",0", "a", "-1", "1-0", "0,0", "0-1,1", " 0", "0 ", "0;1",
+                                       "12345", "0-", "-", "0--1", "0-1-2", "ALL", "0-4", "0,1,2,3,4", "+1" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(tb_parse_devices(bad[i], l, 4) == -1, "\"%s\" taken", bad[i]);
+}
+END_TEST
+
 START_TEST(kernel_table)
 {
 #ifdef HAVE_CUDA
@@ -451,7 +472,7 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = { defaults_are_quiet, good_values,    bad_values,     sizes,
+    const TTest *const tests[] = { defaults_are_quiet, good_values,    bad_values,     sizes,          device_lists,
                                    kernel_table,       calibration_file, calibration_not_a_file, auto_decisions,
                                    faults,             numbers_strict, busy_time_open, count_flags,
                                    NULL };

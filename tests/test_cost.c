@@ -120,7 +120,7 @@ START_TEST(write_and_load)
                                .cpu_call = 2e-7,
                                .cpu_rate = { 1.3e12, 6.2e11, 1.25e12, 5.5e11 }, .cpu_half = { 64, 96, 48, 24 },
                                .gpu_rate_tc = 1.25e14, .gpu_half_tc = 250,
-                               .gpu_extra = { 0, 0, 2.5e-5, 1.5e-5 } };
+                               .gpu_extra = { 0, 0, 2.5e-5, 1.5e-5 }, .host_copy = 6.5e10, .device_call = 2.5e-5 };
     char path[] = "/tmp/tileblas-test-cost.XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);

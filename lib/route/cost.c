@@ -25,6 +25,8 @@ const tb_cost_params tb_cost_defaults = {
     .gpu_rate_tc = 145e12,
     .gpu_half_tc = 600,
     .gpu_extra = { [TB_TYPE_C] = 30e-6, [TB_TYPE_Z] = 30e-6 }, /* measured 32-33 us on the H200 (tileblas-calibrate) */
+    .host_copy = 80e9,    /* estimates until measured on a host of several GPUs */
+    .device_call = 30e-6,
 };
 
 /* flops M N K / (rate f(M) f(N) f(K)) with f(d) = d / (d + half) (flops: of a multiply-add, tb_type_flops): one
@@ -34,18 +36,29 @@ static double compute_time(double flops, double m, double n, double k, double ra
     return flops * (m + half) * (n + half) * (k + half) / rate;
 }
 
-tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
+double tb_cost_kernel(const tb_cost_params *c, tb_type type, double m, double n, double k, int tc)
 {
-    double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k, e = tb_type_size(g->p.type);
-    const double f = tb_type_flops(g->p.type);
-    double b_in = e * (k * n + (!tb_beta_zero(&g->p) ? m * n : 0.0));
-    tb_cost t;
-    double kernel = compute_time(f, m, n, k, c->gpu_rate[g->p.type], c->gpu_half[g->p.type]);
+    const double f = tb_type_flops(type);
+    double kernel = compute_time(f, m, n, k, c->gpu_rate[type], c->gpu_half[type]);
     if (tc) {
         const double on_tc = compute_time(f, m, n, k, c->gpu_rate_tc, c->gpu_half_tc);
         kernel = on_tc < kernel ? on_tc : kernel;
     }
-    t.gpu = c->gpu_call + c->gpu_extra[g->p.type] + e * m * k / c->h2d_a + b_in / c->h2d_b + e * m * n / c->d2h + kernel;
+    return kernel;
+}
+
+double tb_cost_link(const tb_cost_params *c, tb_type type, double a_elems, double b_elems, double c_elems, int reads_c)
+{
+    const double e = tb_type_size(type);
+    return e * a_elems / c->h2d_a + e * (b_elems + (reads_c ? c_elems : 0.0)) / c->h2d_b + e * c_elems / c->d2h;
+}
+
+tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc)
+{
+    const double m = (double)g->p.m, n = (double)g->p.n, k = (double)g->p.k;
+    tb_cost t;
+    t.gpu = c->gpu_call + c->gpu_extra[g->p.type] + tb_cost_link(c, g->p.type, m * k, k * n, m * n, !tb_beta_zero(&g->p)) +
+            tb_cost_kernel(c, g->p.type, m, n, k, tc);
     t.cpu = tb_cost_predict_cpu(c, g);
     return t;
 }
@@ -66,7 +79,8 @@ static const struct {
     { #f "_c", offsetof(tb_cost_params, f[TB_TYPE_C]) }, { #f "_z", offsetof(tb_cost_params, f[TB_TYPE_Z]) }
     FIELD(gpu_call), FIELD(h2d_a), FIELD(h2d_b), FIELD(d2h), RATES(gpu_rate),
     RATES(gpu_half), FIELD(cpu_call), RATES(cpu_rate), RATES(cpu_half), FIELD(gpu_rate_tc), FIELD(gpu_half_tc),
-    COMPLEX(cpu_rate), COMPLEX(cpu_half), COMPLEX(gpu_rate), COMPLEX(gpu_half), COMPLEX(gpu_extra),
+    COMPLEX(cpu_rate), COMPLEX(cpu_half), COMPLEX(gpu_rate), COMPLEX(gpu_half), COMPLEX(gpu_extra), FIELD(host_copy),
+    FIELD(device_call),
 #undef COMPLEX
 #undef RATES
 #undef FIELD

@@ -30,6 +30,9 @@ typedef struct tb_cost_params {
     double gpu_half_tc;
     double gpu_extra[TB_TYPE_COUNT]; /* seconds a GPU call of the type costs beyond gpu_call: the complex kernels'
                                         further launches (split, products, merge); 0 for the real types */
+    double host_copy;                /* bytes/s of the host's staging copies, all devices together (a call spread
+                                        over several devices shares them: lib/route/spread.h) */
+    double device_call;              /* seconds each further device adds to a spread call */
 } tb_cost_params;
 
 /* Predicted seconds on each path. */
@@ -49,6 +52,11 @@ TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
  * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
  */
 TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc);
+/* Its parts: the kernel's seconds for an M x N x K product of the type (tc as above), and the link's for op(A),
+ * op(B) and C of so many elements (C both ways when reads_c) */
+TB_HIDDEN double tb_cost_kernel(const tb_cost_params *c, tb_type type, double m, double n, double k, int tc);
+TB_HIDDEN double tb_cost_link(const tb_cost_params *c, tb_type type, double a_elems, double b_elems, double c_elems,
+                              int reads_c);
 TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g); /* its cpu alone */
 /* 1 when tb_cost_predict_cpu for the shape of p <= seconds, worked out without a division, inline (for tiny calls) */
 static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem *p, double seconds)
