@@ -77,6 +77,18 @@ static inline void *tb_at(const void *base, int64_t i, unsigned esize)
     return (char *)base + i * (int64_t)esize;
 }
 
+/* p restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C: op(A)'s rows and op(B)'s columns with them */
+static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
+{
+    tb_kproblem t = *p;
+    const unsigned e = tb_type_size(t.type);
+    t.m = rows, t.n = cols;
+    t.a = tb_at(t.a, t.transa ? i0 * t.lda : i0, e);
+    t.b = tb_at(t.b, t.transb ? j0 : j0 * t.ldb, e);
+    t.c = tb_at(t.c, i0 + j0 * t.ldc, e);
+    return t;
+}
+
 /* The contract of a kernel.  workspace: the device bytes it needs for p (0: none), which the caller allocates
  * on the launch's stream and frees after it; launch: queue the kernel on stream (a cudaStream_t) with that
  * workspace (or NULL: then it runs without, more slowly where it would have used one) and return the launch's

@@ -10,18 +10,6 @@
 #include "stats.h"
 #include "util.h"
 
-/* g's problem restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C */
-static tb_kproblem tile_of(const tb_gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
-{
-    tb_kproblem t = g->p;
-    const unsigned e = tb_type_size(t.type);
-    t.m = rows, t.n = cols;
-    t.a = tb_at(t.a, t.transa ? i0 * t.lda : i0, e);
-    t.b = tb_at(t.b, t.transb ? j0 : j0 * t.ldb, e);
-    t.c = tb_at(t.c, i0 + j0 * t.ldc, e);
-    return t;
-}
-
 /* Operands in device or managed memory (w): used in place on the GPU, whatever the mode, since the CPU BLAS cannot
  * read device memory.  If the GPU cannot take the call: with only managed memory besides the host's, the CPU BLAS
  * reads it like host memory; otherwise C is left untouched, with a warning.  Returns the path taken. */
@@ -64,7 +52,7 @@ static int gpu_or_rest(const tb_gemm *g, int *kernel)
     for (int64_t t = done; t < plan.mtiles * plan.ntiles; t++) {
         int64_t i0, rows, j0, cols;
         tb_pipeline_tile(&plan, g->p.m, g->p.n, t, &i0, &rows, &j0, &cols);
-        tb_kproblem rest = tile_of(g, i0, rows, j0, cols);
+        tb_kproblem rest = tb_kproblem_block(&g->p, i0, rows, j0, cols);
         tb_cpu_gemm_part(g, &rest);
     }
     return 0;

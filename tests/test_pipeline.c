@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "pipeline.h"
+#include "spread_run.h"
 #include "util.h"
 #include "suite.h"
 
@@ -47,9 +48,11 @@ typedef struct sim {
     int64_t calls, fail_at; /* the operation (counted from 1) that fails; 0: none */
     int64_t live;           /* device buffers allocated and not released */
     int stuck;
+    uint64_t seed;          /* the random order's seed on a thread that has none yet */
 } sim;
 
-static uint64_t rng;
+/* per thread: the pipelines of a spread call run on threads of their own, each seeded by its device (sim.seed) */
+static __thread uint64_t rng;
 static uint64_t next_rand(void)
 {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -58,6 +61,8 @@ static uint64_t next_rand(void)
 
 static int injected(sim *s)
 {
+    if (!rng)
+        rng = s->seed | 1;
     return ++s->calls == s->fail_at;
 }
 
@@ -325,55 +330,149 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
  * staged (tb_pipe_staging's overlap) */
 enum { BIG_SLOT = 1, PREP = 2, OVERLAP = 4 };
 
-static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
+/* A simulated device that fails at operation fail_at (0: never), and its devops */
+static sim *new_sim(int64_t fail_at)
 {
-    tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
-                      .alpha = sh->alpha, .beta = sh->beta };
-    int64_t ar = sh->ta ? sh->k : sh->m, ac = sh->ta ? sh->m : sh->k;
-    int64_t br = sh->tb ? sh->n : sh->k, bc = sh->tb ? sh->k : sh->n;
-    p.lda = ar + pad, p.ldb = br + pad, p.ldc = sh->m + pad;
-    float *a = matrix(ar, ac, p.lda), *b = matrix(br, bc, p.ldb), *c0 = matrix(sh->m, sh->n, p.ldc);
-    float *c = c0 ? clone(c0, sh->m, sh->n, p.ldc) : NULL, *want = c ? clone(c0, sh->m, sh->n, p.ldc) : NULL;
-    if (!a || !b || !want) {
-        unreserve(a, p.lda, ac), unreserve(b, p.ldb, bc), unreserve(c0, p.ldc, sh->n), unreserve(c, p.ldc, sh->n);
-        return -1;
-    }
-    p.a = a, p.b = b, p.c = want;
-    gemm_ref(&p);
-    p.c = c;
+    sim *s = calloc(1, sizeof *s);
+    ck_assert(s);
+    for (int q = 0; q < QUEUES; q++)
+        ck_assert((s->q[q] = malloc(sizeof(op) * MAXOPS)) != NULL);
+    s->fail_at = fail_at;
+    s->seed = next_rand();
+    return s;
+}
 
-    tb_plan plan;
-    ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
-    ck_assert(!plan.prep_bytes[0] && !plan.prep_bytes[1]);
-    if ((opts & PREP) && plan.b_resident)
-        plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k),
-        plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
-    tb_pipe_staging st = { .slot_bytes = opts & BIG_SLOT ? tb_pipeline_slot_wanted(&plan, sh->k)
-                                                         : tb_pipeline_slot_bytes(&plan),
+static tb_devops sim_ops(sim *s)
+{
+    return (tb_devops){ .ctx = s,
+                        .alloc = sim_alloc,
+                        .release = sim_release,
+                        .h2d = sim_h2d,
+                        .d2h = sim_d2h,
+                        .gemm = sim_gemm,
+                        .prepare = sim_prepare,
+                        .gemm_prepared = sim_gemm_prepared,
+                        .record = sim_record,
+                        .queue_wait = sim_queue_wait,
+                        .host_wait = sim_host_wait,
+                        .done = sim_done };
+}
+
+static void free_sim(sim *s)
+{
+    for (int q = 0; q < QUEUES; q++)
+        free(s->q[q]);
+    free(s);
+}
+
+/* Staging for plan on a k-deep product, as run_case's options say */
+static tb_pipe_staging staging_for(const tb_plan *plan, int64_t k, int opts)
+{
+    tb_pipe_staging st = { .slot_bytes = opts & BIG_SLOT ? tb_pipeline_slot_wanted(plan, k)
+                                                         : tb_pipeline_slot_bytes(plan),
                            .overlap = !!(opts & OVERLAP) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
         st.in[i] = malloc((size_t)st.slot_bytes);
         st.out[i] = malloc((size_t)st.slot_bytes);
         ck_assert(st.in[i] && st.out[i]);
     }
-    sim *s = calloc(1, sizeof *s);
-    ck_assert(s);
-    for (int q = 0; q < QUEUES; q++)
-        ck_assert((s->q[q] = malloc(sizeof(op) * MAXOPS)) != NULL);
-    s->fail_at = fail_at;
-    tb_devops ops = { .ctx = s,
-                      .alloc = sim_alloc,
-                      .release = sim_release,
-                      .h2d = sim_h2d,
-                      .d2h = sim_d2h,
-                      .gemm = sim_gemm,
-                      .prepare = sim_prepare,
-                      .gemm_prepared = sim_gemm_prepared,
-                      .record = sim_record,
-                      .queue_wait = sim_queue_wait,
-                      .host_wait = sim_host_wait,
-                      .done = sim_done };
-    tb_gemm g = { .p = p };
+    return st;
+}
+
+static void free_staging(tb_pipe_staging *st)
+{
+    for (int i = 0; i < TB_PIPE_SLOTS; i++)
+        free(st->in[i]), free(st->out[i]);
+}
+
+/* A call's operands for shape sh with `pad` rows of padding: A, B, C as the call starts (c0), C that the call
+ * writes (c), and C as it must come out (want, by gemm_ref); p's pointers are to c */
+typedef struct call {
+    tb_kproblem p;
+    int64_t ac, bc;
+    float *a, *b, *c0, *c, *want;
+} call;
+
+static void free_call(call *x)
+{
+    unreserve(x->a, x->p.lda, x->ac), unreserve(x->b, x->p.ldb, x->bc), unreserve(x->c0, x->p.ldc, x->p.n);
+    unreserve(x->c, x->p.ldc, x->p.n), unreserve(x->want, x->p.ldc, x->p.n);
+}
+
+/* 0, or -1 when the memory for a huge pad cannot be reserved */
+static int make_call(const shape *sh, int64_t pad, call *x)
+{
+    tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
+                      .alpha = sh->alpha, .beta = sh->beta };
+    const int64_t ar = sh->ta ? sh->k : sh->m, br = sh->tb ? sh->n : sh->k;
+    x->ac = sh->ta ? sh->m : sh->k, x->bc = sh->tb ? sh->k : sh->n;
+    p.lda = ar + pad, p.ldb = br + pad, p.ldc = sh->m + pad;
+    x->a = matrix(ar, x->ac, p.lda), x->b = matrix(br, x->bc, p.ldb), x->c0 = matrix(sh->m, sh->n, p.ldc);
+    x->c = x->c0 ? clone(x->c0, sh->m, sh->n, p.ldc) : NULL;
+    x->want = x->c ? clone(x->c0, sh->m, sh->n, p.ldc) : NULL;
+    x->p = p;
+    if (!x->a || !x->b || !x->want) {
+        free_call(x);
+        return -1;
+    }
+    p.a = x->a, p.b = x->b, p.c = x->want;
+    gemm_ref(&p);
+    x->p.a = x->a, x->p.b = x->b, x->p.c = x->c;
+    return 0;
+}
+
+/* The tiles of blk (a block of x's C: its m, n and c) in plan's order: those before `done` right, the others
+ * untouched; what: the case, for the message */
+static void check_tiles(const call *x, const tb_kproblem *blk, const tb_plan *plan, int64_t done, const char *what)
+{
+    const int64_t tiles = plan->mtiles * plan->ntiles, ldc = x->p.ldc, at = (const float *)blk->c - x->c;
+    for (int64_t t = 0; t < tiles; t++) {
+        int64_t i0, rows, j0, cols;
+        tb_pipeline_tile(plan, blk->m, blk->n, t, &i0, &rows, &j0, &cols);
+        const float *ref = (t < done ? x->want : x->c0) + at, *c = x->c + at;
+        for (int64_t j = j0; j < j0 + cols; j++)
+            for (int64_t i = i0; i < i0 + rows; i++)
+                if (memcmp(&c[i + j * ldc], &ref[i + j * ldc], sizeof(float)))
+                    ck_abort_msg("%s, plan %lldx%lld (%lld tiles, depth %d%s): C(%lld, %lld) of the block in tile %lld "
+                                 "is %g, not %g",
+                                 what, (long long)plan->mb, (long long)plan->nb, (long long)tiles, plan->depth,
+                                 plan->b_resident ? ", A and B resident" : plan->a_resident ? ", A resident" : "",
+                                 (long long)i, (long long)j, (long long)t, (double)c[i + j * ldc],
+                                 (double)ref[i + j * ldc]);
+    }
+}
+
+static void check_padding(const call *x)
+{
+    for (int64_t j = 0; j < x->p.n; j++)
+        for (int64_t i = x->p.m; i < filled_rows(x->p.m, x->p.ldc); i++)
+            ck_assert_msg(!memcmp(&x->c[i + j * x->p.ldc], &x->c0[i + j * x->p.ldc], sizeof(float)),
+                          "padding written");
+}
+
+static void describe(const shape *sh, int64_t fail_at, char *buf, size_t size)
+{
+    snprintf(buf, size, "%lldx%lldx%lld %c%c beta=%g, fault at %lld", (long long)sh->m, (long long)sh->n,
+             (long long)sh->k, sh->ta ? 'T' : 'N', sh->tb ? 'T' : 'N', (double)sh->beta, (long long)fail_at);
+}
+
+/* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made, or -1
+ * when the memory for a huge `pad` cannot be reserved.  opts: as above. */
+static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
+{
+    call x;
+    if (make_call(sh, pad, &x))
+        return -1;
+    tb_plan plan;
+    ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
+    ck_assert(!plan.prep_bytes[0] && !plan.prep_bytes[1]);
+    if ((opts & PREP) && plan.b_resident)
+        plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k),
+        plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
+    tb_pipe_staging st = staging_for(&plan, sh->k, opts);
+    sim *s = new_sim(fail_at);
+    const tb_devops ops = sim_ops(s);
+    tb_gemm g = { .p = x.p };
     const char *err = NULL;
     tb_pipe_times times = { -1, -1, -1 };
     const double t0 = tb_now();
@@ -385,8 +484,7 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
     ck_assert(done == 0 || (times.copy_in > 0 && times.copy_out > 0));
     while (step(s)) /* let anything still queued run: it must not write C */
         ;
-
-    int64_t tiles = plan.mtiles * plan.ntiles;
+    const int64_t tiles = plan.mtiles * plan.ntiles;
     ck_assert_msg(!s->stuck, "a host wait could never be satisfied");
     ck_assert_int_eq(s->live, 0);
     if (!fail_at || fail_at > s->calls) {
@@ -396,36 +494,66 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
         ck_assert_msg(err != NULL, "fault at operation %lld not reported", (long long)fail_at);
         ck_assert_int_lt(done, tiles);
     }
-    /* tiles before `done`: right; the others and the padding: untouched */
-    for (int64_t t = 0; t < tiles; t++) {
-        int64_t i0, rows, j0, cols;
-        tb_pipeline_tile(&plan, sh->m, sh->n, t, &i0, &rows, &j0, &cols);
-        const float *ref = t < done ? want : c0;
-        for (int64_t j = j0; j < j0 + cols; j++)
-            for (int64_t i = i0; i < i0 + rows; i++)
-                if (memcmp(&c[i + j * p.ldc], &ref[i + j * p.ldc], sizeof(float)))
-                    ck_abort_msg("%lldx%lldx%lld %c%c beta=%g plan %lldx%lld (%lld tiles, depth %d%s), fault at %lld: "
-                                 "C(%lld, %lld) in tile %lld is %g, not %g",
-                                 (long long)sh->m, (long long)sh->n, (long long)sh->k, sh->ta ? 'T' : 'N',
-                                 sh->tb ? 'T' : 'N', (double)sh->beta, (long long)plan.mb, (long long)plan.nb,
-                                 (long long)tiles, plan.depth,
-                                 plan.b_resident ? ", A and B resident" : plan.a_resident ? ", A resident" : "",
-                                 (long long)fail_at, (long long)i, (long long)j, (long long)t,
-                                 (double)c[i + j * p.ldc], (double)ref[i + j * p.ldc]);
-    }
-    for (int64_t j = 0; j < sh->n; j++)
-        for (int64_t i = sh->m; i < filled_rows(sh->m, p.ldc); i++)
-            ck_assert_msg(!memcmp(&c[i + j * p.ldc], &c0[i + j * p.ldc], sizeof(float)), "padding written");
-
-    int64_t calls = s->calls;
-    for (int q = 0; q < QUEUES; q++)
-        free(s->q[q]);
-    free(s);
-    for (int i = 0; i < TB_PIPE_SLOTS; i++)
-        free(st.in[i]), free(st.out[i]);
-    unreserve(a, p.lda, ac), unreserve(b, p.ldb, bc);
-    unreserve(c, p.ldc, sh->n), unreserve(c0, p.ldc, sh->n), unreserve(want, p.ldc, sh->n);
+    char what[160];
+    describe(sh, fail_at, what, sizeof what);
+    check_tiles(&x, &x.p, &plan, done, what);
+    check_padding(&x);
+    const int64_t calls = s->calls;
+    free_sim(s);
+    free_staging(&st);
+    free_call(&x);
     return calls;
+}
+
+/* sh spread over `count` simulated devices in blocks of `side` rows (by_rows) or columns, the last the rest, device
+ * `failing` failing at its operation fail_at: every block's tiles reported written right (all of them on the
+ * devices that did not fail), the rest of C and its padding untouched */
+static void run_spread(const shape *sh, int count, int by_rows, int64_t side, int failing, int64_t fail_at)
+{
+    call x;
+    ck_assert_int_eq(make_call(sh, 1, &x), 0);
+    tb_spread sp = { .count = count, .by_rows = by_rows };
+    for (int d = 0; d <= count; d++)
+        sp.start[d] = d == count ? (by_rows ? sh->m : sh->n) : d * side;
+    tb_gemm g = { .p = x.p };
+    tb_spread_part parts[TB_MAX_DEVICES];
+    sim *sims[TB_MAX_DEVICES];
+    tb_devops ops[TB_MAX_DEVICES];
+    tb_pipe_staging st[TB_MAX_DEVICES];
+    for (int d = 0; d < count; d++) {
+        const tb_kproblem blk = tb_spread_block(&g, &sp, d);
+        parts[d] = (tb_spread_part){ .ops = &ops[d], .staging = &st[d], .done = -1 };
+        ck_assert_int_eq(tb_plan_make(blk.m, blk.n, blk.k, blk.transa, blk.transb, sizeof(float), sh->budget,
+                                      &parts[d].plan),
+                         0);
+        st[d] = staging_for(&parts[d].plan, blk.k, d % 2 ? OVERLAP : BIG_SLOT);
+        sims[d] = new_sim(d == failing ? fail_at : 0);
+        ops[d] = sim_ops(sims[d]);
+    }
+    const int short_of = tb_spread_run(&g, &sp, parts);
+    char what[200];
+    int failed = 0;
+    for (int d = 0; d < count; d++) {
+        while (step(sims[d]))
+            ;
+        ck_assert(!sims[d]->stuck && sims[d]->live == 0);
+        const tb_kproblem blk = tb_spread_block(&g, &sp, d);
+        const int64_t tiles = parts[d].plan.mtiles * parts[d].plan.ntiles;
+        failed += parts[d].done < tiles;
+        ck_assert(parts[d].done >= 0 && parts[d].done <= tiles);
+        ck_assert((parts[d].err != NULL) == (parts[d].done < tiles));
+        if (d != failing || fail_at > sims[d]->calls)
+            ck_assert_int_eq(parts[d].done, tiles);
+        describe(sh, fail_at, what, sizeof what);
+        snprintf(what + strlen(what), sizeof what - strlen(what), ", %s block %d of %d on device %d failing",
+                 by_rows ? "row" : "column", d, count, failing);
+        check_tiles(&x, &blk, &parts[d].plan, parts[d].done, what);
+        free_sim(sims[d]);
+        free_staging(&st[d]);
+    }
+    ck_assert_int_eq(short_of, failed);
+    check_padding(&x);
+    free_call(&x);
 }
 
 /* Shapes and device budgets chosen (with tb_plan_make) for every kind of plan: one tile; row blocks only; panels
@@ -529,6 +657,25 @@ START_TEST(offsets_past_2_to_the_31)
 }
 END_TEST
 
+/* Calls spread over two to four simulated devices, each block its own pipeline on its own thread: blocks of whole
+ * and uneven sizes, rows and columns, beta 0 and not, and one device failing at a random operation */
+START_TEST(spread_over_devices)
+{
+    const shape *sh = &shapes[_i];
+    for (int by_rows = 0; by_rows <= 1; by_rows++) {
+        const int64_t side = by_rows ? sh->m : sh->n;
+        for (int count = 2; count <= 4; count++) {
+            const int64_t part = (side + count - 1) / count;
+            if (part * (count - 1) >= side)
+                continue; /* too narrow for so many blocks */
+            run_spread(sh, count, by_rows, part, -1, 0);
+            const int failing = (int)(next_rand() % (uint64_t)count);
+            run_spread(sh, count, by_rows, part, failing, 1 + (int64_t)(next_rand() % 60));
+        }
+    }
+}
+END_TEST
+
 START_TEST(refuses_a_staging_slot_too_small)
 {
     tb_plan plan;
@@ -580,6 +727,7 @@ int main(void)
     tcase_add_test(tc, every_kind_of_plan);
     tcase_add_loop_test(tc, every_shape_and_plan, 0, n);
     tcase_add_loop_test(tc, faults_anywhere, 0, n);
+    tcase_add_loop_test(tc, spread_over_devices, 0, n);
     tcase_add_test(tc, refuses_a_staging_slot_too_small);
     tcase_add_test(tc, slot_sizes);
     tcase_add_test(tc, offsets_past_2_to_the_31);

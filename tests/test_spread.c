@@ -153,7 +153,7 @@ START_TEST(random_spreads_keep_the_invariants)
         const int tc = (type == TB_TYPE_S || type == TB_TYPE_C) && draw(0, 1), devices = (int)draw(1, TB_MAX_DEVICES);
         const int64_t big = draw(0, 1) ? 40000 : 3000;
         const tb_kproblem p = problem(type, draw(1, big), draw(1, big), draw(1, big), draw(0, 1) ? 0.0 : -1.0);
-        const tb_spread s = spread_of(&p, tc, devices);
+        spread_of(&p, tc, devices);
     }
 }
 END_TEST

@@ -1,0 +1,32 @@
+/*
+ * A host-memory call spread over several devices (lib/route/spread.h): block d of C computed by device d's own
+ * pipeline (lib/gpu/pipeline.h: its devops, staging and plan), all at once, one host thread a block.  Each block
+ * is a call of its own to the pipeline, with its own outcome: the tiles it wrote, or what failed, so that the caller
+ * computes on the CPU what each device did not finish.
+ */
+#ifndef TB_SPREAD_RUN_H
+#define TB_SPREAD_RUN_H
+
+#include "pipeline.h"
+#include "spread.h"
+
+/* One device's part: given, its devops, staging and the plan of its block (tb_spread_block's problem); back, the
+ * pipeline's outcome for that block (tb_pipeline_run's: tiles written, what failed or NULL, where the time went). */
+typedef struct tb_spread_part {
+    const tb_devops *ops;
+    const tb_pipe_staging *staging;
+    tb_plan plan;
+    int64_t done;
+    const char *err;
+    tb_pipe_times times;
+} tb_spread_part;
+
+/* Block d of s, of g's problem */
+TB_HIDDEN tb_kproblem tb_spread_block(const tb_gemm *g, const tb_spread *s, int d);
+
+/* Blocks 0 .. s->count - 1 on parts[0 ..]: block 0 on the calling thread, the others on threads started for the
+ * call (a block whose thread cannot be started runs after block 0, on the calling thread).  Returns how many
+ * blocks were not written whole (0: all of C). */
+TB_HIDDEN int tb_spread_run(const tb_gemm *g, const tb_spread *s, tb_spread_part *parts);
+
+#endif
