@@ -100,8 +100,9 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
-// TB_TC32_FILL_SPLIT=1 (a variant for bench/variants.sh, off by default, not yet timed): k split as well where C
-// has under three waves of tiles that fill less than 0.8 of them (1000 x 3000: 192 tiles on 132 SMs)
+// TB_TC32_FILL_SPLIT=1 (a variant for bench/variants.sh, off by default): k split as well where C has under three
+// waves of tiles that fill less than 0.8 of them (1000 x 3000: 192 tiles on 132 SMs); timed slower on that very
+// shape (1.05 against 1.21x cuBLAS, bench/RESULTS.md run L2)
 #ifndef TB_TC32_FILL_SPLIT
 #define TB_TC32_FILL_SPLIT 0
 #endif
