@@ -10,8 +10,9 @@
  *   - NVBLAS (libnvblas.so, when it can be loaded): its ?gemm_, configured by a file written here (OpenBLAS as its
  *     CPU BLAS, device 0, NVBLAS_AUTOPIN_MEM_ENABLED), unless NVBLAS_CONFIG_FILE names one.
  * Each: one warm-up call (CUDA start-up, staging buffers), then the median of R calls (3 for calls over 0.1
- * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  Calls under 20 us are timed in
- * batches of back-to-back calls instead, all implementations' batches in turn, 41 rounds.  C is refilled before
+ * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  Calls under 1 ms are timed
+ * interleaved instead, all implementations in turn, 41 rounds, so that a drift of the host (clock speed, the CPU
+ * BLAS's threads waking or asleep) falls on all alike; those under 20 us in batches of back-to-back calls.  C is refilled before
  * each call or batch: NaN when beta = 0 (so that a result not written shows), the same random C otherwise.
  * Every result (of one call on that C) is compared with OpenBLAS's.
  */
@@ -112,9 +113,10 @@ static const char *run(const himpl *im, const call *x)
     return info.path == TILEBLAS_PATH_GPU ? "tb-gpu" : "tb-gpu/cpu"; /* forced, yet on the CPU: the GPU failed */
 }
 
-/* How many back-to-back calls one timing takes: about 0.2 ms worth for calls that take under 20 us (the fastest
- * of five of im's, after a warm-up), since one is too short for the clock, and a program that makes such calls
- * makes many of them; else 1.  Chosen with the first implementation (OpenBLAS), the same for the others. */
+/* How many back-to-back calls one interleaved timing takes: about 0.2 ms worth for calls that take under 20 us
+ * (the fastest of five of im's, after a warm-up), since one is too short for the clock, and a program that makes
+ * such calls makes many of them; 1 for calls under 1 ms; 0 for longer ones, timed one implementation after the
+ * other.  Chosen with the first implementation (OpenBLAS), the same for the others. */
 static int choose_batch(const himpl *im, const call *x, const void *c0, size_t cbytes)
 {
     memcpy(x->c, c0, cbytes);
@@ -127,7 +129,7 @@ static int choose_batch(const himpl *im, const call *x, const void *c0, size_t c
         if (t >= (i ? 1e-3 : 0.1))
             break; /* a long call: no need of more */
     }
-    return one < 20e-6 ? (int)(200e-6 / (one > 1e-7 ? one : 1e-7)) : 1;
+    return one < 20e-6 ? (int)(200e-6 / (one > 1e-7 ? one : 1e-7)) : one < 1e-3 ? 1 : 0;
 }
 
 /* Median milliseconds of one implementation's calls, one at a time; C is left with one call's result.  *name:
@@ -153,7 +155,7 @@ static double time_calls(const himpl *im, const call *x, const void *c0, size_t 
     return med;
 }
 
-/* Calls of a few microseconds: every implementation's batches taken in turn, round after round (41), so that
+/* Calls under a millisecond: every implementation's batches taken in turn, round after round (41), so that
  * whatever drifts on the host (clock speed, other work) falls on all alike; the median ms a call of each into
  * ms[], and what its calls said into name[].  C is left with the last implementation's one call's result: each
  * is compared right after its own call, by the caller, through result[]. */
@@ -258,14 +260,14 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                     memset(c0, 0xff, cbytes);
                 else
                     bench_fill(c0, celems * parts, es / parts);
-                /* the batch from OpenBLAS's calls; with more than one call a batch, every implementation in turn */
+                /* the batch from OpenBLAS's calls; for calls under 1 ms, every implementation in turn */
                 int batch = choose_batch(&impls[0], &x, c0, cbytes);
                 double ms[5];
                 const char *name[5];
                 void *result[5];
                 for (int i = 0; i < nimpls; i++)
                     result[i] = bench_alloc(cbytes);
-                if (batch > 1) {
+                if (batch > 0) {
                     time_interleaved(impls, nimpls, &x, c0, cbytes, batch, ms, name, result);
                 } else {
                     for (int i = 0; i < nimpls; i++) {
@@ -284,7 +286,7 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                                               ms[0], diff, tolerance);
                     free(result[i]);
                 }
-                if (batch > 1)
+                if (batch > 0)
                     bench_settle();
                 free(a), free(b), free(c0), free(ref), free(x.c);
             }
