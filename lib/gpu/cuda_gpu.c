@@ -134,7 +134,7 @@ static void gpu_init(void)
     const int caller = enter();
     if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
         disable("cannot open CUDA device 0", e);
-    } else if ((e = (cudaError_t)tb_cuda_ops_init()) != cudaSuccess) {
+    } else if ((e = (cudaError_t)tb_cuda_ops_init(0)) != cudaSuccess) {
         disable("cannot create CUDA streams and events", e);
     } else {
         snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
@@ -176,7 +176,7 @@ static size_t budget(void)
         cudaGetLastError();
         return 0;
     }
-    size_t have = free_bytes + tb_cuda_cached_bytes(), margin = total / 16 + ((size_t)256 << 20);
+    size_t have = free_bytes + tb_cuda_cached_bytes(0), margin = total / 16 + ((size_t)256 << 20);
     size_t b = have > margin ? have - margin : 0;
     double cap = tb_config_get()->gpu_memory;
     return cap > 0 && cap < (double)b ? (size_t)cap : b;
@@ -193,7 +193,7 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
     *err = msg;
     if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
         /* the device is fine, this problem does not fit now: let later calls retry */
-        tb_cuda_trim();
+        tb_cuda_trim(0);
         cudaGetLastError();
     } else {
         disable(what, e);
@@ -260,12 +260,13 @@ static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, con
     if (tb_plan_make_ws(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, &ws, plan) &&
         tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
         what = "device memory (the problem's smallest tiles do not fit)";
-    } else if (!(st = tb_cuda_staging(tb_pipeline_slot_wanted(plan, g->p.k)))) {
+    } else if (!(st = tb_cuda_staging(0, tb_pipeline_slot_wanted(plan, g->p.k)))) {
         what = "pinned host memory";
     } else {
         tb_devops ops;
         tb_pipe_times times;
-        tb_cuda_ops(*kernel, &ops);
+        const tb_cuda_ctx cc = { 0, *kernel };
+        tb_cuda_ops(&cc, &ops);
         plan_preparation(g, *kernel, have, plan);
         *done = tb_pipeline_run(g, plan, &ops, st, &times, &what);
         tb_cuda_count_times(&times);
@@ -342,7 +343,8 @@ static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], con
     const int caller = enter();
     tb_cuda_fault_call();
     tb_devops ops;
-    tb_cuda_ops(*kernel, &ops);
+    const tb_cuda_ctx cc = { 0, *kernel };
+    tb_cuda_ops(&cc, &ops);
     void *tmp[3] = { NULL, NULL, NULL };
     const char *what = NULL;
     cudaError_t e = resident(g, *kernel, w, &ops, tmp, &what);

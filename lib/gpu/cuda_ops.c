@@ -14,7 +14,9 @@
 /* Device buffers kept for the next call: a call of the same shape finds the same sizes. */
 #define CACHE 16
 
-static struct {
+/* What the library keeps on each device it uses (by CUDA device number): its streams and events, its buffer
+ * cache, its staging slots and its workspace pool.  Each is used by one call at a time (lib/gpu/cuda_gpu.c). */
+typedef struct dev_state {
     int ready;
     cudaStream_t q[TB_PIPE_QUEUES];
     cudaEvent_t ev[TB_PIPE_EVENTS];
@@ -25,7 +27,14 @@ static struct {
     } cache[CACHE];
     tb_pipe_staging st;
     int64_t staged; /* the bytes each slot was allocated with (slot_bytes is 0 until all of them are) */
-} cu;
+    _Atomic(cudaMemPool_t) pool;
+} dev_state;
+static dev_state devs[TB_MAX_DEVICES];
+
+static dev_state *dev_of(const void *ctx)
+{
+    return &devs[((const tb_cuda_ctx *)ctx)->device];
+}
 
 /* the first failure of this thread's call (calls on device operands run beside the pipeline's, lib/gpu/gpu.c) */
 static __thread cudaError_t last;
@@ -59,16 +68,17 @@ static int check(cudaError_t e)
     return e != cudaSuccess;
 }
 
-int tb_cuda_ops_init(void)
+int tb_cuda_ops_init(int device)
 {
-    if (cu.ready)
+    dev_state *d = &devs[device];
+    if (d->ready)
         return 0;
     cudaError_t e = cudaSuccess;
     for (int q = 0; q < TB_PIPE_QUEUES && !e; q++)
-        e = cudaStreamCreateWithFlags(&cu.q[q], cudaStreamNonBlocking);
+        e = cudaStreamCreateWithFlags(&d->q[q], cudaStreamNonBlocking);
     for (int i = 0; i < TB_PIPE_EVENTS && !e; i++)
-        e = cudaEventCreateWithFlags(&cu.ev[i], cudaEventDisableTiming);
-    cu.ready = e == cudaSuccess;
+        e = cudaEventCreateWithFlags(&d->ev[i], cudaEventDisableTiming);
+    d->ready = e == cudaSuccess;
     return (int)e;
 }
 
@@ -129,20 +139,22 @@ int tb_cuda_last_error(void)
     return (int)e;
 }
 
-size_t tb_cuda_cached_bytes(void)
+size_t tb_cuda_cached_bytes(int device)
 {
+    const dev_state *d = &devs[device];
     size_t n = 0;
     for (int i = 0; i < CACHE; i++)
-        n += cu.cache[i].p && !cu.cache[i].used ? cu.cache[i].bytes : 0;
+        n += d->cache[i].p && !d->cache[i].used ? d->cache[i].bytes : 0;
     return n;
 }
 
-void tb_cuda_trim(void)
+void tb_cuda_trim(int device)
 {
+    dev_state *d = &devs[device];
     for (int i = 0; i < CACHE; i++)
-        if (cu.cache[i].p && !cu.cache[i].used) {
-            cudaFree(cu.cache[i].p);
-            cu.cache[i].p = NULL, cu.cache[i].bytes = 0;
+        if (d->cache[i].p && !d->cache[i].used) {
+            cudaFree(d->cache[i].p);
+            d->cache[i].p = NULL, d->cache[i].bytes = 0;
         }
 }
 
@@ -150,91 +162,90 @@ void tb_cuda_trim(void)
  * full, and all of them if CUDA is out of memory). */
 static int c_alloc(void *ctx, size_t bytes, void **dev)
 {
-    (void)ctx;
+    const tb_cuda_ctx *cc = ctx;
+    dev_state *d = dev_of(ctx);
     if (injected(TB_OP_ALLOC))
         return 1;
     int best = -1, empty = -1;
     for (int i = 0; i < CACHE; i++) {
-        if (!cu.cache[i].p) {
+        if (!d->cache[i].p) {
             empty = empty < 0 ? i : empty;
-        } else if (!cu.cache[i].used && cu.cache[i].bytes >= bytes &&
-                   (best < 0 || cu.cache[i].bytes < cu.cache[best].bytes)) {
+        } else if (!d->cache[i].used && d->cache[i].bytes >= bytes &&
+                   (best < 0 || d->cache[i].bytes < d->cache[best].bytes)) {
             best = i;
         }
     }
     if (best < 0) {
         for (int i = 0; i < CACHE && empty < 0; i++)
-            if (!cu.cache[i].used) {
-                cudaFree(cu.cache[i].p);
-                cu.cache[i].p = NULL, cu.cache[i].bytes = 0;
+            if (!d->cache[i].used) {
+                cudaFree(d->cache[i].p);
+                d->cache[i].p = NULL, d->cache[i].bytes = 0;
                 empty = i;
             }
         if (empty < 0)
             return check(cudaErrorMemoryAllocation);
-        cudaError_t e = cudaMalloc(&cu.cache[empty].p, bytes);
+        cudaError_t e = cudaMalloc(&d->cache[empty].p, bytes);
         if (e == cudaErrorMemoryAllocation) {
             cudaGetLastError();
-            tb_cuda_trim();
-            e = cudaMalloc(&cu.cache[empty].p, bytes);
+            tb_cuda_trim(cc->device);
+            e = cudaMalloc(&d->cache[empty].p, bytes);
         }
         if (check(e)) {
-            cu.cache[empty].p = NULL;
+            d->cache[empty].p = NULL;
             return 1;
         }
-        cu.cache[empty].bytes = bytes;
+        d->cache[empty].bytes = bytes;
         best = empty;
     }
-    cu.cache[best].used = 1;
-    *dev = cu.cache[best].p;
+    d->cache[best].used = 1;
+    *dev = d->cache[best].p;
     return 0;
 }
 
 static void c_release(void *ctx, void *dev)
 {
-    (void)ctx;
+    dev_state *d = dev_of(ctx);
     for (int i = 0; i < CACHE; i++)
-        if (cu.cache[i].p == dev)
-            cu.cache[i].used = 0;
+        if (d->cache[i].p == dev)
+            d->cache[i].used = 0;
 }
 
 /* a queued copy between pinned host memory and the device, either way */
-static int copy2d(int q, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
-                  unsigned e, enum cudaMemcpyKind kind)
+static int copy2d(const void *ctx, int q, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
+                  int64_t cols, unsigned e, enum cudaMemcpyKind kind)
 {
     if (injected(TB_OP_OTHER))
         return 1;
     tb_cuda_count_bytes(rows, cols, e);
     return check(cudaMemcpy2DAsync(dst, (size_t)dld * e, src, (size_t)sld * e, (size_t)rows * e, (size_t)cols, kind,
-                                   cu.q[q]));
+                                   dev_of(ctx)->q[q]));
 }
 
 static int c_h2d(void *ctx, int q, void *dev, int64_t dld, const void *host, int64_t hld, int64_t rows, int64_t cols,
                  unsigned e)
 {
-    (void)ctx;
-    return copy2d(q, dev, dld, host, hld, rows, cols, e, cudaMemcpyHostToDevice);
+    return copy2d(ctx, q, dev, dld, host, hld, rows, cols, e, cudaMemcpyHostToDevice);
 }
 
 static int c_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, int64_t dld, int64_t rows, int64_t cols,
                  unsigned e)
 {
-    (void)ctx;
-    return copy2d(q, host, hld, dev, dld, rows, cols, e, cudaMemcpyDeviceToHost);
+    return copy2d(ctx, q, host, hld, dev, dld, rows, cols, e, cudaMemcpyDeviceToHost);
 }
 
-/* The workspaces that kernels ask for come from a memory pool of the library's own on device 0, which keeps up to
- * 1 GiB mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace
- * afresh, which costs more than a small product).  The process's default pool is left as the program set it. */
-static cudaMemPool_t own_pool(void)
+/* The workspaces that kernels ask for come from a memory pool of the library's own on each device, which keeps up
+ * to 1 GiB mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace
+ * afresh, which costs more than a small product).  The process's default pools are left as the program set them. */
+static cudaMemPool_t own_pool(int device)
 {
-    static _Atomic(cudaMemPool_t) pool; /* made once; a thread that loses the race destroys its own */
-    cudaMemPool_t p = atomic_load(&pool);
+    _Atomic(cudaMemPool_t) *pool = &devs[device].pool; /* made once; a thread that loses the race destroys its own */
+    cudaMemPool_t p = atomic_load(pool);
     if (p)
         return p;
     struct cudaMemPoolProps props = { 0 };
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = 0;
+    props.location.id = device;
     if (cudaMemPoolCreate(&p, &props) != cudaSuccess) {
         cudaGetLastError();
         return NULL;
@@ -242,7 +253,7 @@ static cudaMemPool_t own_pool(void)
     uint64_t keep = (uint64_t)1 << 30;
     cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
     cudaMemPool_t none = NULL;
-    if (!atomic_compare_exchange_strong(&pool, &none, p)) {
+    if (!atomic_compare_exchange_strong(pool, &none, p)) {
         cudaMemPoolDestroy(p);
         p = none;
     }
@@ -251,9 +262,9 @@ static cudaMemPool_t own_pool(void)
 
 /* A workspace of `bytes` from that pool for a launch on stream: NULL when none is needed or none can be had (the
  * kernel then runs without); given back (ws_done) once the launch is queued, for after it on the stream. */
-static void *ws_get(size_t bytes, void *stream)
+static void *ws_get(int device, size_t bytes, void *stream)
 {
-    cudaMemPool_t pool = bytes ? own_pool() : NULL;
+    cudaMemPool_t pool = bytes ? own_pool(device) : NULL;
     void *ws = NULL;
     if (pool && cudaMallocFromPoolAsync(&ws, bytes, pool, (cudaStream_t)stream) != cudaSuccess) {
         cudaGetLastError();
@@ -268,81 +279,96 @@ static void ws_done(void *ws, void *stream)
         cudaFreeAsync(ws, (cudaStream_t)stream);
 }
 
-int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream)
+/* kernel on p on stream, a stream of `device` (the current device), with its workspace from that device's pool */
+static int launch_on(int device, int kernel, const tb_kproblem *p, void *stream)
 {
-    void *ws = ws_get(tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p) : 0, stream);
+    void *ws = ws_get(device, tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p) : 0, stream);
     int e = tb_kernel_launches[kernel](p, ws, stream);
     ws_done(ws, stream);
     return e;
 }
 
+int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream)
+{
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= TB_MAX_DEVICES) {
+        cudaGetLastError();
+        return (int)cudaErrorInvalidDevice;
+    }
+    return launch_on(device, kernel, p, stream);
+}
+
 static int c_gemm(void *ctx, int q, const tb_kproblem *p)
 {
+    const tb_cuda_ctx *cc = ctx;
     if (injected(TB_OP_LAUNCH))
         return 1;
-    return check((cudaError_t)tb_cuda_launch((int)(intptr_t)ctx, p, cu.q[q]));
+    return check((cudaError_t)launch_on(cc->device, cc->kernel, p, dev_of(ctx)->q[q]));
 }
 
 /* the kernel's prepared operands: the plan has them only where it has them (lib/gpu/cuda_gpu.c) */
 static int c_prepare(void *ctx, int q, const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0)
 {
-    const tb_kernel_prep *kp = tb_kernel_prep_of((int)(intptr_t)ctx);
+    const tb_kernel_prep *kp = tb_kernel_prep_of(((const tb_cuda_ctx *)ctx)->kernel);
     if (injected(TB_OP_LAUNCH))
         return 1;
-    return check(kp ? (cudaError_t)kp->prepare(p, which, prep, prep_rows, r0, cu.q[q]) : cudaErrorInvalidValue);
+    return check(kp ? (cudaError_t)kp->prepare(p, which, prep, prep_rows, r0, dev_of(ctx)->q[q])
+                    : cudaErrorInvalidValue);
 }
 
 static int c_gemm_prepared(void *ctx, int q, const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0,
                            const void *prep_b, int64_t b_rows, int64_t j0)
 {
-    const tb_kernel_prep *kp = tb_kernel_prep_of((int)(intptr_t)ctx);
+    const tb_cuda_ctx *cc = ctx;
+    const tb_kernel_prep *kp = tb_kernel_prep_of(cc->kernel);
     if (injected(TB_OP_LAUNCH))
         return 1;
     if (!kp)
         return check(cudaErrorInvalidValue);
-    void *ws = ws_get(kp->workspace(p), cu.q[q]);
-    int e = kp->launch(p, prep_a, a_rows, i0, prep_b, b_rows, j0, ws, cu.q[q]);
-    ws_done(ws, cu.q[q]);
+    cudaStream_t stream = dev_of(ctx)->q[q];
+    void *ws = ws_get(cc->device, kp->workspace(p), stream);
+    int e = kp->launch(p, prep_a, a_rows, i0, prep_b, b_rows, j0, ws, stream);
+    ws_done(ws, stream);
     return check((cudaError_t)e);
 }
 
 static int c_record(void *ctx, int q, int ev)
 {
-    (void)ctx;
+    const dev_state *d = dev_of(ctx);
     if (injected(TB_OP_OTHER))
         return 1;
-    return check(cudaEventRecord(cu.ev[ev], cu.q[q]));
+    return check(cudaEventRecord(d->ev[ev], d->q[q]));
 }
 
 static int c_queue_wait(void *ctx, int q, int ev)
 {
-    (void)ctx;
+    const dev_state *d = dev_of(ctx);
     if (injected(TB_OP_OTHER))
         return 1;
-    return check(cudaStreamWaitEvent(cu.q[q], cu.ev[ev], 0));
+    return check(cudaStreamWaitEvent(d->q[q], d->ev[ev], 0));
 }
 
 static int c_host_wait(void *ctx, int ev)
 {
-    (void)ctx;
+    const dev_state *d = dev_of(ctx);
     if (injected(TB_OP_OTHER))
         return 1;
-    return check(cudaEventSynchronize(cu.ev[ev]));
+    return check(cudaEventSynchronize(d->ev[ev]));
 }
 
 static int c_done(void *ctx, int ev)
 {
-    (void)ctx;
+    const dev_state *d = dev_of(ctx);
     if (injected(TB_OP_OTHER))
         return -1;
-    cudaError_t e = cudaEventQuery(cu.ev[ev]);
+    cudaError_t e = cudaEventQuery(d->ev[ev]);
     return e == cudaErrorNotReady ? 0 : check(e) ? -1 : 1;
 }
 
-void tb_cuda_ops(int kernel, tb_devops *ops)
+void tb_cuda_ops(const tb_cuda_ctx *ctx, tb_devops *ops)
 {
-    /* the kernel travels in the context: nothing shared is written */
-    *ops = (tb_devops){ .ctx = (void *)(intptr_t)kernel,
+    /* the device and kernel travel in the context: nothing shared is written */
+    *ops = (tb_devops){ .ctx = (void *)ctx,
                         .alloc = c_alloc,
                         .release = c_release,
                         .h2d = c_h2d,
@@ -413,23 +439,24 @@ static void unpinned(void *p, size_t bytes)
     munmap(p, slot_span(bytes));
 }
 
-const tb_pipe_staging *tb_cuda_staging(int64_t bytes)
+const tb_pipe_staging *tb_cuda_staging(int device, int64_t bytes)
 {
-    if (bytes <= cu.st.slot_bytes)
-        return &cu.st;
+    dev_state *cu = &devs[device];
+    if (bytes <= cu->st.slot_bytes)
+        return &cu->st;
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
-        unpinned(cu.st.in[i], (size_t)cu.staged);
-        unpinned(cu.st.out[i], (size_t)cu.staged);
-        cu.st.in[i] = cu.st.out[i] = NULL;
+        unpinned(cu->st.in[i], (size_t)cu->staged);
+        unpinned(cu->st.out[i], (size_t)cu->staged);
+        cu->st.in[i] = cu->st.out[i] = NULL;
     }
-    cu.st.slot_bytes = 0;
-    cu.staged = bytes;
+    cu->st.slot_bytes = 0;
+    cu->staged = bytes;
     for (int i = 0; i < TB_PIPE_SLOTS; i++)
-        if (!(cu.st.in[i] = pinned((size_t)bytes)) || !(cu.st.out[i] = pinned((size_t)bytes)))
+        if (!(cu->st.in[i] = pinned((size_t)bytes)) || !(cu->st.out[i] = pinned((size_t)bytes)))
             return NULL;
-    cu.st.slot_bytes = bytes;
-    cu.st.overlap = TB_PIPE_OVERLAP;
-    return &cu.st;
+    cu->st.slot_bytes = bytes;
+    cu->st.overlap = TB_PIPE_OVERLAP;
+    return &cu->st;
 }
 
 #endif /* HAVE_CUDA */

@@ -1,32 +1,40 @@
 /*
  * The pipeline's device interface (lib/gpu/pipeline.h) on CUDA: queues are streams, events are CUDA events, device
- * buffers come from a cache kept across calls, staging is pinned host memory kept across calls.  Used by
- * lib/gpu/gpu.c with its lock held.  Built only with CUDA.
+ * buffers come from a cache kept across calls, staging is pinned host memory kept across calls, each of them
+ * per device (by CUDA device number, below TB_MAX_DEVICES), used by one call at a time (lib/gpu/cuda_gpu.c holds
+ * the lock), with that device current.  Built only with CUDA.
  */
 #ifndef TB_CUDA_OPS_H
 #define TB_CUDA_OPS_H
 
 #include <stddef.h>
 #include "pipeline.h"
+#include "spread.h"
 
-/* Streams and events (once); 0 or a cudaError_t. */
-TB_HIDDEN int tb_cuda_ops_init(void);
+/* The device's streams and events (once, with the device current); 0 or a cudaError_t. */
+TB_HIDDEN int tb_cuda_ops_init(int device);
 
-/* Kernel number `kernel` of the table on p, queued on stream (a cudaStream_t), with the workspace it asks for
- * (kernels.h) from a memory pool of the library's own; 0 or the launch's cudaError_t. */
+/* Kernel number `kernel` of the table on p, queued on stream (a cudaStream_t of the current device), with the
+ * workspace it asks for (kernels.h) from a memory pool of the library's own on that device; 0 or the launch's
+ * cudaError_t. */
 TB_HIDDEN int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream);
 
-/* The interface, launching kernel number `kernel` of the table. */
-TB_HIDDEN void tb_cuda_ops(int kernel, tb_devops *ops);
+/* The interface on `device`, launching kernel number `kernel` of the table; ctx is the interface's context, and
+ * must outlive its use. */
+typedef struct tb_cuda_ctx {
+    int device, kernel;
+} tb_cuda_ctx;
+TB_HIDDEN void tb_cuda_ops(const tb_cuda_ctx *ctx, tb_devops *ops);
 
-/* Pinned staging slots of at least `bytes` each (grown as needed); NULL when they cannot be had. */
-TB_HIDDEN const tb_pipe_staging *tb_cuda_staging(int64_t bytes);
+/* Pinned staging slots of at least `bytes` each for the device's pipeline (grown as needed); NULL when they cannot
+ * be had. */
+TB_HIDDEN const tb_pipe_staging *tb_cuda_staging(int device, int64_t bytes);
 
-/* Device bytes held in the cache and not in use (available to the next call). */
-TB_HIDDEN size_t tb_cuda_cached_bytes(void);
+/* Device bytes held in the device's cache and not in use (available to the next call). */
+TB_HIDDEN size_t tb_cuda_cached_bytes(int device);
 
-/* Give every cached device buffer back to CUDA (after running out of memory). */
-TB_HIDDEN void tb_cuda_trim(void);
+/* Give every cached buffer of the device back to CUDA (after running out of memory). */
+TB_HIDDEN void tb_cuda_trim(int device);
 
 /* TILEBLAS_FAULT (lib/obs/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
  * cudaError_t that the simulated fault gives an operation of kind op, or 0; tb_cuda_fault_fired() says whether
