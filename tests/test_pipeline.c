@@ -10,6 +10,7 @@
 #include <config.h>
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,8 @@ typedef struct sim {
     int64_t live;           /* device buffers allocated and not released */
     int stuck;
     uint64_t seed;          /* the random order's seed on a thread that has none yet */
+    pthread_t bound;        /* the thread that bound the device (tb_spread_part's bind) */
+    int binds, refuse_bind; /* binds seen; 1: the bind fails */
 } sim;
 
 /* per thread: the pipelines of a spread call run on threads of their own, each seeded by its device (sim.seed) */
@@ -63,7 +66,17 @@ static int injected(sim *s)
 {
     if (!rng)
         rng = s->seed | 1;
+    /* a bound device is used from the thread that bound it only */
+    ck_assert(!s->binds || pthread_equal(s->bound, pthread_self()));
     return ++s->calls == s->fail_at;
+}
+
+static int sim_bind(void *arg)
+{
+    sim *s = arg;
+    s->bound = pthread_self();
+    s->binds++;
+    return s->refuse_bind;
 }
 
 static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols)
@@ -308,7 +321,7 @@ static float *matrix(int64_t rows, int64_t cols, int64_t ld)
 }
 
 /* another matrix like x (what matrix() filled) */
-static float *clone(const float *x, int64_t rows, int64_t cols, int64_t ld)
+static float *copy_matrix(const float *x, int64_t rows, int64_t cols, int64_t ld)
 {
     float *y = reserve(ld, cols);
     for (int64_t j = 0; y && j < cols; j++)
@@ -408,8 +421,8 @@ static int make_call(const shape *sh, int64_t pad, call *x)
     x->ac = sh->ta ? sh->m : sh->k, x->bc = sh->tb ? sh->k : sh->n;
     p.lda = ar + pad, p.ldb = br + pad, p.ldc = sh->m + pad;
     x->a = matrix(ar, x->ac, p.lda), x->b = matrix(br, x->bc, p.ldb), x->c0 = matrix(sh->m, sh->n, p.ldc);
-    x->c = x->c0 ? clone(x->c0, sh->m, sh->n, p.ldc) : NULL;
-    x->want = x->c ? clone(x->c0, sh->m, sh->n, p.ldc) : NULL;
+    x->c = x->c0 ? copy_matrix(x->c0, sh->m, sh->n, p.ldc) : NULL;
+    x->want = x->c ? copy_matrix(x->c0, sh->m, sh->n, p.ldc) : NULL;
     x->p = p;
     if (!x->a || !x->b || !x->want) {
         free_call(x);
@@ -506,8 +519,9 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
 }
 
 /* sh spread over `count` simulated devices in blocks of `side` rows (by_rows) or columns, the last the rest, device
- * `failing` failing at its operation fail_at: every block's tiles reported written right (all of them on the
- * devices that did not fail), the rest of C and its padding untouched */
+ * `failing` failing at its operation fail_at (or, fail_at -1, refusing to be bound): every block's tiles reported
+ * written right (all of them on the devices that did not fail), the rest of C and its padding untouched; each
+ * device bound once, on the thread that then runs its pipeline */
 static void run_spread(const shape *sh, int count, int by_rows, int64_t side, int failing, int64_t fail_at)
 {
     call x;
@@ -527,13 +541,18 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
                                       &parts[d].plan),
                          0);
         st[d] = staging_for(&parts[d].plan, blk.k, d % 2 ? OVERLAP : BIG_SLOT);
-        sims[d] = new_sim(d == failing ? fail_at : 0);
+        sims[d] = new_sim(d == failing && fail_at > 0 ? fail_at : 0);
+        sims[d]->refuse_bind = d == failing && fail_at < 0;
         ops[d] = sim_ops(sims[d]);
+        parts[d].bind = sim_bind, parts[d].bind_arg = sims[d];
     }
     const int short_of = tb_spread_run(&g, &sp, parts);
     char what[200];
     int failed = 0;
     for (int d = 0; d < count; d++) {
+        ck_assert_int_eq(sims[d]->binds, 1);
+        ck_assert(pthread_equal(sims[d]->bound, pthread_self()) == (d == 0)); /* block 0 on the caller's thread */
+        sims[d]->binds = 0; /* drained from here */
         while (step(sims[d]))
             ;
         ck_assert(!sims[d]->stuck && sims[d]->live == 0);
@@ -544,6 +563,8 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
         ck_assert((parts[d].err != NULL) == (parts[d].done < tiles));
         if (d != failing || fail_at > sims[d]->calls)
             ck_assert_int_eq(parts[d].done, tiles);
+        if (d == failing && fail_at < 0)
+            ck_assert(parts[d].done == 0 && sims[d]->calls == 0);
         describe(sh, fail_at, what, sizeof what);
         snprintf(what + strlen(what), sizeof what - strlen(what), ", %s block %d of %d on device %d failing",
                  by_rows ? "row" : "column", d, count, failing);
@@ -658,7 +679,8 @@ START_TEST(offsets_past_2_to_the_31)
 END_TEST
 
 /* Calls spread over two to four simulated devices, each block its own pipeline on its own thread: blocks of whole
- * and uneven sizes, rows and columns, beta 0 and not, and one device failing at a random operation */
+ * and uneven sizes, rows and columns, beta 0 and not, one device failing at a random operation or refusing to be
+ * bound */
 START_TEST(spread_over_devices)
 {
     const shape *sh = &shapes[_i];
@@ -671,6 +693,7 @@ START_TEST(spread_over_devices)
             run_spread(sh, count, by_rows, part, -1, 0);
             const int failing = (int)(next_rand() % (uint64_t)count);
             run_spread(sh, count, by_rows, part, failing, 1 + (int64_t)(next_rand() % 60));
+            run_spread(sh, count, by_rows, part, (int)(next_rand() % (uint64_t)count), -1);
         }
     }
 }

@@ -16,6 +16,10 @@ typedef struct tb_spread_part {
     const tb_devops *ops;
     const tb_pipe_staging *staging;
     tb_plan plan;
+    /* called on the block's thread before its pipeline runs, with bind_arg (CUDA: the device made current); NULL:
+     * none.  A nonzero return fails the block (err "binding the device") before anything is written. */
+    int (*bind)(void *bind_arg);
+    void *bind_arg;
     int64_t done;
     const char *err;
     tb_pipe_times times;
