@@ -35,25 +35,32 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
     return TB_PATH_NONE;
 }
 
-/* The GPU; when it fails, the CPU for what it did not finish.  0: C is done; else nothing was written to C, and the
- * value is the CPU's "kernel" for it (lib/route/route.h).  *kernel: the GPU kernel asked for, then the one that ran. */
+/* The GPU; when it fails, the CPU for what it did not finish, block by block.  0: C is done; else nothing was
+ * written to C, and the value is the CPU's "kernel" for it (lib/route/route.h).  *kernel: the GPU kernel asked for,
+ * then the one that ran. */
 static int gpu_or_rest(const tb_gemm *g, int *kernel)
 {
     const char *err;
-    tb_plan plan;
-    int64_t done;
-    if (!tb_gpu_gemm(g, kernel, &plan, &done, &err))
+    tb_gpu_result res;
+    if (!tb_gpu_gemm(g, kernel, &res, &err))
         return 0;
     const int usable = tb_gpu_usable(NULL);
     if (usable >= 0) /* not when it turned the call away because the process is exiting */
         tb_warn_once(&tb_gpu_warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
+    int64_t done = 0;
+    for (int b = 0; b < res.blocks; b++)
+        done += res.block[b].done;
     if (!done)
         return usable == TB_GPU_EXITING_ELSEWHERE ? TB_OWN_LOOP : -1;
-    for (int64_t t = done; t < plan.mtiles * plan.ntiles; t++) {
-        int64_t i0, rows, j0, cols;
-        tb_pipeline_tile(&plan, g->p.m, g->p.n, t, &i0, &rows, &j0, &cols);
-        tb_kproblem rest = tb_kproblem_block(&g->p, i0, rows, j0, cols);
-        tb_cpu_gemm_part(g, &rest);
+    for (int b = 0; b < res.blocks; b++) {
+        const tb_kproblem *p = &res.block[b].p;
+        const tb_plan *plan = &res.block[b].plan;
+        for (int64_t t = res.block[b].done; t < plan->mtiles * plan->ntiles; t++) {
+            int64_t i0, rows, j0, cols;
+            tb_pipeline_tile(plan, p->m, p->n, t, &i0, &rows, &j0, &cols);
+            tb_kproblem rest = tb_kproblem_block(p, i0, rows, j0, cols);
+            tb_cpu_gemm_part(g, &rest);
+        }
     }
     return 0;
 }

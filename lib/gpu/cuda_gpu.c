@@ -214,6 +214,12 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
     return tb_kernel_workspaces[t->kernel] ? tb_kernel_workspaces[t->kernel](&tile) : 0;
 }
 
+/* plan: one tile, all of p's C (what a block that failed before it was planned is left as, tb_gpu_result) */
+static void one_tile(const tb_kproblem *p, tb_plan *plan)
+{
+    *plan = (tb_plan){ .mb = p->m, .nb = p->n, .mtiles = 1, .ntiles = 1, .depth = 1, .ctiles = 1 };
+}
+
 /* TB_NO_PREPARED=1 builds the pipeline that converts the operands for every tile (for timing the two) */
 #ifndef TB_NO_PREPARED
 #define TB_NO_PREPARED 0
@@ -233,9 +239,13 @@ static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_pla
         plan->prep_bytes[0] = a, plan->prep_bytes[1] = b;
 }
 
-static int gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, const char **err)
+static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err)
 {
-    *done = 0;
+    r->blocks = 1;
+    r->block[0].p = g->p, r->block[0].done = 0;
+    tb_plan *plan = &r->block[0].plan;
+    int64_t *done = &r->block[0].done;
+    one_tile(&g->p, plan);
     *kernel = tb_kernel_for(*kernel, &g->p);
     if (usable(err) <= 0 || begin(err))
         return -1;

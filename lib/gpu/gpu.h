@@ -7,6 +7,7 @@
 #include "gemm.h"
 #include "pipeline.h"
 #include "plan.h"
+#include "spread.h"
 
 /* One warning per process about the GPU not doing its part (whichever comes first: no usable GPU in
  * TILEBLAS_MODE=gpu, or a GPU failure that sent calls to the CPU). */
@@ -23,12 +24,24 @@ TB_HIDDEN int tb_gpu_usable(const char **why_not);
  * device), -1 when not usable (*text: why). */
 TB_HIDDEN int tb_gpu_state(const char **text);
 
+/* What a GPU call wrote, block by block of C (one block, unless the call was spread over several devices: lib/route/
+ * spread.h): each block's problem (a part of the call's, tb_kproblem_block), its plan, and how many of its tiles (in
+ * the plan's order, tb_pipeline_tile) were written, complete and right; the rest of the block is untouched.  A
+ * block that failed before it had a plan has done 0 and a plan of one tile. */
+typedef struct tb_gpu_result {
+    int blocks;
+    struct {
+        tb_kproblem p;
+        tb_plan plan;
+        int64_t done;
+    } block[TB_MAX_DEVICES];
+} tb_gpu_result;
+
 /* Run g on the GPU with kernel number *kernel of the table, or the one that kernel hands g to (tb_kernel_for,
- * then in *kernel), tile by tile (*plan, lib/gpu/pipeline.h).  Returns 0
- * on success.  Otherwise *err says what failed, the first *done tiles of C (in the plan's order) are written and
- * right, the others untouched, and the caller computes those on the CPU.  A failure that leaves the device
- * unusable (anything but running out of memory) turns the GPU off for the rest of the process. */
-TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_plan *plan, int64_t *done, const char **err);
+ * then in *kernel), tile by tile (lib/gpu/pipeline.h).  Returns 0 on success.  Otherwise *err says what failed, *r
+ * what was written, and the caller computes the rest on the CPU.  A failure that leaves the device unusable
+ * (anything but running out of memory) turns the GPU off for the rest of the process. */
+TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err);
 
 /* Run g on the GPU with its operands where they are: those in device or managed memory (w[i] != TB_ON_HOST, for
  * A, B, C) in place, host ones copied to the device and (C) back.  Work is ordered on the default stream after
