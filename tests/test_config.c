@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "counters.h"
 #include "env.h"
+#include "spread.h"
 #include "kernels.h"
 #include "route.h"
 #include "util.h"

@@ -52,6 +52,7 @@ typedef struct sim {
     uint64_t seed;          /* the random order's seed on a thread that has none yet */
     pthread_t bound;        /* the thread that bound the device (tb_spread_part's bind) */
     int binds, refuse_bind; /* binds seen; 1: the bind fails */
+    int unbinds;            /* unbinds seen, each after the bind on the same thread */
 } sim;
 
 /* per thread: the pipelines of a spread call run on threads of their own, each seeded by its device (sim.seed) */
@@ -77,6 +78,13 @@ static int sim_bind(void *arg)
     s->bound = pthread_self();
     s->binds++;
     return s->refuse_bind;
+}
+
+static void sim_unbind(void *arg)
+{
+    sim *s = arg;
+    ck_assert(s->binds == 1 && pthread_equal(s->bound, pthread_self()));
+    s->unbinds++;
 }
 
 static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, int64_t rows, int64_t cols)
@@ -544,13 +552,14 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
         sims[d] = new_sim(d == failing && fail_at > 0 ? fail_at : 0);
         sims[d]->refuse_bind = d == failing && fail_at < 0;
         ops[d] = sim_ops(sims[d]);
-        parts[d].bind = sim_bind, parts[d].bind_arg = sims[d];
+        parts[d].bind = sim_bind, parts[d].bind_arg = sims[d], parts[d].unbind = sim_unbind;
     }
     const int short_of = tb_spread_run(&g, &sp, parts);
     char what[200];
     int failed = 0;
     for (int d = 0; d < count; d++) {
         ck_assert_int_eq(sims[d]->binds, 1);
+        ck_assert_int_eq(sims[d]->unbinds, 1);
         ck_assert(pthread_equal(sims[d]->bound, pthread_self()) == (d == 0)); /* block 0 on the caller's thread */
         sims[d]->binds = 0; /* drained from here */
         while (step(sims[d]))

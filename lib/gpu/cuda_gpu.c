@@ -1,5 +1,6 @@
-/* The GPU side (lib/gpu/gpu_module.h): CUDA started once, device 0, the pipeline for host operands, calls on device
- * operands in place. */
+/* The GPU side (lib/gpu/gpu_module.h): CUDA started once, its first device (device 0), the pipeline for host
+ * operands, calls on device operands in place; calls spread over several devices in builds with TB_MULTI_GPU
+ * (lib/gpu/cuda_spread.c). */
 #include <config.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <cuda_runtime_api.h>
+#include "cuda_gpu.h"
 #include "cuda_ops.h"
 #include "env.h"
 #include "gpu.h"
@@ -28,7 +30,9 @@ static struct {
     int initialised;
     char why_not[256];
     char name[320];
-} gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .held = PTHREAD_ONCE_INIT };
+    int devices[TB_MAX_DEVICES]; /* the devices calls may use (CUDA's numbers), the first for calls on one */
+    int ndevices;
+} gpu = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .held = PTHREAD_ONCE_INIT, .ndevices = 1 };
 
 /* Exit with calls in flight.  The CUDA runtime tears itself down from exit handlers it registers when first used,
  * while other threads may still be inside it (they crash or hang there).  Our own handler, registered after the
@@ -78,23 +82,28 @@ static void disable(const char *what, cudaError_t e)
     atomic_store(&gpu.usable, 0);
 }
 
-/* The library works on device 0 and leaves the calling thread's current device as it found it: a program that
- * manages its own devices sees no change.  enter returns the caller's device, leave restores it. */
+/* The library works on its first device (device 0 unless TILEBLAS_DEVICES says otherwise, in builds that read it)
+ * and leaves the calling thread's current device as it found it: a program that manages its own devices sees no
+ * change.  enter returns the caller's device, leave restores it (calls spread over several devices make the first
+ * one current on the calling thread too). */
 static int enter(void)
 {
-    int dev = 0;
+    int dev = gpu.devices[0];
     if (cudaGetDevice(&dev) != cudaSuccess) {
         cudaGetLastError();
-        dev = 0;
+        dev = gpu.devices[0];
     }
-    if (dev != 0)
-        cudaSetDevice(0);
+    if (dev != gpu.devices[0])
+        cudaSetDevice(gpu.devices[0]);
     return dev;
 }
 
 static void leave(int dev)
 {
-    if (dev != 0)
+    int now = dev;
+    if (cudaGetDevice(&now) != cudaSuccess)
+        cudaGetLastError();
+    if (now != dev)
         cudaSetDevice(dev);
 }
 
@@ -130,11 +139,14 @@ static void gpu_init(void)
         snprintf(gpu.why_not, sizeof gpu.why_not, "no CUDA device");
         return;
     }
+#if TB_MULTI_GPU
+    gpu.ndevices = tb_cuda_choose_devices(count, gpu.devices);
+#endif
     struct cudaDeviceProp prop;
     const int caller = enter();
-    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
-        disable("cannot open CUDA device 0", e);
-    } else if ((e = (cudaError_t)tb_cuda_ops_init(0)) != cudaSuccess) {
+    if ((e = cudaGetDeviceProperties(&prop, gpu.devices[0])) != cudaSuccess) {
+        disable("cannot open the first CUDA device", e);
+    } else if ((e = (cudaError_t)tb_cuda_ops_init(gpu.devices[0])) != cudaSuccess) {
         disable("cannot create CUDA streams and events", e);
     } else {
         snprintf(gpu.name, sizeof gpu.name, "%s (sm_%d%d)", prop.name, prop.major, prop.minor);
@@ -167,25 +179,23 @@ static int state(const char **text)
     return ok ? 1 : -1;
 }
 
-/* The device memory a call may use: what is free (plus what our cache holds) less a margin for other users, and
- * no more than TILEBLAS_GPU_MEMORY.  The plan leaves room in it for the kernels' workspaces. */
-static size_t budget(void)
+/* The device memory a call may use on `device` (the current one): what is free (plus what our cache holds) less a
+ * margin for other users, and no more than TILEBLAS_GPU_MEMORY.  The plan leaves room in it for the kernels'
+ * workspaces. */
+static size_t budget(int device)
 {
     size_t free_bytes = 0, total = 0;
     if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
-    size_t have = free_bytes + tb_cuda_cached_bytes(0), margin = total / 16 + ((size_t)256 << 20);
+    size_t have = free_bytes + tb_cuda_cached_bytes(device), margin = total / 16 + ((size_t)256 << 20);
     size_t b = have > margin ? have - margin : 0;
     double cap = tb_config_get()->gpu_memory;
     return cap > 0 && cap < (double)b ? (size_t)cap : b;
 }
 
-/* A GPU call failed at `what` with CUDA error e (cudaSuccess for a failure of ours): *err says so.  Running out of
- * memory (or not fitting) leaves the device on for later calls; any other error turns it off.  Lock held (the
- * buffer cache may be trimmed). */
-static void call_failed(const char *what, cudaError_t e, const char **err)
+void tb_cuda_call_failed(const char *what, cudaError_t e, int device, const char **err)
 {
     static __thread char msg[320];
     snprintf(msg, sizeof msg, "%s%s%s%s", what, e ? ": " : "", e ? cudaGetErrorString(e) : "",
@@ -193,7 +203,7 @@ static void call_failed(const char *what, cudaError_t e, const char **err)
     *err = msg;
     if (e == cudaSuccess || e == cudaErrorMemoryAllocation) {
         /* the device is fine, this problem does not fit now: let later calls retry */
-        tb_cuda_trim(0);
+        tb_cuda_trim(device);
         cudaGetLastError();
     } else {
         disable(what, e);
@@ -212,12 +222,6 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
     tb_kproblem tile = *t->p;
     tile.m = mb, tile.n = nb;
     return tb_kernel_workspaces[t->kernel] ? tb_kernel_workspaces[t->kernel](&tile) : 0;
-}
-
-/* plan: one tile, all of p's C (what a block that failed before it was planned is left as, tb_gpu_result) */
-static void one_tile(const tb_kproblem *p, tb_plan *plan)
-{
-    *plan = (tb_plan){ .mb = p->m, .nb = p->n, .mtiles = 1, .ntiles = 1, .depth = 1, .ctiles = 1 };
 }
 
 /* TB_NO_PREPARED=1 builds the pipeline that converts the operands for every tile (for timing the two) */
@@ -245,7 +249,7 @@ static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
     r->block[0].p = g->p, r->block[0].done = 0;
     tb_plan *plan = &r->block[0].plan;
     int64_t *done = &r->block[0].done;
-    one_tile(&g->p, plan);
+    tb_cuda_one_tile(&g->p, plan);
     *kernel = tb_kernel_for(*kernel, &g->p);
     if (usable(err) <= 0 || begin(err))
         return -1;
@@ -258,36 +262,54 @@ static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
     }
     const int caller = enter();
     tb_cuda_fault_call();
-    const tb_pipe_staging *st = NULL;
     const char *what = NULL;
-    int rc = -1;
-    const size_t have = budget();
-    const struct tile_ws tws = { *kernel, &g->p };
+    int rc = -1, failed_on = gpu.devices[0], spread = 0;
+#if TB_MULTI_GPU
+    tb_spread sp;
+    const int tc = (tb_kernel_maths[*kernel] & (TB_MATH_BIT(TB_MATH_FP32_TC) | TB_MATH_BIT(TB_MATH_TF32))) != 0;
+    tb_spread_plan(&tb_config_get()->cost, &g->p, tc, gpu.ndevices, &sp);
+    if ((spread = sp.count > 1))
+        rc = tb_cuda_spread_gemm(g, *kernel, &sp, gpu.devices, r, &what, &failed_on);
+#endif
+    const tb_pipe_staging *st = NULL;
+    tb_cuda_ctx cc;
+    tb_devops ops;
+    if (!spread && !tb_cuda_prepare(g, *kernel, gpu.devices[0], plan, &st, &cc, &ops, &what)) {
+        tb_pipe_times times;
+        *done = tb_pipeline_run(g, plan, &ops, st, &times, &what);
+        tb_cuda_count_times(&times);
+        rc = what ? -1 : 0;
+    }
+    if (rc)
+        tb_cuda_call_failed(what, (cudaError_t)tb_cuda_last_error(), failed_on, err);
+    leave(caller);
+    pthread_mutex_unlock(&gpu.lock);
+    end();
+    return rc;
+}
+
+int tb_cuda_prepare(const tb_gemm *g, int kernel, int device, tb_plan *plan, const tb_pipe_staging **st,
+                    tb_cuda_ctx *cc, tb_devops *ops, const char **what)
+{
+    const size_t have = budget(device);
+    const struct tile_ws tws = { kernel, &g->p };
     const tb_plan_ws ws = { tile_ws_bytes, &tws };
     /* room for the kernels' workspaces where the memory allows; else the plan alone: the workspaces may still find
      * room when the kernels run (they come from the pool), and a kernel without its own runs a slower way (k
      * unsplit, the operands not converted, the complex types on the naive kernel) */
     if (tb_plan_make_ws(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, &ws, plan) &&
         tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
-        what = "device memory (the problem's smallest tiles do not fit)";
-    } else if (!(st = tb_cuda_staging(0, tb_pipeline_slot_wanted(plan, g->p.k)))) {
-        what = "pinned host memory";
-    } else {
-        tb_devops ops;
-        tb_pipe_times times;
-        const tb_cuda_ctx cc = { 0, *kernel };
-        tb_cuda_ops(&cc, &ops);
-        plan_preparation(g, *kernel, have, plan);
-        *done = tb_pipeline_run(g, plan, &ops, st, &times, &what);
-        tb_cuda_count_times(&times);
-        rc = what ? -1 : 0;
+        *what = "device memory (the problem's smallest tiles do not fit)";
+        return -1;
     }
-    if (rc)
-        call_failed(what, (cudaError_t)tb_cuda_last_error(), err);
-    leave(caller);
-    pthread_mutex_unlock(&gpu.lock);
-    end();
-    return rc;
+    if (!(*st = tb_cuda_staging(device, tb_pipeline_slot_wanted(plan, g->p.k)))) {
+        *what = "pinned host memory";
+        return -1;
+    }
+    *cc = (tb_cuda_ctx){ device, kernel };
+    tb_cuda_ops(cc, ops);
+    plan_preparation(g, kernel, have, plan);
+    return 0;
 }
 
 /* The device-side problem of gemm_resident: host operands copied into buffers from the cache.  Returns
@@ -353,7 +375,7 @@ static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], con
     const int caller = enter();
     tb_cuda_fault_call();
     tb_devops ops;
-    const tb_cuda_ctx cc = { 0, *kernel };
+    const tb_cuda_ctx cc = { gpu.devices[0], *kernel };
     tb_cuda_ops(&cc, &ops);
     void *tmp[3] = { NULL, NULL, NULL };
     const char *what = NULL;
@@ -365,7 +387,7 @@ static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], con
         cudaGetLastError();
         if (!shared)
             pthread_mutex_lock(&gpu.lock);
-        call_failed(what, e, err);
+        tb_cuda_call_failed(what, e, gpu.devices[0], err);
     }
     leave(caller);
     if (shared || e != cudaSuccess)

@@ -132,6 +132,11 @@ static int injected(int op)
     return e != cudaSuccess && check(e);
 }
 
+void tb_cuda_note_error(int e)
+{
+    check((cudaError_t)e);
+}
+
 int tb_cuda_last_error(void)
 {
     cudaError_t e = last;

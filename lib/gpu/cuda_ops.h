@@ -44,8 +44,10 @@ TB_HIDDEN void tb_cuda_fault_call(void);
 TB_HIDDEN int tb_cuda_fault(int op);
 TB_HIDDEN int tb_cuda_fault_fired(void);
 
-/* The CUDA error behind the last failed operation (cudaSuccess when none), cleared. */
+/* The CUDA error behind the last failed operation of this thread's (cudaSuccess when none), cleared; an error of
+ * another thread's noted as this one's (if it has none yet). */
 TB_HIDDEN int tb_cuda_last_error(void);
+TB_HIDDEN void tb_cuda_note_error(int e);
 
 /* Host<->device traffic of the thread's calls: a copy of rows x cols elements of esize bytes counted; a pipeline's
  * times added; the bytes and times since last taken (then zero). */

@@ -18,11 +18,12 @@ static void *run_block(void *arg)
     job *j = arg;
     tb_spread_part *x = j->part;
     x->err = NULL;
-    if (x->bind && x->bind(x->bind_arg)) {
+    if (x->bind && x->bind(x->bind_arg))
         x->done = 0, x->err = "binding the device", x->times = (tb_pipe_times){ 0 };
-        return NULL;
-    }
-    x->done = tb_pipeline_run(&j->g, &x->plan, x->ops, x->staging, &x->times, &x->err);
+    else
+        x->done = tb_pipeline_run(&j->g, &x->plan, x->ops, x->staging, &x->times, &x->err);
+    if (x->unbind)
+        x->unbind(x->bind_arg);
     return NULL;
 }
 

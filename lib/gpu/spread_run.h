@@ -20,6 +20,9 @@ typedef struct tb_spread_part {
      * none.  A nonzero return fails the block (err "binding the device") before anything is written. */
     int (*bind)(void *bind_arg);
     void *bind_arg;
+    /* called on the block's thread after its pipeline (or a refused bind), with bind_arg: what the thread's own
+     * state holds of the block (CUDA: its last error, the bytes it moved) taken from there; NULL: none */
+    void (*unbind)(void *bind_arg);
     int64_t done;
     const char *err;
     tb_pipe_times times;

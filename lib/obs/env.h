@@ -55,11 +55,6 @@ TB_HIDDEN int tb_parse_fault(const char *s, tb_fault *fault, long *n);
  * size (signs, spaces, exponents, hexadecimal, a fraction of a byte, or more than 2^62 bytes). */
 TB_HIDDEN double tb_parse_size(const char *s);
 
-/* A list of devices ("0,1", "0-3", "2,0": the numbers CUDA gives the visible devices, in the order given, each once)
- * into list[0 .. max - 1]: their number; 0 for "all"; -1 when not such a list (empty, spaces, signs, a range
- * backwards, a device twice, more than max). */
-TB_HIDDEN int tb_parse_devices(const char *s, int *list, int max);
-
 /* Parse the environment into *cfg (tb_config_get() does this once; tests may call it directly). */
 TB_HIDDEN void tb_config_parse(tb_config *cfg);
 

@@ -33,6 +33,11 @@ typedef struct tb_spread {
  * as tb_cost_predict's.  Always fills *s (count 1: the whole of C on one device). */
 TB_HIDDEN void tb_spread_plan(const tb_cost_params *c, const tb_kproblem *p, int tc, int devices, tb_spread *s);
 
+/* A list of devices ("0,1", "0-3", "2,0": the numbers CUDA gives the visible devices, in the order given, each once)
+ * into list[0 .. max - 1]: their number; 0 for "all"; -1 when not such a list (empty, spaces, signs, a range
+ * backwards, a device twice, more than max).  For TILEBLAS_DEVICES (lib/gpu/cuda_gpu.h). */
+TB_HIDDEN int tb_parse_devices(const char *s, int *list, int max);
+
 /* The model's seconds for p cut into `count` blocks as tb_spread_plan would cut them (by_rows as given) */
 TB_HIDDEN double tb_spread_predict(const tb_cost_params *c, const tb_kproblem *p, int tc, int count, int by_rows);
 
