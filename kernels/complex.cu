@@ -169,8 +169,8 @@ static inline int64_t plane_ld(int64_t rows)
 // imaginary ones.  The real kernel then writes C itself (no T, no merge), in one launch that converts each operand
 // once; a complex alpha is folded into B2, a complex beta applied to C first (beta = 1 for the kernel), and any
 // Inf or NaN handled by fixup above.  Its workspace is 4mk + 2kn + 2mn real numbers.  Each element of C is still a
-// real sum of 2k products of parts, so the bound is the same.  1.5-2.1x the four products where they launch
-// short (bench/RESULTS.md); off until its Inf and NaN handling has run on a GPU.
+// real sum of 2k products of parts, so the bound is the same.  Faster than the four products, most where they
+// launch short (bench/RESULTS.md); off until its Inf and NaN handling has run on a GPU.
 #ifndef TB_COMPLEX_ONE_PRODUCT
 #define TB_COMPLEX_ONE_PRODUCT 0
 #endif

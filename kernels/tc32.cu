@@ -101,8 +101,8 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
 }
 
 // TB_TC32_FILL_SPLIT=1 (a variant for bench/variants.sh, off by default): k split as well where C has under three
-// waves of tiles that fill less than 0.8 of them (1000 x 3000: 192 tiles on 132 SMs); timed slower on that very
-// shape (1.05 against 1.21x cuBLAS, bench/RESULTS.md run L2)
+// waves of tiles that fill less than 0.8 of them (1000 x 3000: 192 tiles on 132 SMs); slower on that very shape
+// as timed (bench/RESULTS.md)
 #ifndef TB_TC32_FILL_SPLIT
 #define TB_TC32_FILL_SPLIT 0
 #endif

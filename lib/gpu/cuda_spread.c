@@ -36,7 +36,6 @@ int tb_cuda_choose_devices(int count, int *devices)
 
 /* One block's device and outcome, as its thread sees them */
 typedef struct block {
-    const tb_gemm *g;
     tb_gemm part; /* the block as a call of its own */
     int kernel, device;
     tb_spread_part *x;
@@ -52,6 +51,7 @@ static int bind(void *arg)
 {
     block *b = arg;
     cudaError_t e;
+    tb_cuda_one_tile(&b->part.p, &b->x->plan); /* until it has a plan: all of the block left for the CPU */
     tb_cuda_fault_call();
     if ((e = cudaSetDevice(b->device)) != cudaSuccess || (e = (cudaError_t)tb_cuda_ops_init(b->device)) != cudaSuccess) {
         b->what = "making a device current", b->error = e;
@@ -60,7 +60,7 @@ static int bind(void *arg)
     const tb_pipe_staging *st = NULL;
     if (tb_cuda_prepare(&b->part, b->kernel, b->device, &b->x->plan, &st, &b->cc, &b->ops, &b->what)) {
         b->error = (cudaError_t)tb_cuda_last_error();
-        tb_cuda_one_tile(&b->part.p, &b->x->plan);
+        tb_cuda_one_tile(&b->part.p, &b->x->plan); /* what tb_cuda_prepare had planned is not the block's outcome */
         return 1;
     }
     b->x->staging = st, b->x->ops = &b->ops;
@@ -84,7 +84,7 @@ int tb_cuda_spread_gemm(const tb_gemm *g, int kernel, const tb_spread *sp, const
     tb_spread_part parts[TB_MAX_DEVICES];
     block blocks[TB_MAX_DEVICES];
     for (int d = 0; d < sp->count; d++) {
-        blocks[d] = (block){ .g = g, .part = *g, .kernel = kernel, .device = devices[d], .x = &parts[d] };
+        blocks[d] = (block){ .part = *g, .kernel = kernel, .device = devices[d], .x = &parts[d] };
         blocks[d].part.p = tb_spread_block(g, sp, d);
         parts[d] = (tb_spread_part){ .bind = bind, .unbind = unbind, .bind_arg = &blocks[d] };
     }

@@ -24,7 +24,7 @@ const tb_cost_params tb_cost_defaults = {
     .cpu_half = { [TB_TYPE_S] = 64, [TB_TYPE_D] = 32, [TB_TYPE_C] = 64, [TB_TYPE_Z] = 32 },
     .gpu_rate_tc = 145e12,
     .gpu_half_tc = 600,
-    .gpu_extra = { [TB_TYPE_C] = 30e-6, [TB_TYPE_Z] = 30e-6 }, /* measured 32-33 us on the H200 (tileblas-calibrate) */
+    .gpu_extra = { [TB_TYPE_C] = 30e-6, [TB_TYPE_Z] = 30e-6 },
     .host_copy = 80e9,    /* estimates until measured on a host of several GPUs */
     .device_call = 30e-6,
 };
