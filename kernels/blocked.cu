@@ -404,21 +404,23 @@ typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
 typedef config<64, 64, 8, TB_SMALL_BK, 1> small_t;
 typedef config<TB_THIN_BM, 32, 8, TB_THIN_BK, TB_THIN_MINB> thin_t;
 
-// The blocks that fit on all SMs at once.
+// The blocks that fit on all SMs of the current device at once.
 template <class C>
 int64_t wave(void)
 {
-    static int64_t blocks; // device 0 only; a race computes the same number twice
-    if (!blocks) {
-        int per_sm = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blocked_kernel<C, false, false, true>, C::THREADS,
-                                                          0) != cudaSuccess ||
-            per_sm < 1)
-            per_sm = 1;
+    static int per_sm[TB_KERNEL_DEVICES]; // as the value + 1 (tb_device_attr); a race computes it twice
+    const int d = tb_kernel_device();
+    int n = d < TB_KERNEL_DEVICES ? __atomic_load_n(&per_sm[d], __ATOMIC_RELAXED) - 1 : -1;
+    if (n < 0) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, blocked_kernel<C, false, false, true>, C::THREADS, 0) !=
+                cudaSuccess ||
+            n < 1)
+            n = 1;
         cudaGetLastError();
-        blocks = (int64_t)per_sm * tb_sm_count();
+        if (d < TB_KERNEL_DEVICES)
+            __atomic_store_n(&per_sm[d], n + 1, __ATOMIC_RELAXED);
     }
-    return blocks;
+    return (int64_t)n * tb_sm_count();
 }
 
 template <class C>

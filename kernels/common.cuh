@@ -116,4 +116,42 @@ static inline unsigned tb_grid_y(int64_t blocks)
     return (unsigned)(blocks < 65535 ? blocks : 65535);
 }
 
+// The device a kernel runs on: the calling thread's current one (the library makes each call's device current).
+// Per-device facts are cached for the first TB_KERNEL_DEVICES ordinals and asked afresh beyond them.
+#define TB_KERNEL_DEVICES 16
+static inline int tb_kernel_device(void)
+{
+    int d = 0;
+    if (cudaGetDevice(&d) != cudaSuccess || d < 0) {
+        cudaGetLastError();
+        d = 0;
+    }
+    return d;
+}
+
+// Attribute a of the current device, cache[] holding one a device (as the value + 1: 0 is not yet asked);
+// `fallback` where CUDA cannot say.  Threads that race store the same value.
+static inline int tb_device_attr(int cache[TB_KERNEL_DEVICES], cudaDeviceAttr a, int fallback)
+{
+    const int d = tb_kernel_device();
+    const int c = d < TB_KERNEL_DEVICES ? __atomic_load_n(&cache[d], __ATOMIC_RELAXED) : 0;
+    if (c)
+        return c - 1;
+    int v = fallback;
+    if (cudaDeviceGetAttribute(&v, a, d) != cudaSuccess) {
+        cudaGetLastError();
+        v = fallback;
+    }
+    if (d < TB_KERNEL_DEVICES)
+        __atomic_store_n(&cache[d], v + 1, __ATOMIC_RELAXED);
+    return v;
+}
+
+// The SMs of the device kernels run on
+static inline int tb_sm_count(void)
+{
+    static int sms[TB_KERNEL_DEVICES];
+    return tb_device_attr(sms, cudaDevAttrMultiProcessorCount, 132);
+}
+
 #endif

@@ -82,15 +82,6 @@ static int tb_split_launch(const tb_problem<T> &p, int64_t slices, int bk, T *ws
     return e;
 }
 
-// The SMs of the device kernels run on (device 0: the library uses no other yet)
-static inline int tb_sm_count(void)
-{
-    static int sms;
-    if (!sms && cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess)
-        sms = 132;
-    return sms;
-}
-
 // The share of `slots` (the blocks that run at once) that `blocks` blocks keep busy: each wave takes as long as a
 // full one
 static inline double tb_fill(int64_t blocks, int64_t slots)

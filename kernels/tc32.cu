@@ -547,18 +547,12 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder(void)
     return fn;
 }
 
-// compute capability 9.0 (the sm_90a code runs there only), device 0
+// compute capability 9.0 (the sm_90a code runs there only) on the current device
 int hopper(void)
 {
-    static int cc; // 0 until asked
-    if (!cc) {
-        int major = 0, minor = 0;
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
-        cudaGetLastError();
-        cc = 10 * major + minor + 1;
-    }
-    return cc == 91;
+    static int major[TB_KERNEL_DEVICES], minor[TB_KERNEL_DEVICES];
+    return tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, -1) == 9 &&
+           tb_device_attr(minor, cudaDevAttrComputeCapabilityMinor, -1) == 0;
 }
 
 // 1 when the tensor cores can run p: a Hopper GPU, some k (C = beta C is blocked's), and sizes that the grids and
@@ -648,11 +642,14 @@ template <class F> int multiply(const tb_sproblem &p, const side &sa, const side
     for (int j = 0; j < F::PARTS; j++)
         if (part_map<F>(&tm.a[j], sa, BM, p.k, kp, j) || part_map<F>(&tm.b[j], sb, F::BN, p.k, kp, j))
             return (int)cudaErrorInvalidValue;
-    static bool sized; // the attribute is the same for every call; a race sets it twice
-    if (!sized && cudaFuncSetAttribute(product<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       tiles<F>::SMEM_BYTES) != cudaSuccess)
+    static int sized[TB_KERNEL_DEVICES]; // a device's attribute is the same for every call; a race sets it twice
+    const int dev = tb_kernel_device();
+    if ((dev >= TB_KERNEL_DEVICES || !__atomic_load_n(&sized[dev], __ATOMIC_RELAXED)) &&
+        cudaFuncSetAttribute(product<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, tiles<F>::SMEM_BYTES) !=
+            cudaSuccess)
         return (int)cudaGetLastError();
-    sized = true;
+    if (dev < TB_KERNEL_DEVICES)
+        __atomic_store_n(&sized[dev], 1, __ATOMIC_RELAXED);
     const int *ea = bf16 ? sa.e : NULL, *eb = bf16 ? sb.e : NULL;
     auto queue = [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
         product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(tm, q, ea, eb, sp.kchunk,

@@ -13,15 +13,14 @@
 /* Operands in device or managed memory (w): used in place on the GPU, whatever the mode, since the CPU BLAS cannot
  * read device memory.  If the GPU cannot take the call: with only managed memory besides the host's, the CPU BLAS
  * reads it like host memory; otherwise C is left untouched, with a warning.  Returns the path taken. */
-static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device, tb_call_record *r)
+static tb_path in_place(const tb_gemm *g, const tb_where w[3], int device, tb_call_record *r)
 {
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
-    const char *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
+    const char *err = "no GPU kernel for this element type";
     int kernel = tb_route_kernel(&g->p);
-    if (kernel < 0)
-        err = "no GPU kernel for this element type";
-    if (!other_device && kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &err) == 0) {
+    if (kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &device, &err) == 0) {
         r->kernel = kernel;
+        r->devices = tb_device_bit(device);
         return TB_PATH_GPU;
     }
     r->gpu_failed = 1;
@@ -38,11 +37,15 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int other_device,
 /* The GPU; when it fails, the CPU for what it did not finish, block by block.  0: C is done; else nothing was
  * written to C, and the value is the CPU's "kernel" for it (lib/route/route.h).  *kernel: the GPU kernel asked for,
  * then the one that ran. */
-static int gpu_or_rest(const tb_gemm *g, int *kernel)
+static int gpu_or_rest(const tb_gemm *g, int *kernel, unsigned *devices)
 {
     const char *err;
     tb_gpu_result res;
-    if (!tb_gpu_gemm(g, kernel, &res, &err))
+    const int failed = tb_gpu_gemm(g, kernel, &res, &err);
+    for (int b = 0; b < res.blocks; b++)
+        if (!failed || res.block[b].done)
+            *devices |= tb_device_bit(res.block[b].device);
+    if (!failed)
         return 0;
     const int usable = tb_gpu_usable(NULL);
     if (usable >= 0) /* not when it turned the call away because the process is exiting */
@@ -81,14 +84,14 @@ void tb_gemm_run(const tb_gemm *g)
     if (timed)
         tb_counts_busy(1, t0);
     tb_where w[3];
-    int other_device = 0;
-    if (r.flops >= TB_DEVPTR_MIN_FLOPS && tb_operands_where(g, w, &other_device)) {
+    int device = TB_NO_DEVICE;
+    if (r.flops >= TB_DEVPTR_MIN_FLOPS && tb_operands_where(g, w, &device)) {
         r.in_place = 1;
-        r.path = in_place(g, w, other_device, &r);
+        r.path = in_place(g, w, device, &r);
     } else {
         r.path = tb_route(g, &r.kernel, &r.predicted);
         int cpu;
-        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel)) != 0) {
+        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel, &r.devices)) != 0) {
             r.path = TB_PATH_CPU;
             r.kernel = cpu;
             r.gpu_failed = 1;

@@ -61,8 +61,7 @@ START_TEST(shapes_and_leading_dimensions)
 }
 END_TEST
 
-/* A copy started, other copies made meanwhile (they go on alone: the threads are the first copy's), then finished:
- * all of both land.  Twice, so the second start finds the threads free again. */
+/* A copy started, other copies made meanwhile (beside it, on the same threads), then finished: all of both land.  Twice, so the second start finds the threads free again. */
 START_TEST(start_then_finish)
 {
     enum { ROWS = 1000, COLS = 600 }; /* 2.4 MB: the threads' */
@@ -143,6 +142,59 @@ START_TEST(concurrent_callers)
 }
 END_TEST
 
+/* A large copy of its own, start to finish, on another thread while the test's thread holds a small one open */
+typedef struct big_copy {
+    float *src, *dst;
+    int64_t n;
+    int posted; /* handed to the threads */
+} big_copy;
+
+static void *copy_big(void *arg)
+{
+    big_copy *b = arg;
+    tb_copy_job job;
+    tb_copy2d_start(&job, b->dst, b->n, b->src, b->n, b->n, b->n, sizeof(float));
+    b->posted = job.posted;
+    tb_copy2d_finish(&job);
+    return NULL;
+}
+
+/* Callers that copy at once share the threads (the pipelines of a call spread over several devices): a copy made
+ * while another caller's is still open is handed to the threads too, not made by its caller alone; both land */
+START_TEST(callers_at_once_share_the_threads)
+{
+    if (tb_copy_threads() < 2) {
+        printf("sharing: not run (one copy thread)\n");
+        return;
+    }
+    enum { SMALL = 400, BIG = 1024 }; /* 640 KB held open; 4 MB beside it */
+    float *s1 = malloc(sizeof(float) * SMALL * SMALL), *d1 = malloc(sizeof(float) * SMALL * SMALL);
+    big_copy b = { malloc(sizeof(float) * BIG * BIG), malloc(sizeof(float) * BIG * BIG), BIG, 0 };
+    ck_assert(s1 && d1 && b.src && b.dst);
+    for (int64_t i = 0; i < SMALL * SMALL; i++)
+        s1[i] = (float)i, d1[i] = poison;
+    for (int64_t i = 0; i < (int64_t)BIG * BIG; i++)
+        b.src[i] = (float)(3 * i), b.dst[i] = poison;
+    tb_copy_job open;
+    tb_copy2d_start(&open, d1, SMALL, s1, SMALL, SMALL, SMALL, sizeof(float));
+    ck_assert_msg(open.posted, "a 640 KB copy was not handed to the threads");
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, copy_big, &b), 0);
+    pthread_join(t, NULL);
+    tb_copy2d_finish(&open);
+    ck_assert_msg(b.posted, "a copy made beside another caller's was made by its caller alone");
+    int64_t bad1 = 0, bad2 = 0; /* the first element that differs, + 1 (check's asserts are slow a call) */
+    for (int64_t i = 0; i < SMALL * SMALL && !bad1; i++)
+        bad1 = d1[i] != s1[i] ? i + 1 : 0;
+    for (int64_t i = 0; i < (int64_t)BIG * BIG && !bad2; i++)
+        bad2 = b.dst[i] != b.src[i] ? i + 1 : 0;
+    ck_assert_msg(!bad1, "the open copy's element %lld is %g", (long long)bad1 - 1, bad1 ? (double)d1[bad1 - 1] : 0.0);
+    ck_assert_msg(!bad2, "the big copy's element %lld is %g", (long long)bad2 - 1,
+                  bad2 ? (double)b.dst[bad2 - 1] : 0.0);
+    free(s1), free(d1), free(b.src), free(b.dst);
+}
+END_TEST
+
 START_TEST(threads_start_despite_large_tls)
 {
     big_tls[sizeof big_tls - 1] = 1;
@@ -180,6 +232,7 @@ int main(void)
     tcase_add_test(tc, start_then_finish);
     tcase_add_test(tc, touch_maps_the_block_and_changes_nothing);
     tcase_add_test(tc, concurrent_callers);
+    tcase_add_test(tc, callers_at_once_share_the_threads);
     suite_add_tcase(s, tc);
     TCase *tf = tcase_create("fork");
     tcase_set_timeout(tf, 120);

@@ -82,19 +82,20 @@ static void disable(const char *what, cudaError_t e)
     atomic_store(&gpu.usable, 0);
 }
 
-/* The library works on its first device (device 0 unless TILEBLAS_DEVICES says otherwise, in builds that read it)
- * and leaves the calling thread's current device as it found it: a program that manages its own devices sees no
- * change.  enter returns the caller's device, leave restores it (calls spread over several devices make the first
- * one current on the calling thread too). */
-static int enter(void)
+/* The library works on its first device (device 0 unless TILEBLAS_DEVICES says otherwise, in builds that read it),
+ * calls on device memory on the device that holds it, and leaves the calling thread's current device as it found
+ * it: a program that manages its own devices sees no change.  enter makes `device` current and returns the
+ * caller's device, leave restores it (calls spread over several devices make the first one current on the calling
+ * thread too). */
+static int enter(int device)
 {
-    int dev = gpu.devices[0];
+    int dev = device;
     if (cudaGetDevice(&dev) != cudaSuccess) {
         cudaGetLastError();
-        dev = gpu.devices[0];
+        dev = device;
     }
-    if (dev != gpu.devices[0])
-        cudaSetDevice(gpu.devices[0]);
+    if (dev != device)
+        cudaSetDevice(device);
     return dev;
 }
 
@@ -143,7 +144,7 @@ static void gpu_init(void)
     gpu.ndevices = tb_cuda_choose_devices(count, gpu.devices);
 #endif
     struct cudaDeviceProp prop;
-    const int caller = enter();
+    const int caller = enter(gpu.devices[0]);
     if ((e = cudaGetDeviceProperties(&prop, gpu.devices[0])) != cudaSuccess) {
         disable("cannot open the first CUDA device", e);
     } else if ((e = (cudaError_t)tb_cuda_ops_init(gpu.devices[0])) != cudaSuccess) {
@@ -246,13 +247,13 @@ static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_pla
 static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err)
 {
     r->blocks = 1;
-    r->block[0].p = g->p, r->block[0].done = 0;
+    r->block[0].p = g->p, r->block[0].done = 0, r->block[0].device = -1;
     tb_plan *plan = &r->block[0].plan;
     int64_t *done = &r->block[0].done;
     tb_cuda_one_tile(&g->p, plan);
-    *kernel = tb_kernel_for(*kernel, &g->p);
     if (usable(err) <= 0 || begin(err))
         return -1;
+    r->block[0].device = gpu.devices[0];
     pthread_mutex_lock(&gpu.lock);
     if (atomic_load(&gpu.exiting)) { /* waited for the lock while exit began */
         pthread_mutex_unlock(&gpu.lock);
@@ -260,7 +261,8 @@ static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
         end();
         return -1;
     }
-    const int caller = enter();
+    const int caller = enter(gpu.devices[0]);
+    *kernel = tb_kernel_for(*kernel, &g->p); /* as the device can run it */
     tb_cuda_fault_call();
     const char *what = NULL;
     int rc = -1, failed_on = gpu.devices[0], spread = 0;
@@ -363,19 +365,35 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
                         (size_t)cols[2], cudaMemcpyDeviceToHost);
 }
 
-static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err)
+static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err)
 {
-    *kernel = tb_kernel_for(*kernel, &g->p);
-    if (usable(err) <= 0 || begin(err))
+    if (usable(err) <= 0)
         return -1;
-    /* host operands are copied through the shared buffer cache; device ones need nothing shared */
+    if (*device == TB_MIXED_DEVICES) {
+        *err = "the operands in device memory are on different CUDA devices";
+        return -1;
+    }
+    const int dev = *device >= 0 ? *device : gpu.devices[0];
+    *device = dev;
+    if (!TB_MULTI_GPU && dev != gpu.devices[0]) {
+        *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
+        return -1;
+    }
+    if (dev >= TB_MAX_DEVICES) {
+        *err = "an operand is on a CUDA device beyond the 16 that tileblas can use";
+        return -1;
+    }
+    if (begin(err))
+        return -1;
+    /* host operands are copied through the device's shared buffer cache; device ones need nothing shared */
     const int shared = w[0] == TB_ON_HOST || w[1] == TB_ON_HOST || w[2] == TB_ON_HOST;
     if (shared)
         pthread_mutex_lock(&gpu.lock);
-    const int caller = enter();
+    const int caller = enter(dev);
+    *kernel = tb_kernel_for(*kernel, &g->p);
     tb_cuda_fault_call();
     tb_devops ops;
-    const tb_cuda_ctx cc = { gpu.devices[0], *kernel };
+    const tb_cuda_ctx cc = { dev, *kernel };
     tb_cuda_ops(&cc, &ops);
     void *tmp[3] = { NULL, NULL, NULL };
     const char *what = NULL;
@@ -387,7 +405,7 @@ static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], con
         cudaGetLastError();
         if (!shared)
             pthread_mutex_lock(&gpu.lock);
-        tb_cuda_call_failed(what, e, gpu.devices[0], err);
+        tb_cuda_call_failed(what, e, dev, err);
     }
     leave(caller);
     if (shared || e != cudaSuccess)

@@ -94,6 +94,7 @@ int tb_cuda_spread_gemm(const tb_gemm *g, int kernel, const tb_spread *sp, const
     for (int d = 0; d < sp->count; d++) {
         const block *b = &blocks[d];
         r->block[d].p = b->part.p, r->block[d].plan = parts[d].plan, r->block[d].done = parts[d].done;
+        r->block[d].device = b->device;
         /* the blocks' traffic and times as this thread's, for the call's statistics */
         tb_cuda_count_bytes((int64_t)b->moved, 1, 1);
         tb_cuda_count_times(&parts[d].times);

@@ -41,7 +41,7 @@ static get_attributes_fn driver(void)
     return f;
 }
 
-static tb_where where(get_attributes_fn f, const void *p, int *other_device)
+static tb_where where(get_attributes_fn f, const void *p, int *device)
 {
     const int attributes[3] = { ATTR_MEMORY_TYPE, ATTR_IS_MANAGED, ATTR_DEVICE_ORDINAL };
     unsigned type = 0, managed = 0;
@@ -54,21 +54,20 @@ static tb_where where(get_attributes_fn f, const void *p, int *other_device)
         return TB_MANAGED;
     if (type != MEMORYTYPE_DEVICE)
         return TB_ON_HOST;
-    if (ordinal != 0)
-        *other_device = 1;
+    *device = *device == TB_NO_DEVICE || *device == ordinal ? ordinal : TB_MIXED_DEVICES;
     return TB_ON_DEVICE;
 }
 
-int tb_operands_where(const tb_gemm *g, tb_where w[3], int *other_device)
+int tb_operands_where(const tb_gemm *g, tb_where w[3], int *device)
 {
     w[0] = w[1] = w[2] = TB_ON_HOST;
-    *other_device = 0;
+    *device = TB_NO_DEVICE;
     get_attributes_fn f = driver();
     if (!f)
         return 0;
     const void *p[3] = { g->p.a, g->p.b, g->p.c };
     int n = 0;
     for (int i = 0; i < 3; i++)
-        n += (w[i] = where(f, p[i], other_device)) != TB_ON_HOST;
+        n += (w[i] = where(f, p[i], device)) != TB_ON_HOST;
     return n;
 }

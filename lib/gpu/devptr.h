@@ -11,9 +11,11 @@
 
 typedef enum tb_where { TB_ON_HOST = 0, TB_ON_DEVICE, TB_MANAGED } tb_where;
 
-/* Operands A, B, C into w[0..2]; returns how many are not TB_ON_HOST.  A pointer on a device other than device 0
- * counts as TB_ON_DEVICE with *other_device set (tileblas uses device 0 only). */
-TB_HIDDEN int tb_operands_where(const tb_gemm *g, tb_where w[3], int *other_device);
+/* Operands A, B, C into w[0..2]; returns how many are not TB_ON_HOST.  *device: the CUDA device (its number in
+ * the process) that holds those in device memory (TB_ON_DEVICE), TB_NO_DEVICE when none is, TB_MIXED_DEVICES when
+ * they are on different devices. */
+enum { TB_NO_DEVICE = -1, TB_MIXED_DEVICES = -2 };
+TB_HIDDEN int tb_operands_where(const tb_gemm *g, tb_where w[3], int *device);
 
 /* Calls of fewer flops are not looked at (their operands are taken to be host memory, as the CPU BLAS would take
  * them): asking the driver costs more than a fifth of such a call. */

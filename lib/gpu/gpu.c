@@ -116,10 +116,10 @@ int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
     return m ? m->gemm(g, kernel, r, err) : -1;
 }
 
-int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err)
+int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err)
 {
     const tb_gpu_module *m = module(err);
-    return m ? m->gemm_resident(g, kernel, w, err) : -1;
+    return m ? m->gemm_resident(g, kernel, w, device, err) : -1;
 }
 
 void tb_gpu_take_moved(double *bytes, tb_pipe_times *times)

@@ -34,6 +34,7 @@ typedef struct tb_gpu_result {
         tb_kproblem p;
         tb_plan plan;
         int64_t done;
+        int device; /* the CUDA device it ran on (-1: none) */
     } block[TB_MAX_DEVICES];
 } tb_gpu_result;
 
@@ -44,10 +45,11 @@ typedef struct tb_gpu_result {
 TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err);
 
 /* Run g on the GPU with its operands where they are: those in device or managed memory (w[i] != TB_ON_HOST, for
- * A, B, C) in place, host ones copied to the device and (C) back.  Work is ordered on the default stream after
- * what the program queued there, and C is complete on return.  *kernel as for tb_gpu_gemm.  0, or -1 with *err
- * set and C untouched. */
-TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err);
+ * A, B, C) in place, host ones copied to the device and (C) back, on *device, the device that holds the device
+ * memory (tb_operands_where; with none, the library's first device).  Work is ordered on that device's default
+ * stream after what the program queued there, and C is complete on return.  *kernel as for tb_gpu_gemm; *device
+ * then the device it ran on.  0, or -1 with *err set and C untouched. */
+TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err);
 
 /* For programs built with the GPU side in them (the tools): its table (lib/gpu/gpu_module.h), used instead of the
  * module.  Called before any call that may use the GPU. */

@@ -21,7 +21,7 @@ typedef struct tb_gpu_module {
     int (*usable)(const char **why_not);
     int (*state)(const char **text);
     int (*gemm)(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err);
-    int (*gemm_resident)(const tb_gemm *g, int *kernel, const tb_where w[3], const char **err);
+    int (*gemm_resident)(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err);
     void (*take_moved)(double *bytes, tb_pipe_times *times);
 } tb_gpu_module;
 

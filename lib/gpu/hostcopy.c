@@ -22,6 +22,14 @@
  * a condition variable costs tens of microseconds a thread. */
 #define SPIN_NS 200000
 
+/* Copies handed to the threads at once: one a caller (each pipeline's thread has at most one), so that the
+ * pipelines of a call spread over several devices share the threads. */
+#define JOBS 16
+
+/* A job's state: free, being filled by its caller, posted (the threads take its pieces), closing (its pieces are
+ * done; the caller waits for the threads that looked at it to let go before it is free again) */
+enum { FREE, FILLING, POSTED, CLOSING };
+
 /* in bytes: rows are the bytes of a column, dld and sld the bytes from one column to the next */
 typedef struct job {
     char *dst;
@@ -31,20 +39,18 @@ typedef struct job {
     int by_columns;
     _Atomic int64_t next; /* the next piece to take */
     _Atomic int64_t done; /* pieces copied */
+    _Atomic int state;
+    _Atomic int users; /* threads looking at the job */
 } job;
 
 static struct {
-    pthread_mutex_t busy; /* one job at a time; a caller that finds it taken copies alone */
-    pthread_mutex_t m;    /* guards what follows */
-    pthread_cond_t start, done;
-    int started, workers; /* threads besides the caller */
-    _Atomic unsigned generation; /* bumped for every job */
-    _Atomic int pending;         /* workers that have not let go of the last job yet */
-    job job;                     /* the current or last job */
-} pool = { .busy = PTHREAD_MUTEX_INITIALIZER,
-            .m = PTHREAD_MUTEX_INITIALIZER,
-            .start = PTHREAD_COND_INITIALIZER,
-            .done = PTHREAD_COND_INITIALIZER };
+    pthread_mutex_t m; /* guards what follows, and the threads' start */
+    pthread_cond_t start;
+    int started, workers; /* threads besides the callers */
+    _Atomic unsigned generation; /* bumped for every job posted */
+    _Atomic int high;            /* jobs[high] and above have never been used */
+    job jobs[JOBS];
+} pool = { .m = PTHREAD_MUTEX_INITIALIZER, .start = PTHREAD_COND_INITIALIZER };
 
 /* n bytes with stores that bypass the caches (where the CPU has them): what the threads copy, into the staging
  * memory or out of it into C, is not read again by this CPU soon, and ordinary stores first read every line they
@@ -127,10 +133,10 @@ static int spin_while_equal(_Atomic unsigned *x, unsigned from)
     }
 }
 
-/* Take pieces of j until none are left. */
-static void run(job *j)
+/* Take pieces of j until none are left; returns how many this thread copied. */
+static int64_t run(job *j)
 {
-    int64_t p;
+    int64_t p, copied = 0;
     while ((p = atomic_fetch_add(&j->next, 1)) < j->pieces) {
         int64_t n = j->by_columns ? j->cols : j->rows;
         int64_t lo = n * p / j->pieces, hi = n * (p + 1) / j->pieces;
@@ -141,40 +147,70 @@ static void run(job *j)
             copy_block(j->dst + lo, j->dld, j->src ? j->src + lo : NULL, j->sld, hi - lo, j->cols, 1);
         stream_fence();
         atomic_fetch_add_explicit(&j->done, 1, memory_order_release);
+        copied++;
     }
+    return copied;
 }
 
-/* arg: the generation when the thread was made (jobs before it are not its own: after a fork, pool.job is still
- * the parent's last job) */
+/* A worker's pass over the posted jobs, taking what pieces are left; returns how many it copied.  Workers start
+ * their passes at different jobs, so that callers copying at once each get some of them.  A job is looked at only
+ * while it is posted and the worker counts among its users, so that its caller does not reuse it under the
+ * worker. */
+static int64_t help(int index)
+{
+    int64_t copied = 0;
+    const int high = atomic_load(&pool.high);
+    for (int n = 0; n < high; n++) {
+        job *j = &pool.jobs[(index + n) % high];
+        if (atomic_load(&j->state) != POSTED)
+            continue;
+        atomic_fetch_add(&j->users, 1);
+        if (atomic_load(&j->state) == POSTED)
+            copied += run(j);
+        atomic_fetch_sub(&j->users, 1);
+    }
+    return copied;
+}
+
+/* How a worker starts: its index, and the generation when it was made (after a fork, the parent's jobs are gone) */
+typedef struct worker_arg {
+    int index;
+    unsigned seen;
+} worker_arg;
+static worker_arg worker_args[TB_MAX_COPY_THREADS];
+
 static void *worker(void *arg)
 {
-    unsigned seen = (unsigned)(uintptr_t)arg;
+    const int index = ((worker_arg *)arg)->index;
+    unsigned seen = ((worker_arg *)arg)->seen;
     for (;;) {
-        spin_while_equal(&pool.generation, seen);
-        pthread_mutex_lock(&pool.m);
-        while (pool.generation == seen)
-            pthread_cond_wait(&pool.start, &pool.m);
-        seen = pool.generation;
-        pthread_mutex_unlock(&pool.m);
-        run(&pool.job);
-        if (atomic_fetch_sub(&pool.pending, 1) == 1) {
-            pthread_mutex_lock(&pool.m);
-            pthread_cond_signal(&pool.done);
-            pthread_mutex_unlock(&pool.m);
+        /* the generation before the pass: a job posted after it bumps it, and the worker looks again */
+        const unsigned now = atomic_load(&pool.generation);
+        if (now != seen) {
+            seen = now;
+            while (help(index))
+                ;
+            continue;
         }
+        if (spin_while_equal(&pool.generation, seen))
+            continue;
+        pthread_mutex_lock(&pool.m);
+        while (atomic_load(&pool.generation) == seen)
+            pthread_cond_wait(&pool.start, &pool.m);
+        pthread_mutex_unlock(&pool.m);
     }
     return NULL;
 }
 
-/* The threads do not survive fork: the child starts its own on first use. */
+/* The threads do not survive fork: the child starts its own on first use, and the jobs of its parent's other
+ * threads are not its own. */
 static void after_fork_in_child(void)
 {
-    pthread_mutex_init(&pool.busy, NULL);
     pthread_mutex_init(&pool.m, NULL);
     pthread_cond_init(&pool.start, NULL);
-    pthread_cond_init(&pool.done, NULL);
     pool.started = pool.workers = 0;
-    atomic_store(&pool.pending, 0);
+    for (int i = 0; i < JOBS; i++)
+        atomic_store(&pool.jobs[i].state, FREE), atomic_store(&pool.jobs[i].users, 0);
 }
 
 int tb_copy_threads(void)
@@ -191,12 +227,16 @@ static void register_atfork(void)
     pthread_atfork(NULL, NULL, after_fork_in_child);
 }
 
-/* Start the workers once (called with pool.busy held); as many as could be started are used. */
-static void start_workers(void)
+/* Start the workers once; as many as could be started are used.  Returns how many there are. */
+static int start_workers(void)
 {
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-    if (pool.started)
-        return;
+    pthread_mutex_lock(&pool.m);
+    if (pool.started) {
+        const int n = pool.workers;
+        pthread_mutex_unlock(&pool.m);
+        return n;
+    }
     pool.started = 1;
     pthread_once(&atfork_once, register_atfork);
     int want = tb_copy_threads() - 1, err = 0;
@@ -211,7 +251,8 @@ static void start_workers(void)
     pthread_attr_setstacksize(&small, 64 * 1024);
     for (int i = 0; i < want; i++) {
         pthread_t t;
-        void *arg = (void *)(uintptr_t)pool.generation;
+        worker_arg *arg = &worker_args[i];
+        *arg = (worker_arg){ i, atomic_load(&pool.generation) };
         if (pthread_create(&t, &small, worker, arg) && (err = pthread_create(&t, &plain, worker, arg)))
             break;
         pool.workers++;
@@ -221,13 +262,16 @@ static void start_workers(void)
     if (pool.workers < want && tb_config_get()->verbose)
         tb_msg("%d of %d staging copy threads started (%s): the copies between host memory and the GPU are slower",
                pool.workers + 1, want + 1, strerror(err));
+    const int n = pool.workers;
+    pthread_mutex_unlock(&pool.m);
+    return n;
 }
 
 int tb_copy_workers(void)
 {
-    pthread_mutex_lock(&pool.busy);
+    pthread_mutex_lock(&pool.m);
     int n = pool.workers;
-    pthread_mutex_unlock(&pool.busy);
+    pthread_mutex_unlock(&pool.m);
     return n;
 }
 
@@ -241,44 +285,45 @@ static void spread(tb_copy_job *h, void *dst_, int64_t dld, const void *src_, in
     char *dst = dst_;
     const char *src = src_;
     rows *= esize, dld *= esize, sld *= esize; /* bytes from here on */
-    if ((size_t)(rows * cols) < SMALL_COPY || pthread_mutex_trylock(&pool.busy)) {
+    int workers, slot = 0;
+    if ((size_t)(rows * cols) < SMALL_COPY || !(workers = start_workers())) {
         copy_block(dst, dld, src, sld, rows, cols, 0);
         return;
     }
-    start_workers();
-    if (!pool.workers) {
-        pthread_mutex_unlock(&pool.busy);
+    for (; slot < JOBS; slot++) {
+        int expect = FREE;
+        if (atomic_compare_exchange_strong(&pool.jobs[slot].state, &expect, FILLING))
+            break;
+    }
+    if (slot == JOBS) { /* as many callers copying as there are jobs */
         copy_block(dst, dld, src, sld, rows, cols, 0);
         return;
     }
-    /* The job's storage is reused: every worker must have let go of the last job (they have, nearly always, since
-     * its pieces were all done before it returned; a worker that woke late only finds none left). */
-    for (int64_t end = now_ns() + SPIN_NS; atomic_load(&pool.pending) && now_ns() < end;)
-        relax();
-    pthread_mutex_lock(&pool.m);
-    while (atomic_load(&pool.pending))
-        pthread_cond_wait(&pool.done, &pool.m);
-    job *j = &pool.job;
-    const int64_t want = (int64_t)(pool.workers + 1) * PIECES_PER_THREAD;
+    for (int high = atomic_load(&pool.high); high <= slot && !atomic_compare_exchange_weak(&pool.high, &high, slot + 1);)
+        ;
+    job *j = &pool.jobs[slot];
+    const int64_t want = (int64_t)(workers + 1) * PIECES_PER_THREAD;
     j->dst = dst, j->src = src, j->dld = dld, j->sld = sld, j->rows = rows, j->cols = cols;
     j->by_columns = cols >= want;
     j->pieces = j->by_columns ? want : rows < want ? rows : want;
     atomic_store(&j->next, 0);
     atomic_store(&j->done, 0);
-    atomic_store(&pool.pending, pool.workers);
-    pool.generation++;
+    atomic_store(&j->state, POSTED);
+    pthread_mutex_lock(&pool.m);
+    atomic_fetch_add(&pool.generation, 1);
     pthread_cond_broadcast(&pool.start);
     pthread_mutex_unlock(&pool.m);
-    h->posted = 1;
+    h->posted = 1, h->slot = slot;
 }
 
-/* the caller's share of the job spread() handed out, and the wait for the rest (pool.busy held until then) */
+/* the caller's share of the job spread() handed out, and the wait for the rest; then the job is free again, once
+ * no worker looks at it */
 static void finish(tb_copy_job *h)
 {
     if (!h->posted)
         return;
     h->posted = 0;
-    job *j = &pool.job;
+    job *j = &pool.jobs[h->slot];
     run(j);
     /* Then wait for the pieces, not for the workers: a sleeping worker wakes in tens of microseconds, but the
      * pieces that running ones took are done in a few */
@@ -287,7 +332,10 @@ static void finish(tb_copy_job *h)
             relax();
         else
             sched_yield();
-    pthread_mutex_unlock(&pool.busy);
+    atomic_store(&j->state, CLOSING);
+    while (atomic_load(&j->users))
+        relax();
+    atomic_store(&j->state, FREE);
 }
 
 void tb_copy2d_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,

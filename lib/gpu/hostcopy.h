@@ -16,10 +16,12 @@ TB_HIDDEN void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, i
                          unsigned esize);
 
 /* tb_copy2d in two halves, so that the caller can do other work while the threads copy: start hands the copy to
- * the threads (or, where it is small or another caller has them, does it at once); finish takes the caller's share
- * and returns once all of it is done.  A thread finishes each copy it starts before it starts or makes another. */
+ * the threads (or, where it is small, does it at once); finish takes the caller's share and returns once all of
+ * it is done.  Callers that copy at once share the threads (a call spread over several devices has a pipeline a
+ * device, each with its own copies).  A thread finishes each copy it starts before it starts or makes another. */
 typedef struct tb_copy_job {
     int posted; /* handed to the threads: finish has work to wait for */
+    int slot;   /* the threads' job */
 } tb_copy_job;
 TB_HIDDEN void tb_copy2d_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
                                int64_t cols, unsigned esize);

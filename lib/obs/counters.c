@@ -15,6 +15,7 @@
 
 typedef struct block {
     tb_live_counter c[TB_ENTRY_COUNT][3];
+    _Atomic unsigned long long device_calls[TB_COUNT_DEVICES];
     struct block *prev, *next;
 } block;
 
@@ -41,6 +42,8 @@ static void add_block(tb_counts *to, const block *b)
             t->fp32_tc += TB_LOAD(c->fp32_tc);
             t->flops += TB_LOAD(c->flops), t->seconds += TB_LOAD(c->seconds), t->bytes += TB_LOAD(c->bytes);
         }
+    for (int d = 0; d < TB_COUNT_DEVICES; d++)
+        to->device_calls[d] += TB_LOAD(b->device_calls[d]);
 }
 
 static void thread_exit(void *p)
@@ -168,6 +171,22 @@ void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, do
         TB_BUMP(c->bytes, bytes);
 }
 
+void tb_counts_devices(unsigned mask)
+{
+    block *b = my_block();
+    if (!b)
+        pthread_mutex_lock(&lock);
+    for (int d = 0; d < TB_COUNT_DEVICES; d++)
+        if (mask >> d & 1) {
+            if (b)
+                TB_BUMP(b->device_calls[d], 1);
+            else
+                retired.device_calls[d]++;
+        }
+    if (!b)
+        pthread_mutex_unlock(&lock);
+}
+
 void tb_counts_sum(tb_counts *out)
 {
     pthread_once(&key_once, make_key);
@@ -180,6 +199,8 @@ void tb_counts_sum(tb_counts *out)
             t->calls -= z->calls, t->gpu_failures -= z->gpu_failures, t->fp32_tc -= z->fp32_tc;
             t->flops -= z->flops, t->seconds -= z->seconds, t->bytes -= z->bytes;
         }
+    for (int d = 0; d < TB_COUNT_DEVICES; d++)
+        out->device_calls[d] -= base.device_calls[d];
     out->busy -= base.busy;
     pthread_mutex_unlock(&lock);
 }

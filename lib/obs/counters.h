@@ -13,9 +13,14 @@ typedef struct tb_counter {
     double bytes; /* moved between host and device memory */
 } tb_counter;
 
+/* GPU calls are also counted by the devices that computed them (bit d of a call's mask: device d, the last bit
+ * for any beyond) */
+#define TB_COUNT_DEVICES 32
+
 /* [entry point][path]; path 0 (TB_PATH_NONE) counts quick returns */
 typedef struct tb_counts {
     tb_counter c[TB_ENTRY_COUNT][3];
+    unsigned long long device_calls[TB_COUNT_DEVICES]; /* GPU calls that device took part in */
     double busy; /* seconds during which at least one timed call was in progress, on any thread */
 } tb_counts;
 
@@ -24,6 +29,9 @@ enum { TB_COUNT_GPU_FAILED = 1, TB_COUNT_FP32_TC = 2 };
 
 /* One call into this thread's counters. */
 TB_HIDDEN void tb_counts_add(tb_entry_id entry, int path, double flops, double seconds, double bytes, int flags);
+
+/* A GPU call's devices (a mask, as above) into this thread's counters. */
+TB_HIDDEN void tb_counts_devices(unsigned mask);
 
 /* A thread's counters, as it writes them (its only writer: relaxed loads and stores; readers see whole values). */
 typedef struct tb_live_counter {

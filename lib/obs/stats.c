@@ -15,14 +15,30 @@
 
 __thread tileblas_call_info tb_stats_last_call;
 
+/* "device 0", "devices 0,1": the devices of a mask (tb_device_bit), "" for none */
+static void devices_text(unsigned mask, char *out, size_t size)
+{
+    int n = 0;
+    out[0] = 0;
+    for (int d = 0; d < TB_COUNT_DEVICES; d++)
+        n += mask >> d & 1;
+    size_t at = (size_t)snprintf(out, size, n ? n > 1 ? " devices " : " device " : "");
+    for (int d = 0, first = 1; d < TB_COUNT_DEVICES && at < size; d++)
+        if (mask >> d & 1) {
+            at += (size_t)snprintf(out + at, size - at, "%s%d", first ? "" : ",", d);
+            first = 0;
+        }
+}
+
 static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
 {
-    char call[160], where[160];
+    char call[160], where[192], on[64];
     g->via->describe(g, call, sizeof call);
+    devices_text(r->devices, on, sizeof on);
     if (r->path == TB_PATH_NONE)
         snprintf(where, sizeof where, "quick return");
     else if (r->path == TB_PATH_GPU)
-        snprintf(where, sizeof where, "gpu %s %s %.3f ms %.2f TFLOP/s", tb_kernel_names[r->kernel],
+        snprintf(where, sizeof where, "gpu%s %s %s %.3f ms %.2f TFLOP/s", on, tb_kernel_names[r->kernel],
                  tb_kernel_math_name(r->kernel, g->p.type), 1e3 * r->seconds,
                  r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     else
@@ -58,6 +74,8 @@ void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
     const int gpu = r->path == TB_PATH_GPU;
     const int tc = gpu && !strcmp(tb_kernel_math_name(r->kernel, g->p.type), tb_math_names[TB_MATH_FP32_TC]);
     count(g->entry, r->path, gpu ? tb_kernel_names[r->kernel] : NULL, flops, r->seconds, r->bytes, r->gpu_failed, tc);
+    if (r->devices)
+        tb_counts_devices(r->devices);
     if (tb_config_get()->verbose >= 1)
         log_call(g, r, flops);
 }
@@ -170,6 +188,12 @@ __attribute__((destructor)) static void summary_at_exit(void)
     int gpu = tb_gpu_state(&text);
     if (gpu > 0)
         tb_msg(" GPU: %s", text);
+    char by[256] = "";
+    for (int d = 0, at = 0; d < TB_COUNT_DEVICES && at < (int)sizeof by; d++)
+        if (sum.device_calls[d])
+            at += snprintf(by + at, sizeof by - (size_t)at, "%s%d: %llu", at ? ", " : "", d, sum.device_calls[d]);
+    if (by[0])
+        tb_msg(" GPU calls by device (a call spread over several counts on each): %s", by);
     else if (gpu < 0)
         tb_msg(" GPU: none usable (%s); calls ran on the CPU", text);
     else

@@ -18,7 +18,14 @@ typedef struct tb_call_record {
     double bytes;      /* moved between host and device memory */
     tb_pipe_times host; /* the calling thread's time in the pipeline's copies and waits (zeros without one) */
     int in_place;      /* some operands were in device or managed memory, used where they were */
+    unsigned devices;  /* the CUDA devices that computed some of C: bit d for device d (tb_device_bit) */
 } tb_call_record;
+
+/* A device's bit in tb_call_record's devices; devices beyond the bits count as the last one */
+static inline unsigned tb_device_bit(int device)
+{
+    return device < 0 ? 0u : 1u << (device < 31 ? device : 31);
+}
 
 /* Calls of at least this many flops are always timed (16.7 MFLOP: 10 us or more on any path, where two clock
  * reads cost under 0.5 %); smaller ones only once tb_stats_timing_wanted(). */
