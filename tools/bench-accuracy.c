@@ -146,9 +146,10 @@ int bench_accuracy(const long long (*shapes)[3], int nshapes, const char (*trans
     int ks[16];
     const int nk = kernels_of(kernels, ks, 16);
     rng = seed ? seed : 0x9e3779b97f4a7c15ull;
-    int major = 0, minor = 0;
-    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
-    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+    int major = 0, minor = 0, device = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
     printf("tileblas-bench --accuracy: seed %llu; compute capability %d.%d; relative errors against cuBLAS DGEMM of "
            "the same inputs; bound: |C - C64| / (K u |A||B|)\n",
            (unsigned long long)rng, major, minor);

@@ -2,7 +2,7 @@
  * tileblas-bench: how fast tileblas's GPU kernels are, side by side with cuBLAS and OpenBLAS, on the same data.
  *
  *   tileblas-bench [--shape MxNxK | --shape N]... [--trans XY]... [--kernels LIST] [--repeats R] [--no-cpu]
- *                  [--csv FILE] [--plot FILE.png]
+ *                  [--device D] [--csv FILE] [--plot FILE.png]
  *   tileblas-bench --plot-csv FILE.csv FILE.png      draw a chart from an earlier run's CSV (no GPU needed)
  *
  * For each shape and transpose pair, column-major, alpha = 1, beta = 0:
@@ -15,6 +15,8 @@
  *     compute-sanitizer, where each launch costs the host much more);
  *   - with `call` in --kernels (or all): tileblas's cblas_sgemm on the same device pointers (tb-call: the library
  *     finds them in device memory and runs the default kernel in place), timed the same way;
+ *   - all of it on CUDA device D (--device; 0 by default), the library's calls too (on the device that holds
+ *     their operands: another than the first only in builds with TB_MULTI_GPU);
  *   - OpenBLAS (libopenblas.so.0, loaded at run time) on the host: the median of a few calls, wall clock.
  * Fresh random data per shape; C is poisoned (NaN) before each run; every result is compared with cuBLAS's (or
  * the default kernel's), and the largest relative difference is printed.  A table goes to stdout (TFLOP/s and
@@ -383,7 +385,7 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
 
 static const char usage_text[] =
     "usage: tileblas-bench [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--kernels LIST|all]\n"
-    "                      [--repeats R] [--no-cpu] [--csv FILE] [--plot FILE.png]\n"
+    "                      [--repeats R] [--no-cpu] [--device D] [--csv FILE] [--plot FILE.png]\n"
     "       tileblas-bench --host [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--beta B]\n"
     "                      [--repeats R] [--no-cpu] [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
@@ -488,7 +490,7 @@ int main(int argc, char **argv)
 {
     long long shapes[MAX_SHAPES][3];
     int nshapes = 0, ntrans = 0, repeats = 9, want_cpu = 1, host = 0, contend = 0, big = 8192, accuracy = 0;
-    int sweep = 0, typed = 0;
+    int sweep = 0, typed = 0, device = 0;
     char sweep_trans[MAX_SHAPES][3]; /* --sweep: each shape's own transposes */
     unsigned long long seed = 0;
     double beta = 0.0;
@@ -550,6 +552,11 @@ int main(int argc, char **argv)
             big = atoi(val), i++;
             if (big < 1 || big > 46340) /* N * N fits an int */
                 usage();
+        } else if (!strcmp(arg, "--device") && val) {
+            char *end;
+            device = (int)strtol(val, &end, 10), i++;
+            if (*end || device < 0)
+                usage();
         } else if (!strcmp(arg, "--beta") && val) {
             char *end;
             beta = strtod(val, &end), i++;
@@ -588,6 +595,8 @@ int main(int argc, char **argv)
 
     if (beta != 0.0 && !host)
         usage(); /* the kernels are timed with beta = 0 */
+    if (device && (host || contend))
+        usage(); /* whole calls from host memory: on the library's devices */
     for (int t = 0; t < ntrans; t++)
         if ((host || accuracy) && strchr(trans[t], 'C'))
             usage(); /* the conjugate transpose: in the device-resident mode, where the complex types are */
@@ -600,6 +609,13 @@ int main(int argc, char **argv)
         printf("SKIP: no usable GPU\n");
         return 77;
     }
+    if (device >= count) {
+        printf("SKIP: no device %d (%d visible)\n", device, count);
+        return 77;
+    }
+    /* everything on that device: the operands, cuBLAS's handle, the kernels, and the library's calls (tb-call), which
+     * run on the device that holds their operands */
+    die_cuda(cudaSetDevice(device), "the device");
     load_libraries(want_cpu && !accuracy);
     if (accuracy)
         return cublas_gemm[TB_TYPE_D] ? bench_accuracy((const long long(*)[3])shapes, nshapes,
@@ -608,10 +624,10 @@ int main(int argc, char **argv)
     const int ntypes = (int)strlen(types);
 
     struct cudaDeviceProp prop;
-    die_cuda(cudaGetDeviceProperties(&prop, 0), "device properties");
-    printf("tileblas-bench: %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
+    die_cuda(cudaGetDeviceProperties(&prop, device), "device properties");
+    printf("tileblas-bench: device %d, %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
            "%d samples (short launches in batches of 0.2 ms); OpenBLAS: host memory, wall clock\n",
-           prop.name, prop.multiProcessorCount, repeats);
+           device, prop.name, prop.multiProcessorCount, repeats);
     printf("%-4s %-18s %-5s %-11s %10s %9s %9s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            cublas_gemm[TB_TYPE_S] ? "x cuBLAS" : "x default", "max rel diff");
     row *rows = bench_alloc((size_t)ntypes * nshapes * ntrans * MAX_IMPLS * sizeof *rows);
