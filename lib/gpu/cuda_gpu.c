@@ -14,6 +14,7 @@
 #include "env.h"
 #include "gpu.h"
 #include "gpu_module.h"
+#include "hostcopy.h"
 #include "kernels.h"
 
 /* One device (the first).  Calls that move host memory take the device one at a time, by `lock`: the pipeline
@@ -142,6 +143,7 @@ static void gpu_init(void)
     }
 #if TB_MULTI_GPU
     gpu.ndevices = tb_cuda_choose_devices(count, gpu.devices);
+    tb_copy_threads_for_devices(gpu.ndevices);
 #endif
     struct cudaDeviceProp prop;
     const int caller = enter(gpu.devices[0]);

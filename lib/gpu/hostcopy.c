@@ -213,13 +213,21 @@ static void after_fork_in_child(void)
         atomic_store(&pool.jobs[i].state, FREE), atomic_store(&pool.jobs[i].users, 0);
 }
 
+static _Atomic int spread_devices = 1;
+
+void tb_copy_threads_for_devices(int devices)
+{
+    atomic_store(&spread_devices, devices < 1 ? 1 : devices);
+}
+
 int tb_copy_threads(void)
 {
     int n = tb_config_get()->copy_threads;
     if (n > 0)
         return n;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN), most = 16L * atomic_load(&spread_devices);
+    const long want = cpus < most ? cpus : most;
+    return want < 1 ? 1 : want > TB_MAX_COPY_THREADS ? TB_MAX_COPY_THREADS : (int)want;
 }
 
 static void register_atfork(void)

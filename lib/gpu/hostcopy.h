@@ -31,8 +31,13 @@ TB_HIDDEN void tb_copy2d_finish(tb_copy_job *h);
  * threads as tb_copy2d is. */
 TB_HIDDEN void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize);
 
-/* Threads that tb_copy2d uses, the caller included (TILEBLAS_COPY_THREADS, else the online CPUs up to 16). */
+/* Threads that tb_copy2d uses, the caller included (TILEBLAS_COPY_THREADS, else the online CPUs up to 16 for each
+ * device the calls may spread over: sixteen keep one device's pipeline fed, and a call spread over several runs
+ * their pipelines at once). */
 TB_HIDDEN int tb_copy_threads(void);
+
+/* The devices the calls may spread over (1 unless said), for tb_copy_threads: said before the first copy. */
+TB_HIDDEN void tb_copy_threads_for_devices(int devices);
 
 /* Threads started besides the caller: 0 before the first copy large enough to share out, else at most
  * tb_copy_threads() - 1 (fewer where the system refused some). */
