@@ -2,7 +2,9 @@
 # The summary at exit (TILEBLAS_SUMMARY=1) tells the truth about a program's calls:
 #   - threads calling at once: the effective rate is over the time with any call in progress, not over the sum
 #     of the threads' call times (which counts overlapping calls several times over);
-#   - fork: a child reports only its own calls, and a child that made none reports nothing (its parent does).
+#   - fork: a child reports only its own calls, and a child that made none reports nothing (its parent does);
+#   - with a GPU: each GPU call's log line names its device, and the summary names the GPU once and counts the
+#     GPU calls by device.
 . "${top_srcdir:-.}/tests/preamble.sh"
 cc=${CC:-cc}
 $cc -O2 -o "$work/demo" "$srcdir/tests/summary-demo.c" ${OPENBLAS_LIBS:--lopenblas} -lpthread 2>"$work/cc.log" ||
@@ -35,3 +37,18 @@ LD_PRELOAD=$lib "$work/demo" fork 3 >"$work/fork3.out" 2>"$work/fork3.err" || fa
 [ "$(grep -c 'summary of GEMM calls' "$work/fork3.err")" = 2 ] && grep -q 'total: 2 calls,' "$work/fork3.err" &&
   grep -q 'total: 3 calls,' "$work/fork3.err" || fail "parent and child do not each report their own calls" "$work/fork3.err"
 echo "PASS: fork: a child reports its own calls only, and nothing when it made none"
+
+# With a GPU: the log names each GPU call's device, and the summary counts the GPU calls by device (each of the six
+# on one device at least) after naming the GPU once
+TILEBLAS_MODE=gpu TILEBLAS_VERBOSE=1 LD_PRELOAD=$lib "$work/demo" threads 2 3 256 >"$work/gpu.out" 2>"$work/gpu.err" ||
+  fail "2 threads on the GPU" "$work/gpu.out" "$work/gpu.err"
+if grep -q '^tileblas:  GPU: none usable' "$work/gpu.err"; then
+  echo "PASS: (no usable GPU: the devices' part not run)"
+else
+  [ "$(grep -c -- '-> gpu devices\{0,1\} [0-9]' "$work/gpu.err")" = 6 ] || fail "GPU calls whose log does not name a device" "$work/gpu.err"
+  [ "$(grep -c '^tileblas:  GPU: ' "$work/gpu.err")" = 1 ] || fail "the summary's GPU line not said once" "$work/gpu.err"
+  by=$(sed -n 's/^tileblas:  GPU calls by device (a call spread over several counts on each): //p' "$work/gpu.err")
+  echo "$by" | awk -F', ' '{ for (i = 1; i <= NF; i++) { split($i, f, ": "); n += f[2] } } END { exit !(NF >= 1 && n >= 6) }' ||
+    fail "the summary's calls by device: '$by'" "$work/gpu.err"
+  echo "PASS: the log names each GPU call's device; the summary counts them by device ($by)"
+fi

@@ -188,16 +188,16 @@ __attribute__((destructor)) static void summary_at_exit(void)
     int gpu = tb_gpu_state(&text);
     if (gpu > 0)
         tb_msg(" GPU: %s", text);
+    else if (gpu < 0)
+        tb_msg(" GPU: none usable (%s); calls ran on the CPU", text);
+    else
+        tb_msg(" GPU: not initialised (no call was routed to it)");
     char by[256] = "";
     for (int d = 0, at = 0; d < TB_COUNT_DEVICES && at < (int)sizeof by; d++)
         if (sum.device_calls[d])
             at += snprintf(by + at, sizeof by - (size_t)at, "%s%d: %llu", at ? ", " : "", d, sum.device_calls[d]);
     if (by[0])
         tb_msg(" GPU calls by device (a call spread over several counts on each): %s", by);
-    else if (gpu < 0)
-        tb_msg(" GPU: none usable (%s); calls ran on the CPU", text);
-    else
-        tb_msg(" GPU: not initialised (no call was routed to it)");
     for (int i = 0; i < TB_ENTRY_COUNT; i++)
         if (tb_cpu_blas_name((tb_entry_id)i))
             tb_msg(" CPU BLAS for %s: %s", tb_entries[i].name, tb_cpu_blas_name((tb_entry_id)i));
