@@ -5,7 +5,7 @@
 # "-DTB_SMALL_BK=8" (the tile depths of the large, middle and small tiles: TB_LARGE_BK, TB_MID_BK, TB_SMALL_BK); for
 # dmma "-DTB_DMMA_BK=32 -DTB_DMMA_STAGES=3" or "-DTB_DMMA_WM=32".  KERNELS (default block256), TRANS (default
 # "NN TN") and TYPE (s, d, c, z or several, as tileblas-bench --type; default s) choose what is timed; FILE=complex
-# times the complex kernels ("-DTB_COMPLEX_ONE_PRODUCT=1"; KERNELS=c4m-tc32,z4m-dmma TYPE=cz, TRANS with C).
+# times the complex kernels (KERNELS=c4m-tc32,z4m-dmma TYPE=cz, TRANS with C).
 # The tree is left built with the last variant.
 set -u
 n=0

@@ -1,12 +1,15 @@
-// Complex products from real ones (the 4M method), on a real kernel of the same precision.  op(A) and op(B),
-// interleaved complex on the device, are split into planes of real and imaginary parts (the imaginary ones negated
-// where the op is the conjugate transpose), laid out as op(X) itself so that the four real products are NN:
-//   T_re = A_re B_re - A_im B_im,   T_im = A_re B_im + A_im B_re,
-// then one pass writes C = alpha T + beta C (C unread when beta = 0).  Each part of T is a real sum of 2k products
-// none larger than |a| |b|, so T is within the complex bound of doc/TESTING.md of the exact product on any real
-// kernel held to its type's real bound.  The planes (2 (mk + kn + mn) real numbers, leading dimensions padded to
-// multiples of 4 for the real kernels' wide loads) and the real kernel's own workspace are this kernel's
-// workspace; without one the product runs on the naive kernel (kernels/naive.cu), which needs none.
+// Complex products as one real product (the 4M method's four in one), on a real kernel of the same precision: C,
+// interleaved complex, seen as a real matrix of 2m rows (real and imaginary parts alternate down a column, as they
+// are stored), is Ab B2, with Ab the 2m x 2k real matrix of the blocks [a_re -a_im; a_im a_re] of op(A) and B2 the
+// 2k x n matrix of op(B)'s real parts over its imaginary ones (the imaginary parts negated where the op is the
+// conjugate transpose).  The real kernel writes C itself, in one launch that converts each operand once; a real
+// alpha and beta are the real kernel's, a complex alpha is folded into B2 and a complex beta applied to C first
+// (beta = 1 for the kernel); Inf and NaN are handled by fixup below.  Each element of C is a real sum of 2k
+// products of parts none larger than |a| |b|, so C is within the complex bound of doc/TESTING.md of the exact
+// product on any real kernel held to its type's real bound.  The real forms (4mk + 2kn real numbers, leading
+// dimensions padded to multiples of 4 for the real kernels' wide loads), a flag, room for a copy of C and the real
+// kernel's own workspace are this kernel's workspace; without one the product runs on the naive kernel
+// (kernels/naive.cu), which needs none.
 #include <stdint.h>
 #include "common.cuh"
 
@@ -14,7 +17,8 @@ namespace {
 
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
 
-// Where split puts element (r, c) of op(X): in planes of real and imaginary parts (leading dimension ld) ...
+// Where split puts element (r, c) of op(X): in planes of real and imaginary parts (leading dimension ld): op(B) as
+// B2 ...
 template <class R>
 struct planes {
     R *re, *im;
@@ -25,8 +29,8 @@ struct planes {
     }
 };
 
-// ... or as the 2 x 2 real block [vr -vi; vi vr] at rows 2r, 2r + 1 and columns c, k + c of a real matrix: op(A) in
-// the real form of one real product (TB_COMPLEX_ONE_PRODUCT below)
+// ... or as the 2 x 2 real block [vr -vi; vi vr] at rows 2r, 2r + 1 and columns c, k + c of a real matrix: op(A) as
+// Ab
 template <class R>
 struct blocks {
     R *x;
@@ -85,7 +89,7 @@ __global__ void split(const R *__restrict__ x, int64_t ld, int trans, bool conj,
     }
 }
 
-// C = beta C, for the one product's complex beta (the real kernel then adds to C with beta = 1)
+// C = beta C, for a complex beta (the real kernel then adds to C with beta = 1)
 template <class R>
 __global__ void scale(int64_t m, int64_t n, R br, R bi, R *c, int64_t ldc)
 {
@@ -97,17 +101,7 @@ __global__ void scale(int64_t m, int64_t n, R br, R bi, R *c, int64_t ldc)
     }
 }
 
-// C = alpha (tre + i tim) + beta C, C unread when beta is 0 (both parts); C's parts written one by one, as read
-template <class R>
-__global__ void merge(int64_t m, int64_t n, R ar, R ai, R br, R bi, R *c, int64_t ldc, const R *__restrict__ tre,
-                      const R *__restrict__ tim, int64_t ldt)
-{
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (int64_t j = blockIdx.y; i < m && j < n; j += gridDim.y)
-        tb_cx_update(c + 2 * (i + j * ldc), tb_cx<R>{ tre[i + j * ldt], tim[i + j * ldt] }, ar, ai, br, bi);
-}
-
-// Inf and NaN in the one product (TB_COMPLEX_ONE_PRODUCT below).  The real form scales by a real alpha part by part and folds a complex alpha into op(B), where the
+// Inf and NaN.  The real form scales by a real alpha part by part and folds a complex alpha into op(B), where the
 // CPU BLAS multiplies the complex sum by alpha: the same finite results, but where Inf or NaN enter, the other part
 // of an element can differ (an Inf times alpha = 1.5 + 0i has a NaN beside it).  So the splits, and keep over C
 // when it is read, flag any Inf or NaN met; keep_all then saves C; and fixup recomputes the elements that came out
@@ -163,22 +157,10 @@ static inline int64_t plane_ld(int64_t rows)
     return (rows + 3) & ~(int64_t)3;
 }
 
-// TB_COMPLEX_ONE_PRODUCT=1 computes the four real products as one, of the real form: C seen as a real matrix of 2m
-// rows (real and imaginary parts alternate down a column, as they are stored) is Ab B2, with Ab the 2m x 2k real
-// matrix of the blocks [a_re -a_im; a_im a_re] of op(A) and B2 the 2k x n matrix of op(B)'s real parts over its
-// imaginary ones.  The real kernel then writes C itself (no T, no merge), in one launch that converts each operand
-// once; a complex alpha is folded into B2, a complex beta applied to C first (beta = 1 for the kernel), and any
-// Inf or NaN handled by fixup above.  Its workspace is 4mk + 2kn + 2mn real numbers.  Each element of C is still a
-// real sum of 2k products of parts, so the bound is the same.  Faster than the four products, most where they
-// launch short (bench/RESULTS.md); off until its Inf and NaN handling has run on a GPU.
-#ifndef TB_COMPLEX_ONE_PRODUCT
-#define TB_COMPLEX_ONE_PRODUCT 0
-#endif
-
-// The workspace: the parts (the planes, or the real forms of op(A) and op(B)), then the real kernel's workspace,
-// each 256-byte aligned; offsets in bytes
+// The workspace: Ab, B2, the flag, C's copy, then the real kernel's workspace, each 256-byte aligned; offsets in
+// bytes
 struct layout {
-    size_t at[6], real, bytes;
+    size_t at[4], real, bytes;
 };
 
 static layout place(const size_t *sizes, int count, size_t real_ws)
@@ -206,18 +188,14 @@ template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
-    // p's real NN product (a and b, and for the four products c and the scalars, set by the caller)
+    // p's real NN product Ab B2 (a and b set by the caller)
     static tb_kproblem real_problem(const tb_kproblem *p)
     {
         tb_kproblem q = {};
         q.type = REAL, q.n = p->n;
-        if (TB_COMPLEX_ONE_PRODUCT) {
-            q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
-            q.c = p->c, q.ldc = 2 * p->ldc;
-            q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
-        } else {
-            q.m = p->m, q.k = p->k, q.lda = plane_ld(p->m), q.ldb = plane_ld(p->k), q.ldc = plane_ld(p->m);
-        }
+        q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
+        q.c = p->c, q.ldc = 2 * p->ldc;
+        q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
         return q;
     }
 
@@ -225,11 +203,9 @@ struct four_m {
     {
         const tb_kproblem q = real_problem(p);
         const size_t real_ws = Workspace(&q);
-        // the four products: op(A)'s planes, op(B)'s, T's; the one: op(A)'s real form, op(B)'s, the flag, C's copy
-        const size_t a = sizeof(R) * (size_t)(q.lda * q.k), b = sizeof(R) * (size_t)(q.ldb * q.n),
-                     t = sizeof(R) * (size_t)(q.ldc * q.n);
-        const size_t four[6] = { a, a, b, b, t, t }, one[4] = { a, b, sizeof(int), 2 * sizeof(R) * (size_t)(p->m * p->n) };
-        return TB_COMPLEX_ONE_PRODUCT ? place(one, 4, real_ws) : place(four, 6, real_ws);
+        const size_t sizes[4] = { sizeof(R) * (size_t)(q.lda * q.k), sizeof(R) * (size_t)(q.ldb * q.n), sizeof(int),
+                                  2 * sizeof(R) * (size_t)(p->m * p->n) };
+        return place(sizes, 4, real_ws);
     }
 
     static size_t workspace(const tb_kproblem *p)
@@ -239,12 +215,11 @@ struct four_m {
 
     static int launch(const tb_kproblem *p, void *ws, void *stream)
     {
-        if (!ws) // the device has no room for the planes: the naive kernel, slow but needing none
+        if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
             return tb_launch_naive(p, NULL, stream);
         const layout l = layout_of(p);
         void *real_ws = l.bytes > l.real ? (char *)ws + l.real : NULL;
-        return TB_COMPLEX_ONE_PRODUCT ? one(p, (char *)ws, l, real_ws, (cudaStream_t)stream)
-                                      : four(p, (char *)ws, l, real_ws, (cudaStream_t)stream);
+        return one(p, (char *)ws, l, real_ws, (cudaStream_t)stream);
     }
 
     static int one(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
@@ -276,33 +251,6 @@ struct four_m {
             e = Launch(&q, real_ws, s);
         if (!e) {
             fixup<R><<<GUARDED_BLOCKS, 256, 0, s>>>(*p, c0, flag);
-            e = (int)cudaGetLastError();
-        }
-        return e;
-    }
-
-    static int four(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
-    {
-        tb_kproblem q = real_problem(p);
-        R *ar = (R *)(w + l.at[0]), *ai = (R *)(w + l.at[1]), *br = (R *)(w + l.at[2]), *bi = (R *)(w + l.at[3]);
-        R *tr = (R *)(w + l.at[4]), *ti = (R *)(w + l.at[5]);
-        int e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, planes<R>{ ar, ai, q.lda }, NULL, NULL, s);
-        if (!e)
-            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ br, bi, q.ldb }, NULL, NULL, s);
-        // T_re = A_re B_re - A_im B_im, T_im = A_re B_im + A_im B_re
-        const struct {
-            const R *a, *b;
-            R *c;
-            double alpha, beta;
-        } steps[4] = { { ar, br, tr, 1, 0 }, { ai, bi, tr, -1, 1 }, { ar, bi, ti, 1, 0 }, { ai, br, ti, 1, 1 } };
-        for (int i = 0; i < 4 && !e; i++) {
-            q.a = steps[i].a, q.b = steps[i].b, q.c = steps[i].c, q.alpha = steps[i].alpha, q.beta = steps[i].beta;
-            e = Launch(&q, real_ws, s);
-        }
-        if (!e) {
-            const dim3 grid((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
-            merge<R><<<grid, 128, 0, s>>>(p->m, p->n, (R)p->alpha, (R)p->alpha_im, (R)p->beta, (R)p->beta_im,
-                                          (R *)p->c, p->ldc, tr, ti, q.ldc);
             e = (int)cudaGetLastError();
         }
         return e;

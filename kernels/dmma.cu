@@ -53,7 +53,7 @@ namespace {
 #define TB_DMMA_LAST_WAVE 1 // a last wave of 128 x 128 tiles at most half full is computed as a part of its own
 #endif
 #ifndef TB_DMMA_FILL_SPLIT
-#define TB_DMMA_FILL_SPLIT 0 // 1: also split k where a split fills the half tiles' waves markedly better (classify)
+#define TB_DMMA_FILL_SPLIT 1 // 0: do not also split k where a split fills the half tiles' waves markedly better (classify)
 #endif
 #ifndef TB_DMMA_BIG_MIN_K
 #define TB_DMMA_BIG_MIN_K 1024 // below, the half tiles (two blocks a SM) even with tiles enough for the big one

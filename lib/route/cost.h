@@ -29,7 +29,7 @@ typedef struct tb_cost_params {
     double gpu_rate_tc;             /* single precision on the tensor cores (fp32-tc's and tf32's kernels) */
     double gpu_half_tc;
     double gpu_extra[TB_TYPE_COUNT]; /* seconds a GPU call of the type costs beyond gpu_call: the complex kernels'
-                                        further launches (split, products, merge); 0 for the real types */
+                                        further launches (splits, checks, fixup); 0 for the real types */
     double host_copy;                /* bytes/s of the host's staging copies, all devices together (a call spread
                                         over several devices shares them: lib/route/spread.h) */
     double device_call;              /* seconds each further device adds to a spread call */
