@@ -29,16 +29,16 @@ struct planes {
     }
 };
 
-// ... or as the 2 x 2 real block [vr -vi; vi vr] at rows 2r, 2r + 1 and columns c, k + c of a real matrix: op(A) as
-// Ab
+// ... or as the 2 x 2 real block [vr -vi; vi vr] at rows 2r, 2r + 1 and columns c, k + c of a real matrix (step 1,
+// right k: B2 below it), or columns 2c, 2c + 1 (step 2, right 1: op(B) in place): op(A) as Ab
 template <class R>
 struct blocks {
     R *x;
-    int64_t ld, k;
+    int64_t ld, step, right;
     __host__ __device__ void operator()(int64_t r, int64_t c, R vr, R vi) const
     {
-        R *left = x + 2 * r + c * ld, *right = x + 2 * r + (k + c) * ld;
-        left[0] = vr, left[1] = vi, right[0] = -vi, right[1] = vr;
+        R *l = x + 2 * r + step * c * ld, *rt = l + right * ld;
+        l[0] = vr, l[1] = vi, rt[0] = -vi, rt[1] = vr;
     }
 };
 
@@ -183,17 +183,34 @@ int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols,
     return (int)cudaGetLastError();
 }
 
+// TB_COMPLEX_B_IN_PLACE=1 lets the real kernel read op(B) where it is when its op is N: read as real, interleaved B
+// is a 2k x n matrix whose rows alternate real and imaginary parts (leading dimension 2 ldb), which Ab's blocks in
+// columns 2l, 2l + 1 multiply as B2 does; a complex alpha is folded into Ab instead, and with no pass over op(B)
+// to find its Inf and NaN, C is saved whenever it is read and fixup looks at all of it.  Off until it has run on a
+// GPU (a host model of it agrees with OpenBLAS's ZGEMM on 27000 small problems with Inf and NaN: doc/NOTES.md).
+#ifndef TB_COMPLEX_B_IN_PLACE
+#define TB_COMPLEX_B_IN_PLACE 0
+#endif
+
+static inline bool b_in_place(const tb_kproblem *p)
+{
+    return TB_COMPLEX_B_IN_PLACE && p->transb == 0;
+}
+
 // The complex product on `real`'s launcher and workspace function (R: its element type)
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *)>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
-    // p's real NN product Ab B2 (a and b set by the caller)
+    // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_in_place): a set by the caller, and b too
+    // unless in place
     static tb_kproblem real_problem(const tb_kproblem *p)
     {
         tb_kproblem q = {};
         q.type = REAL, q.n = p->n;
         q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
+        if (b_in_place(p))
+            q.b = p->b, q.ldb = 2 * p->ldb;
         q.c = p->c, q.ldc = 2 * p->ldc;
         q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
         return q;
@@ -203,8 +220,8 @@ struct four_m {
     {
         const tb_kproblem q = real_problem(p);
         const size_t real_ws = Workspace(&q);
-        const size_t sizes[4] = { sizeof(R) * (size_t)(q.lda * q.k), sizeof(R) * (size_t)(q.ldb * q.n), sizeof(int),
-                                  2 * sizeof(R) * (size_t)(p->m * p->n) };
+        const size_t b2 = b_in_place(p) ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
+        const size_t sizes[4] = { sizeof(R) * (size_t)(q.lda * q.k), b2, sizeof(int), 2 * sizeof(R) * (size_t)(p->m * p->n) };
         return place(sizes, 4, real_ws);
     }
 
@@ -227,19 +244,27 @@ struct four_m {
         tb_kproblem q = real_problem(p);
         R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
         int *flag = (int *)(w + l.at[2]);
-        q.a = ab, q.b = b2;
-        // non-finite scalars: every Inf or NaN of C recomputed (fixup), as if the operands had one
+        const bool in_place = b_in_place(p);
+        q.a = ab;
+        if (!in_place)
+            q.b = b2;
+        // non-finite scalars: every Inf or NaN of C recomputed (fixup), as if the operands had one; so too with
+        // op(B) in place, whose Inf and NaN no pass looks for
         const bool odd = !isfinite(p->alpha) || !isfinite(p->alpha_im) || !isfinite(p->beta) || !isfinite(p->beta_im);
         const bool reads_c = !tb_beta_zero(p);
+        const tb_kproblem *alpha = p->alpha_im != 0.0 ? p : NULL; // folded into op(B), or op(A) with op(B) in place
         const dim3 grid_c((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
-        int e = (int)cudaMemsetAsync(flag, odd ? 1 : 0, sizeof(int), s);
+        int e = (int)cudaMemsetAsync(flag, odd || in_place ? 1 : 0, sizeof(int), s);
         if (!e)
-            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, blocks<R>{ ab, q.lda, p->k }, NULL, flag, s);
-        if (!e)
-            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb },
-                                 p->alpha_im != 0.0 ? p : NULL, flag, s);
+            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k,
+                                 in_place ? blocks<R>{ ab, q.lda, 2, 1 } : blocks<R>{ ab, q.lda, 1, p->k },
+                                 in_place ? alpha : NULL, flag, s);
+        if (!e && !in_place)
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb }, alpha, flag,
+                                 s);
         if (!e && reads_c) {
-            keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, flag);
+            if (!in_place)
+                keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, flag);
             keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, flag);
             e = (int)cudaGetLastError();
         }
