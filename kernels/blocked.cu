@@ -408,17 +408,16 @@ typedef config<TB_THIN_BM, 32, 8, TB_THIN_BK, TB_THIN_MINB> thin_t;
 template <class C>
 int64_t wave(void)
 {
-    static int per_sm[TB_KERNEL_DEVICES]; // as the value + 1 (tb_device_attr); a race computes it twice
+    static int per_sm[TB_KERNEL_DEVICES]; // a race computes it twice
     const int d = tb_kernel_device();
-    int n = d < TB_KERNEL_DEVICES ? __atomic_load_n(&per_sm[d], __ATOMIC_RELAXED) - 1 : -1;
-    if (n < 0) {
+    int n;
+    if (!tb_device_known(per_sm, d, &n)) {
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, blocked_kernel<C, false, false, true>, C::THREADS, 0) !=
                 cudaSuccess ||
             n < 1)
             n = 1;
         cudaGetLastError();
-        if (d < TB_KERNEL_DEVICES)
-            __atomic_store_n(&per_sm[d], n + 1, __ATOMIC_RELAXED);
+        tb_device_keep(per_sm, d, n);
     }
     return (int64_t)n * tb_sm_count();
 }

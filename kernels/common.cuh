@@ -129,21 +129,33 @@ static inline int tb_kernel_device(void)
     return d;
 }
 
-// Attribute a of the current device, cache[] holding one a device (as the value + 1: 0 is not yet asked);
-// `fallback` where CUDA cannot say.  Threads that race store the same value.
+// A fact of device d kept in cache[], one int a device (as the value + 1: 0 is not yet known): 1 with *v when
+// known; tb_device_keep stores it.  Threads that race store the same value.
+static inline int tb_device_known(const int cache[TB_KERNEL_DEVICES], int d, int *v)
+{
+    const int c = d < TB_KERNEL_DEVICES ? __atomic_load_n(&cache[d], __ATOMIC_RELAXED) : 0;
+    *v = c - 1;
+    return c != 0;
+}
+
+static inline void tb_device_keep(int cache[TB_KERNEL_DEVICES], int d, int v)
+{
+    if (d < TB_KERNEL_DEVICES)
+        __atomic_store_n(&cache[d], v + 1, __ATOMIC_RELAXED);
+}
+
+// Attribute a of the current device, kept in cache[]; `fallback` where CUDA cannot say
 static inline int tb_device_attr(int cache[TB_KERNEL_DEVICES], cudaDeviceAttr a, int fallback)
 {
     const int d = tb_kernel_device();
-    const int c = d < TB_KERNEL_DEVICES ? __atomic_load_n(&cache[d], __ATOMIC_RELAXED) : 0;
-    if (c)
-        return c - 1;
-    int v = fallback;
+    int v;
+    if (tb_device_known(cache, d, &v))
+        return v;
     if (cudaDeviceGetAttribute(&v, a, d) != cudaSuccess) {
         cudaGetLastError();
         v = fallback;
     }
-    if (d < TB_KERNEL_DEVICES)
-        __atomic_store_n(&cache[d], v + 1, __ATOMIC_RELAXED);
+    tb_device_keep(cache, d, v);
     return v;
 }
 

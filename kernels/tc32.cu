@@ -644,12 +644,12 @@ template <class F> int multiply(const tb_sproblem &p, const side &sa, const side
             return (int)cudaErrorInvalidValue;
     static int sized[TB_KERNEL_DEVICES]; // a device's attribute is the same for every call; a race sets it twice
     const int dev = tb_kernel_device();
-    if ((dev >= TB_KERNEL_DEVICES || !__atomic_load_n(&sized[dev], __ATOMIC_RELAXED)) &&
+    int done;
+    if (!tb_device_known(sized, dev, &done) &&
         cudaFuncSetAttribute(product<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, tiles<F>::SMEM_BYTES) !=
             cudaSuccess)
         return (int)cudaGetLastError();
-    if (dev < TB_KERNEL_DEVICES)
-        __atomic_store_n(&sized[dev], 1, __ATOMIC_RELAXED);
+    tb_device_keep(sized, dev, 1);
     const int *ea = bf16 ? sa.e : NULL, *eb = bf16 ? sb.e : NULL;
     auto queue = [&](const tb_sproblem &q, const tb_split &sp, unsigned n) {
         product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(tm, q, ea, eb, sp.kchunk,
