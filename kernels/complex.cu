@@ -183,18 +183,27 @@ int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols,
     return (int)cudaGetLastError();
 }
 
-// TB_COMPLEX_B_IN_PLACE=1 lets the real kernel read op(B) where it is when its op is N: read as real, interleaved B
-// is a 2k x n matrix whose rows alternate real and imaginary parts (leading dimension 2 ldb), which Ab's blocks in
-// columns 2l, 2l + 1 multiply as B2 does; a complex alpha is folded into Ab instead, and with no pass over op(B)
-// to find its Inf and NaN, C is saved whenever it is read and fixup looks at all of it.  Off until it has run on a
-// GPU (a host model of it agrees with OpenBLAS's ZGEMM on 27000 small problems with Inf and NaN: doc/NOTES.md).
+// Where op(B)'s op is N the real kernel reads it in place: read as real, interleaved B is a 2k x n matrix whose rows
+// alternate real and imaginary parts (leading dimension 2 ldb), which Ab's blocks in columns 2l, 2l + 1 multiply as
+// B2 does; a complex alpha is folded into Ab instead.  Its Inf and NaN are then found by a read of it (keep), or,
+// where C is the smaller, not looked for at all: C is saved whenever it is read and fixup looks at all of it.
+// -DTB_COMPLEX_B_IN_PLACE=0 converts op(B) to B2 always (the form used before; a host model of this one agrees
+// with OpenBLAS's ZGEMM on 27000 small problems with Inf and NaN: bench/complex-model.c).
 #ifndef TB_COMPLEX_B_IN_PLACE
-#define TB_COMPLEX_B_IN_PLACE 0
+#define TB_COMPLEX_B_IN_PLACE 1
 #endif
 
 static inline bool b_in_place(const tb_kproblem *p)
 {
     return TB_COMPLEX_B_IN_PLACE && p->transb == 0;
+}
+
+// With op(B) in place, whether fixup's look at all of C (and, when C is read, its copy: three passes) costs less
+// than reading op(B) for its Inf and NaN
+static inline bool b_unscanned(const tb_kproblem *p)
+{
+    const double c = (double)p->m * (double)p->n * (tb_beta_zero(p) ? 1 : 3);
+    return b_in_place(p) && c < (double)p->k * (double)p->n;
 }
 
 // The complex product on `real`'s launcher and workspace function (R: its element type)
@@ -249,12 +258,13 @@ struct four_m {
         if (!in_place)
             q.b = b2;
         // non-finite scalars: every Inf or NaN of C recomputed (fixup), as if the operands had one; so too with
-        // op(B) in place, whose Inf and NaN no pass looks for
-        const bool odd = !isfinite(p->alpha) || !isfinite(p->alpha_im) || !isfinite(p->beta) || !isfinite(p->beta_im);
+        // op(B) in place and unscanned
+        const bool check_all = !isfinite(p->alpha) || !isfinite(p->alpha_im) || !isfinite(p->beta) || !isfinite(p->beta_im)
+                         || b_unscanned(p);
         const bool reads_c = !tb_beta_zero(p);
         const tb_kproblem *alpha = p->alpha_im != 0.0 ? p : NULL; // folded into op(B), or op(A) with op(B) in place
         const dim3 grid_c((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
-        int e = (int)cudaMemsetAsync(flag, odd || in_place ? 1 : 0, sizeof(int), s);
+        int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
         if (!e)
             e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k,
                                  in_place ? blocks<R>{ ab, q.lda, 2, 1 } : blocks<R>{ ab, q.lda, 1, p->k },
@@ -262,8 +272,13 @@ struct four_m {
         if (!e && !in_place)
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb }, alpha, flag,
                                  s);
+        if (!e && in_place && !b_unscanned(p)) {
+            keep<R><<<dim3((unsigned)((p->k + 127) / 128), tb_grid_y(p->n)), 128, 0, s>>>(p->k, p->n, (const R *)p->b,
+                                                                                         p->ldb, flag);
+            e = (int)cudaGetLastError();
+        }
         if (!e && reads_c) {
-            if (!in_place)
+            if (!check_all)
                 keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, flag);
             keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, flag);
             e = (int)cudaGetLastError();
