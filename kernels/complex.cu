@@ -116,12 +116,22 @@ __global__ void keep(int64_t m, int64_t n, const R *__restrict__ c, int64_t ldc,
             *flag = 1;
 }
 
-// copy of C (m x n, leading dimension ldc) at c0 (leading dimension m) when the flag is set; grid-stride over the
-// elements, so that with the flag clear its few blocks return at once
+// The flags that say whether C needs fixup: the call's own, or, with prepared operands, op(A)'s, op(B)'s and the
+// tile's (any of them set)
+struct flags {
+    const int *f[3];
+    __device__ bool any() const
+    {
+        return *f[0] || (f[1] && *f[1]) || (f[2] && *f[2]);
+    }
+};
+
+// copy of C (m x n, leading dimension ldc) at c0 (leading dimension m) when a flag is set; grid-stride over the
+// elements, so that with the flags clear its few blocks return at once
 template <class R>
-__global__ void keep_all(int64_t m, int64_t n, const R *__restrict__ c, int64_t ldc, R *c0, const int *flag)
+__global__ void keep_all(int64_t m, int64_t n, const R *__restrict__ c, int64_t ldc, R *c0, flags fl)
 {
-    if (!*flag)
+    if (!fl.any())
         return;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m * n; e += (int64_t)gridDim.x * blockDim.x) {
         const int64_t i = e % m, j = e / m;
@@ -130,11 +140,11 @@ __global__ void keep_all(int64_t m, int64_t n, const R *__restrict__ c, int64_t 
 }
 
 // Each element of p's C that is Inf or NaN in either part, when the flag is set: again, from op(A), op(B) and the
-// saved C (c0, when beta is not 0), as the naive kernel computes it
+// saved C (c0, when beta is not 0), as the naive kernel computes it (p.a and p.b: the complex operands)
 template <class R>
-__global__ void fixup(tb_kproblem p, const R *__restrict__ c0, const int *flag)
+__global__ void fixup(tb_kproblem p, const R *__restrict__ c0, flags fl)
 {
-    if (!*flag)
+    if (!fl.any())
         return;
     const bool reads_c = p.beta != 0.0 || p.beta_im != 0.0;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.m * p.n;
@@ -206,8 +216,10 @@ static inline bool b_unscanned(const tb_kproblem *p)
     return b_in_place(p) && c < (double)p->k * (double)p->n;
 }
 
-// The complex product on `real`'s launcher and workspace function (R: its element type)
-template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *)>
+// The complex product on `real`'s launcher and workspace function (R: its element type) and, where it prepares its
+// operands itself (kernels.h; tc32), its prepared form P (NULL where it has none)
+template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
+          const tb_kernel_prep *P>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
@@ -230,8 +242,13 @@ struct four_m {
         const tb_kproblem q = real_problem(p);
         const size_t real_ws = Workspace(&q);
         const size_t b2 = b_in_place(p) ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
-        const size_t sizes[4] = { sizeof(R) * (size_t)(q.lda * q.k), b2, sizeof(int), 2 * sizeof(R) * (size_t)(p->m * p->n) };
+        const size_t sizes[4] = { sizeof(R) * (size_t)(q.lda * q.k), b2, sizeof(int), c_copy(p) };
         return place(sizes, 4, real_ws);
+    }
+
+    static size_t c_copy(const tb_kproblem *p)
+    {
+        return 2 * sizeof(R) * (size_t)(p->m * p->n);
     }
 
     static size_t workspace(const tb_kproblem *p)
@@ -248,6 +265,23 @@ struct four_m {
         return one(p, (char *)ws, l, real_ws, (cudaStream_t)stream);
     }
 
+    // Whether every Inf or NaN of C is recomputed (fixup), as if the operands had one: non-finite scalars
+    static bool odd_scalars(const tb_kproblem *p)
+    {
+        return !isfinite(p->alpha) || !isfinite(p->alpha_im) || !isfinite(p->beta) || !isfinite(p->beta_im);
+    }
+
+    // the complex alpha folded into an operand (op(B)'s B2, or Ab with op(B) in place), or NULL for a real one
+    static const tb_kproblem *folded(const tb_kproblem *p)
+    {
+        return p->alpha_im != 0.0 ? p : NULL;
+    }
+
+    static blocks<R> ab_put(const tb_kproblem *p, R *ab, int64_t ld)
+    {
+        return b_in_place(p) ? blocks<R>{ ab, ld, 2, 1 } : blocks<R>{ ab, ld, 1, p->k };
+    }
+
     static int one(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
     {
         tb_kproblem q = real_problem(p);
@@ -257,30 +291,44 @@ struct four_m {
         q.a = ab;
         if (!in_place)
             q.b = b2;
-        // non-finite scalars: every Inf or NaN of C recomputed (fixup), as if the operands had one; so too with
-        // op(B) in place and unscanned
-        const bool check_all = !isfinite(p->alpha) || !isfinite(p->alpha_im) || !isfinite(p->beta) || !isfinite(p->beta_im)
-                         || b_unscanned(p);
-        const bool reads_c = !tb_beta_zero(p);
-        const tb_kproblem *alpha = p->alpha_im != 0.0 ? p : NULL; // folded into op(B), or op(A) with op(B) in place
-        const dim3 grid_c((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
+        // all of C checked with non-finite scalars, or with op(B) in place and unscanned
+        const bool check_all = odd_scalars(p) || b_unscanned(p);
         int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
         if (!e)
-            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k,
-                                 in_place ? blocks<R>{ ab, q.lda, 2, 1 } : blocks<R>{ ab, q.lda, 1, p->k },
-                                 in_place ? alpha : NULL, flag, s);
+            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, ab, q.lda), in_place ? folded(p) : NULL,
+                                 flag, s);
         if (!e && !in_place)
-            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb }, alpha, flag,
-                                 s);
-        if (!e && in_place && !b_unscanned(p)) {
-            keep<R><<<dim3((unsigned)((p->k + 127) / 128), tb_grid_y(p->n)), 128, 0, s>>>(p->k, p->n, (const R *)p->b,
-                                                                                         p->ldb, flag);
-            e = (int)cudaGetLastError();
-        }
-        if (!e && reads_c) {
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb }, folded(p),
+                                 flag, s);
+        if (!e && in_place && !b_unscanned(p))
+            e = scan(p->b, p->ldb, p->k, p->n, flag, s);
+        if (!e)
+            e = with_c(p, flags{ { flag, NULL, NULL } }, flag, check_all, c0, s,
+                       [&] { return Launch(&q, real_ws, s); });
+        return e;
+    }
+
+    // Inf and NaN in a rows x cols interleaved complex matrix set *flag
+    static int scan(const void *x, int64_t ld, int64_t rows, int64_t cols, int *flag, cudaStream_t s)
+    {
+        keep<R><<<dim3((unsigned)((rows + 127) / 128), tb_grid_y(cols)), 128, 0, s>>>(rows, cols, (const R *)x, ld,
+                                                                                     flag);
+        return (int)cudaGetLastError();
+    }
+
+    // C's part, around the real product (`product`): where C is read, its Inf and NaN looked for (into c_flag,
+    // unless check_all has set it already) and C saved if any flag is set, and a complex beta applied; after it,
+    // fixup
+    template <class Product>
+    static int with_c(const tb_kproblem *p, flags fl, int *c_flag, bool check_all, R *c0, cudaStream_t s,
+                      Product product)
+    {
+        const dim3 grid_c((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
+        int e = 0;
+        if (!tb_beta_zero(p)) {
             if (!check_all)
-                keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, flag);
-            keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, flag);
+                keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c_flag);
+            keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, fl);
             e = (int)cudaGetLastError();
         }
         if (!e && p->beta_im != 0.0) {
@@ -288,25 +336,130 @@ struct four_m {
             e = (int)cudaGetLastError();
         }
         if (!e)
-            e = Launch(&q, real_ws, s);
+            e = product();
         if (!e) {
-            fixup<R><<<GUARDED_BLOCKS, 256, 0, s>>>(*p, c0, flag);
+            fixup<R><<<GUARDED_BLOCKS, 256, 0, s>>>(*p, c0, fl);
             e = (int)cudaGetLastError();
         }
         return e;
     }
+
+    // --- prepared operands (kernels.h): each row block of op(A) as Ab and each panel of op(B) as B2 (or, in place,
+    // as it is), converted once for all their tiles, and prepared further by P where the real kernel has its own.
+    // An operand's prepared form: a flag for each block (Inf or NaN met in it; at its first row), its real form
+    // (Ab's rows, or B2's columns; none for op(B) in place), then P's form of it.
+    // Without P's for a tile (tc32 not taking the plan's tiles) nothing is prepared: the kernel runs per tile.
+
+    struct prep_layout {
+        size_t real, parts, bytes; // offsets of the real form and P's form; the whole
+        int64_t ld;                // the real form's leading dimension
+    };
+
+    // the real form of `rows` rows of op(A) (which 0), or columns of op(B), for tile's real problem qt
+    static prep_layout prep_layout_of(const tb_kproblem *tile, int which, int64_t rows)
+    {
+        prep_layout l;
+        const tb_kproblem qt = real_problem(tile);
+        l.real = (sizeof(int) * (size_t)rows + 255) / 256 * 256;
+        l.ld = which ? qt.ldb : plane_ld(2 * rows);
+        const size_t real = which ? (b_in_place(tile) ? 0 : sizeof(R) * (size_t)(l.ld * rows))
+                                  : sizeof(R) * (size_t)(l.ld * qt.k);
+        l.parts = l.real + (real + 255) / 256 * 256;
+        l.bytes = l.parts + (P ? P->bytes(&qt, which, which ? rows : 2 * rows) : 0);
+        return l;
+    }
+
+    static size_t prep_bytes(const tb_kproblem *tile, int which, int64_t rows)
+    {
+        const tb_kproblem qt = real_problem(tile);
+        if (P && !P->bytes(&qt, which, which ? rows : 2 * rows))
+            return 0;
+        return prep_layout_of(tile, which, rows).bytes;
+    }
+
+    // Block p's op(A) (which 0: its m rows, from p->a) or op(B) (its n columns) as rows or columns [r0, ...) of
+    // prep, an operand of prep_rows of them
+    static int prepare(const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0, void *stream)
+    {
+        const cudaStream_t s = (cudaStream_t)stream;
+        const prep_layout l = prep_layout_of(p, which, prep_rows);
+        const bool in_place = b_in_place(p);
+        int *flag = (int *)prep + r0;
+        R *real = (R *)((char *)prep + l.real);
+        tb_kproblem q = real_problem(p);
+        int e = (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
+        if (!e && which == 0) {
+            q.a = real + 2 * r0, q.lda = l.ld;
+            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, real + 2 * r0, l.ld),
+                                 in_place ? folded(p) : NULL, flag, s);
+        } else if (!e && in_place) {
+            e = scan(p->b, p->ldb, p->k, p->n, flag, s);
+        } else if (!e) {
+            R *b2 = real + r0 * l.ld;
+            q.b = b2, q.ldb = l.ld;
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, l.ld }, folded(p),
+                                 flag, s);
+        }
+        if (!e && P)
+            e = P->prepare(&q, which, (char *)prep + l.parts, which ? prep_rows : 2 * prep_rows, which ? r0 : 2 * r0,
+                           s);
+        return e;
+    }
+
+    // A tile's workspace: its flag (C's Inf and NaN), C's copy, then the real kernel's
+    static layout prep_ws_layout(const tb_kproblem *p)
+    {
+        const tb_kproblem q = real_problem(p);
+        const size_t sizes[2] = { sizeof(int), c_copy(p) };
+        return place(sizes, 2, P ? P->workspace(&q) : Workspace(&q));
+    }
+
+    static size_t prep_workspace(const tb_kproblem *p)
+    {
+        return prep_ws_layout(p).bytes;
+    }
+
+    // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
+    static int prep_launch(const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0, const void *prep_b,
+                           int64_t b_rows, int64_t j0, void *ws, void *stream)
+    {
+        const cudaStream_t s = (cudaStream_t)stream;
+        if (!ws)
+            return tb_launch_naive(p, NULL, stream);
+        const prep_layout la = prep_layout_of(p, 0, a_rows), lb = prep_layout_of(p, 1, b_rows);
+        const layout l = prep_ws_layout(p);
+        int *flag = (int *)((char *)ws + l.at[0]);
+        R *c0 = (R *)((char *)ws + l.at[1]);
+        void *real_ws = l.bytes > l.real ? (char *)ws + l.real : NULL;
+        const char *pa = (const char *)prep_a, *pb = (const char *)prep_b;
+        tb_kproblem q = real_problem(p);
+        q.a = (const R *)(pa + la.real) + 2 * i0, q.lda = la.ld;
+        if (!b_in_place(p))
+            q.b = (const R *)(pb + lb.real) + j0 * lb.ld, q.ldb = lb.ld;
+        const bool check_all = odd_scalars(p);
+        int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
+        if (!e)
+            e = with_c(p, flags{ { (const int *)pa + i0, (const int *)pb + j0, flag } }, flag, check_all, c0, s, [&] {
+                return P ? P->launch(&q, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0, real_ws, s)
+                         : Launch(&q, real_ws, s);
+            });
+        return e;
+    }
+
+    static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-typedef four_m<float, tb_launch_blocked, tb_workspace_blocked> c_blocked;
-typedef four_m<float, tb_launch_tf32, tb_workspace_tf32> c_tf32;
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32> c_tc32;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma> z_dmma;
+typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr> c_blocked;
+typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32> c_tf32;
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32> c_tc32;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr> z_dmma;
 
 } // namespace
 
 #define TB_FOUR_M(name, T)                                                                                         \
     extern "C" int tb_launch_##name(const tb_kproblem *p, void *ws, void *stream) { return T::launch(p, ws, stream); } \
-    extern "C" size_t tb_workspace_##name(const tb_kproblem *p) { return T::workspace(p); }
+    extern "C" size_t tb_workspace_##name(const tb_kproblem *p) { return T::workspace(p); }                        \
+    extern "C" const tb_kernel_prep tb_prep_##name = T::fns;
 TB_FOUR_M(c4m_blocked, c_blocked)
 TB_FOUR_M(c4m_tf32, c_tf32)
 TB_FOUR_M(c4m_tc32, c_tc32)

@@ -128,9 +128,10 @@ TB_KERNEL_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
 /*
  * Operands prepared once for several products.  The host pipeline sends each row block of op(A) and each panel of
  * op(B) once and multiplies it into several tiles of C; a kernel that converts its operands before the product
- * (tc32: scales and BF16 parts) can convert each block once instead of for every tile.
- *   bytes: device bytes of `rows` rows of op(A) (or columns of op(B)) prepared, k deep, where the kernel runs
- *          `tile` itself; 0 where it does not (then nothing is prepared);
+ * (tc32: scales and BF16 parts; the complex kernels: their real forms) can convert each block once instead of for
+ * every tile.
+ *   bytes: device bytes of `rows` rows of op(A) (which 0) or columns of op(B) (which 1) prepared, k deep, where
+ *          the kernel runs `tile` itself; 0 where it does not (then nothing is prepared);
  *   prepare: queue on stream the preparation of p's op(A) (which 0: its m rows, from p->a) or op(B) (which 1: its
  *          n columns) as rows [r0, ...) of prep, an operand of prep_rows rows (as `bytes` sized it);
  *   workspace, launch: as a kernel's (above), for tile p from the rows of prep_a from i0 and of prep_b from j0,
@@ -138,7 +139,7 @@ TB_KERNEL_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
  *          elements the prepared form leaves out, and for all of p where it does not run p itself.
  */
 typedef struct tb_kernel_prep {
-    size_t (*bytes)(const tb_kproblem *tile, int64_t rows);
+    size_t (*bytes)(const tb_kproblem *tile, int which, int64_t rows);
     int (*prepare)(const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0, void *stream);
     tb_kernel_workspace workspace;
     int (*launch)(const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0, const void *prep_b,
@@ -147,6 +148,7 @@ typedef struct tb_kernel_prep {
 /* GPU side: the prepared operands of kernel `kernel`, NULL for one without */
 TB_KERNEL_HIDDEN const tb_kernel_prep *tb_kernel_prep_of(int kernel);
 TB_KERNEL_HIDDEN extern const tb_kernel_prep tb_prep_tc128, tb_prep_tc32, tb_prep_tf32;
+TB_KERNEL_HIDDEN extern const tb_kernel_prep tb_prep_c4m_blocked, tb_prep_c4m_tf32, tb_prep_c4m_tc32, tb_prep_z4m_dmma;
 
 /* the launchers, one per .cu */
 TB_KERNEL_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *workspace, void *stream);

@@ -25,7 +25,12 @@ const tb_kernel_prep *tb_kernel_prep_of(int kernel)
     static const struct {
         const char *name;
         const tb_kernel_prep *prep;
-    } with[] = { { "tc128", &tb_prep_tc128 }, { "tc32", &tb_prep_tc32 }, { "tf32", &tb_prep_tf32 } };
+    } with[] = { { "tc128", &tb_prep_tc128 }, { "tc32", &tb_prep_tc32 }, { "tf32", &tb_prep_tf32 },
+#if TB_COMPLEX_KERNELS
+                 { "c4m-blocked", &tb_prep_c4m_blocked }, { "c4m-tf32", &tb_prep_c4m_tf32 },
+                 { "c4m-tc32", &tb_prep_c4m_tc32 },       { "z4m-dmma", &tb_prep_z4m_dmma }
+#endif
+    };
     for (size_t i = 0; kernel >= 0 && i < sizeof with / sizeof with[0]; i++)
         if (kernel == tb_kernel_find(with[i].name))
             return with[i].prep;

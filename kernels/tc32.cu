@@ -739,7 +739,7 @@ extern "C" int tb_launch_tf32(const tb_kproblem *kp, void *ws, void *stream)
 // says where the tensor cores run a tile (elsewhere blocked runs it from the FP32 operands)
 namespace {
 template <class F, bool (*takes)(const tb_sproblem &)> struct with_prepared {
-    static size_t bytes(const tb_kproblem *tile, int64_t rows)
+    static size_t bytes(const tb_kproblem *tile, int, int64_t rows)
     {
         return takes(tb_sproblem_of(tile)) ? prepared_of<F>(rows, tile->k).bytes : 0;
     }

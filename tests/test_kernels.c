@@ -103,8 +103,11 @@ static int checked(int64_t i, int64_t n, int stride)
  * the bound is that of doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
  * otherwise the rows and columns a multiple of stride, and the last two of each (everything outside C is always
  * checked for being left alone). */
+static int launch_prepared(int kernel, const tb_kproblem *p);
+
+/* prepared: through the kernel's prepared operands (launch_prepared); nothing is checked where it has none */
 static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double alpha, double beta,
-                     int stride)
+                     int stride, int prepared)
 {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
@@ -142,9 +145,17 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     /* tc128 runs every shape on the tensor cores of a Hopper GPU (elsewhere it hands them to blocked) */
     if (kernel == tb_kernel_find("tc128") && hopper())
         ck_assert_int_eq(tb_kernel_for(kernel, &p), kernel);
-    check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
+    if (!prepared)
+        check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
+    else if (!launch_prepared(kernel, &p))
+        prepared = -1; /* none: nothing to check */
     check_cuda(cudaDeviceSynchronize(), "kernel");
     check_cuda(cudaMemcpy(hc, dc, nc * es, cudaMemcpyDeviceToHost), "copy C back");
+    if (prepared < 0) {
+        cudaFree(da), cudaFree(db), cudaFree(dc);
+        free(ha), free(hb), free(hc0), free(hc);
+        return;
+    }
 
     const void *a = tb_at(ha, misalign, es), *b = tb_at(hb, misalign, es);
     const int tf32 = tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32); /* inputs rounded to 11 bits */
@@ -152,8 +163,9 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     const double u = fp64 ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
     const double complex za = alpha + alpha_im * I, zb = beta + beta_im * I;
     char what[160];
-    snprintf(what, sizeof what, "%s %c %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
-             "SDCZ"[type], "NTC"[ta], "NTC"[tb], (long long)m, (long long)n, (long long)k, layout, alpha, beta);
+    snprintf(what, sizeof what, "%s%s %c %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
+             prepared ? " prepared" : "", "SDCZ"[type], "NTC"[ta], "NTC"[tb], (long long)m, (long long)n, (long long)k,
+             layout, alpha, beta);
     /* op(A)'s rows and op(B)'s columns that are checked, each along k, as doubles (exact for every type): the
      * reference's inner loop then runs along memory, with the products' magnitudes ready */
     double *ar = malloc((size_t)(m * k) * sizeof(double)), *ai = malloc((size_t)(m * k) * sizeof(double));
@@ -208,30 +220,37 @@ START_TEST(odd_layouts)
         return;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
-            run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.0, 1);
-            run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.5, 1);
+            run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.0, 1, 0);
+            run_case(kernel, type, ta, tb, shapes[s], layout, -1.25, 0.5, 1, 0);
             if (layout == 0) /* alpha = 1, beta = 0: kernels may store the sums as they are */
-                run_case(kernel, type, ta, tb, shapes[s], layout, 1.0, 0.0, 1);
+                run_case(kernel, type, ta, tb, shapes[s], layout, 1.0, 0.0, 1, 0);
         }
 }
 END_TEST
 
 /* The complex types: loop index -> kernel x type (C, Z) x op(A) x op(B), each of N, T and C (the conjugate
- * transpose); the small shapes, and one whose real products split k */
+ * transpose); the small shapes, and one whose real products split k; through prepared operands too, and so on a
+ * shape whose tiles tc32 takes */
 START_TEST(complex_layouts)
 {
     const int kernel = _i / 18, ta = _i / 3 % 3, tb = _i % 3;
     const tb_type type = _i / 9 % 2 ? TB_TYPE_Z : TB_TYPE_C;
-    static const int deep[3] = { 64, 40, 1500 };
+    static const int deep[3] = { 64, 40, 1500 }, tall[3] = { 3000, 256, 1700 };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
     if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
         return;
     for (size_t s = 0; s <= nshapes; s++)
         for (int layout = 0; layout <= (s < nshapes ? 2 : 0); layout++) {
             const int *shape = s < nshapes ? shapes[s] : deep;
-            run_case(kernel, type, ta, tb, shape, layout, -1.25, 0.0, 1);
-            run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1);
+            run_case(kernel, type, ta, tb, shape, layout, -1.25, 0.0, 1, 0);
+            run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1, 0);
+            if (layout == 1)
+                run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1, 1);
         }
+    if (tb_kernel_prep_of(kernel)) {
+        run_case(kernel, type, ta, tb, tall, 0, -1.25, 0.0, 31, 1);
+        run_case(kernel, type, ta, tb, tall, 1, 0.75, 0.5, 31, 1);
+    }
 }
 END_TEST
 
@@ -259,24 +278,26 @@ START_TEST(many_tiles)
         return;
     for (size_t s = 0; s < sizeof many / sizeof many[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
-            run_case(kernel, type, ta, 0, many[s].shape, layout, -1.25, 0.0, many[s].stride);
-            run_case(kernel, type, ta, 1, many[s].shape, layout, -1.25, 0.5, many[s].stride);
+            run_case(kernel, type, ta, 0, many[s].shape, layout, -1.25, 0.0, many[s].stride, 0);
+            run_case(kernel, type, ta, 1, many[s].shape, layout, -1.25, 0.5, many[s].stride, 0);
             if (layout != 2) /* alpha = 1, beta = 0: kernels may store the sums as they are */
-                run_case(kernel, type, ta, 1 - ta, many[s].shape, layout, 1.0, 0.0, many[s].stride);
+                run_case(kernel, type, ta, 1 - ta, many[s].shape, layout, 1.0, 0.0, many[s].stride, 0);
         }
 }
 END_TEST
 
-/* p (NN, on the device) as the host pipeline computes it from prepared operands (kernels.h): op(A) prepared in two
- * row blocks, op(B) in two column blocks (the first 128 wide), each tile of C from them.  0 where the kernel
- * prepares none for p's tiles (then nothing is run). */
+/* p (on the device) as the host pipeline computes it from prepared operands (kernels.h): op(A) prepared in two
+ * row blocks, op(B) in two column blocks (the first 128 wide where n > 256), each tile of C from them.  0 where the
+ * kernel prepares none for p's tiles, or p has a side of 1 (then nothing is run). */
 static int launch_prepared(int kernel, const tb_kproblem *p)
 {
     const tb_kernel_prep *kp = tb_kernel_prep_of(kernel);
-    const int64_t i0[3] = { 0, p->m / 2, p->m }, j0[3] = { 0, 128, p->n };
+    const int64_t i0[3] = { 0, p->m / 2, p->m }, j0[3] = { 0, p->n > 256 ? 128 : p->n / 2, p->n };
     tb_kproblem t = *p;
     t.m = i0[1], t.n = j0[1];
-    const size_t bytes[2] = { kp ? kp->bytes(&t, p->m) : 0, kp ? kp->bytes(&t, p->n) : 0 };
+    if (!t.m || !t.n)
+        return 0;
+    const size_t bytes[2] = { kp ? kp->bytes(&t, 0, p->m) : 0, kp ? kp->bytes(&t, 1, p->n) : 0 };
     if (!bytes[0] || !bytes[1])
         return 0;
     void *prep[2];
@@ -285,19 +306,14 @@ static int launch_prepared(int kernel, const tb_kproblem *p)
         check_cuda(cudaMemset(prep[s], 0xff, bytes[s]), "poison prepared");
     }
     for (int x = 0; x < 2; x++) {
-        t = *p;
-        t.m = i0[x + 1] - i0[x], t.a = (const float *)p->a + i0[x];
+        t = tb_kproblem_block(p, i0[x], i0[x + 1] - i0[x], 0, p->n);
         check_cuda((cudaError_t)kp->prepare(&t, 0, prep[0], p->m, i0[x], NULL), "prepare A");
-        t = *p;
-        t.n = j0[x + 1] - j0[x], t.b = (const float *)p->b + j0[x] * p->ldb;
+        t = tb_kproblem_block(p, 0, p->m, j0[x], j0[x + 1] - j0[x]);
         check_cuda((cudaError_t)kp->prepare(&t, 1, prep[1], p->n, j0[x], NULL), "prepare B");
     }
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
-            t = *p;
-            t.m = i0[i + 1] - i0[i], t.n = j0[j + 1] - j0[j];
-            t.a = (const float *)p->a + i0[i], t.b = (const float *)p->b + j0[j] * p->ldb;
-            t.c = (float *)p->c + i0[i] + j0[j] * p->ldc;
+            t = tb_kproblem_block(p, i0[i], i0[i + 1] - i0[i], j0[j], j0[j + 1] - j0[j]);
             void *ws = NULL;
             const size_t wsb = kp->workspace(&t);
             if (wsb)

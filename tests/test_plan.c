@@ -169,7 +169,7 @@ static size_t planes_ws(const void *ctx, int64_t mb, int64_t nb)
 START_TEST(kernel_workspaces_are_left_room)
 {
     const int64_t k = 8192;
-    const tb_plan_ws ws = { planes_ws, &k };
+    const tb_plan_ws ws = { planes_ws, &k, 0 };
     tb_plan p, alone;
     /* room for everything: the same tiles as without workspaces, and one workspace per kernel in flight */
     ck_assert_int_eq(tb_plan_make_ws(8192, 8192, k, 0, 0, 4, 100 * GiB, &ws, &p), 0);
@@ -189,9 +189,31 @@ START_TEST(kernel_workspaces_are_left_room)
     ck_assert_int_eq(tb_plan_make_ws(8192, 8192, k, 0, 0, 4, 64 * MiB, &ws, &p), -1);
     /* one tile: one workspace, whatever the depth */
     const int64_t k1 = 1;
-    const tb_plan_ws ws1 = { planes_ws, &k1 };
+    const tb_plan_ws ws1 = { planes_ws, &k1, 0 };
     ck_assert_int_eq(tb_plan_make_ws(1, 1, 1, 0, 0, 4, 1 * MiB, &ws1, &p), 0);
     ck_assert_uint_eq(p.ws_bytes, planes_ws(&k1, 1, 1));
+}
+END_TEST
+
+/* a kernel that prepares its operands: 4096^3 (single precision), cut into panels of all of op(A) without,
+ * is cut along both sides with both operands kept whole; one tile stays one tile */
+START_TEST(prepared_operands_cut_both_sides)
+{
+    const int64_t k = 4096;
+    const tb_plan_ws plain = { planes_ws, &k, 0 }, grid = { planes_ws, &k, 1 };
+    tb_plan p;
+    ck_assert_int_eq(tb_plan_make_ws(4096, 4096, k, 0, 0, 4, 100 * GiB, &plain, &p), 0);
+    ck_assert_int_eq(p.mtiles, 1);
+    ck_assert_int_gt(p.ntiles, 1);
+    ck_assert_int_eq(tb_plan_make_ws(4096, 4096, k, 0, 0, 4, 100 * GiB, &grid, &p), 0);
+    check_plan(4096, 4096, k, 0, 0, 100 * GiB, &p);
+    ck_assert_int_ge(p.mtiles, 2);
+    ck_assert_int_ge(p.ntiles, 2);
+    ck_assert(p.a_resident && p.b_resident);
+    const int64_t k1 = 16;
+    const tb_plan_ws grid1 = { planes_ws, &k1, 1 };
+    ck_assert_int_eq(tb_plan_make_ws(16, 16, k1, 0, 0, 4, 1 * GiB, &grid1, &p), 0);
+    ck_assert_int_eq(p.mtiles * p.ntiles, 1);
 }
 END_TEST
 
@@ -213,7 +235,7 @@ START_TEST(random_shapes_and_budgets_keep_the_invariants)
         tb_plan p;
         if (!tb_plan_make(m, n, k, ta, tb, 4, budget, &p))
             check_plan(m, n, k, ta, tb, budget, &p);
-        const tb_plan_ws ws = { planes_ws, &k };
+        const tb_plan_ws ws = { planes_ws, &k, (int)pick(0, 1) };
         if (!tb_plan_make_ws(m, n, k, ta, tb, 4, budget, &ws, &p)) {
             check_plan(m, n, k, ta, tb, budget, &p);
             const int64_t tiles = p.mtiles * p.ntiles;
@@ -235,6 +257,7 @@ int main(void)
                                    small_budget_goes_out_of_core,
                                    budget_below_the_smallest_tiles_is_refused,
                                    kernel_workspaces_are_left_room,
+                                   prepared_operands_cut_both_sides,
                                    random_shapes_and_budgets_keep_the_invariants,
                                    NULL };
     return tt_run_tests("pipeline plan", "plan", tests, 0, CK_FORK);

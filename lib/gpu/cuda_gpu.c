@@ -232,6 +232,12 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
 #define TB_NO_PREPARED 0
 #endif
 
+/* TB_PLAN_PREP_GRID=0 builds the plans of before: C cut along its longer side only where that is enough, so that
+ * a kernel that prepares its operands converts the undivided one for every tile (for timing the two) */
+#ifndef TB_PLAN_PREP_GRID
+#define TB_PLAN_PREP_GRID 1
+#endif
+
 /* Where the kernel prepares its operands (kernels.h) and would run the plan's tiles itself, and both operands stay
  * whole with room for their prepared forms beside them: each row block and panel prepared once (plan->prep_bytes) */
 static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_plan *plan)
@@ -241,7 +247,7 @@ static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_pla
         return;
     tb_kproblem tile = g->p;
     tile.m = plan->mb, tile.n = plan->nb;
-    const size_t a = kp->bytes(&tile, g->p.m), b = kp->bytes(&tile, g->p.n);
+    const size_t a = kp->bytes(&tile, 0, g->p.m), b = kp->bytes(&tile, 1, g->p.n);
     if (a && b && plan->bytes + plan->ws_bytes + a + b <= budget)
         plan->prep_bytes[0] = a, plan->prep_bytes[1] = b;
 }
@@ -297,7 +303,7 @@ int tb_cuda_prepare(const tb_gemm *g, int kernel, int device, tb_plan *plan, con
 {
     const size_t have = budget(device);
     const struct tile_ws tws = { kernel, &g->p };
-    const tb_plan_ws ws = { tile_ws_bytes, &tws };
+    const tb_plan_ws ws = { tile_ws_bytes, &tws, tb_kernel_prep_of(kernel) && TB_PLAN_PREP_GRID && !TB_NO_PREPARED };
     /* room for the kernels' workspaces where the memory allows; else the plan alone: the workspaces may still find
      * room when the kernels run (they come from the pool), and a kernel without its own runs a slower way (k
      * unsplit, the operands not converted, the complex types on the naive kernel) */

@@ -59,7 +59,9 @@ static int fit(int64_t m, int64_t n, int64_t k, int transa, int transb, unsigned
     int64_t mb = m, nb = n;
     int64_t target = (m * k + k * n + m * n) * (int64_t)e / TB_PLAN_TILE_BYTES;
     target = target < 1 ? 1 : target > TB_PLAN_TARGET_TILES ? TB_PLAN_TARGET_TILES : target;
-    const int64_t blocks = ceil_div((n >= m ? m : n) * k * (int64_t)e, TB_PLAN_FIRST_BLOCK);
+    int64_t blocks = ceil_div((n >= m ? m : n) * k * (int64_t)e, TB_PLAN_FIRST_BLOCK);
+    if (ws && ws->grid && target > 1 && blocks < 2)
+        blocks = 2;
     if (n >= m)
         nb = to_grain(ceil_div(n, target), n), mb = to_grain(ceil_div(m, blocks), m);
     else

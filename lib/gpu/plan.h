@@ -40,10 +40,13 @@ typedef struct tb_plan {
     size_t ws_bytes;
 } tb_plan;
 
-/* The workspace one kernel needs for a tile of mb x nb (all of k): `bytes(ctx, mb, nb)` */
+/* The workspace one kernel needs for a tile of mb x nb (all of k): `bytes(ctx, mb, nb)`.  grid: the kernel prepares
+ * its operands once for all their tiles (kernels.h), which it can only where both stay whole (b_resident): C is
+ * then cut along both sides, into at least two row blocks and two panels, where it is cut at all. */
 typedef struct tb_plan_ws {
     size_t (*bytes)(const void *ctx, int64_t mb, int64_t nb);
     const void *ctx;
+    int grid;
 } tb_plan_ws;
 
 /* C tiles kept on the device at most, where memory allows (at least `depth`): the host copies a tile's results out
