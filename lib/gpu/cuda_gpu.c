@@ -232,8 +232,11 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
 #define TB_NO_PREPARED 0
 #endif
 
-/* TB_PLAN_PREP_GRID=0 builds the plans of before: C cut along its longer side only where that is enough, so that
- * a kernel that prepares its operands converts the undivided one for every tile (for timing the two) */
+/* The complex kernels' plans cut C along both sides, so that their operands are prepared once (plan.h, grid): their
+ * real forms are four times op(A), and converted for every one of 4096^3's eight tiles they held a CGEMM call from
+ * host memory at 13.0 ms, against 9.7.  A real operand's conversion costs little beside its copies (SGEMM 4096^3
+ * took 4.65 ms as before and 5.05 cut both ways: bench/RESULTS.md, run P4), so real plans stay as they were.
+ * TB_PLAN_PREP_GRID=0 builds the complex ones as before too (for timing the two). */
 #ifndef TB_PLAN_PREP_GRID
 #define TB_PLAN_PREP_GRID 1
 #endif
@@ -303,7 +306,8 @@ int tb_cuda_prepare(const tb_gemm *g, int kernel, int device, tb_plan *plan, con
 {
     const size_t have = budget(device);
     const struct tile_ws tws = { kernel, &g->p };
-    const tb_plan_ws ws = { tile_ws_bytes, &tws, tb_kernel_prep_of(kernel) && TB_PLAN_PREP_GRID && !TB_NO_PREPARED };
+    const int grid = TB_PLAN_PREP_GRID && !TB_NO_PREPARED && tb_kernel_prep_of(kernel) && tb_type_complex(g->p.type);
+    const tb_plan_ws ws = { tile_ws_bytes, &tws, grid };
     /* room for the kernels' workspaces where the memory allows; else the plan alone: the workspaces may still find
      * room when the kernels run (they come from the pool), and a kernel without its own runs a slower way (k
      * unsplit, the operands not converted, the complex types on the naive kernel) */
