@@ -148,6 +148,29 @@ START_TEST(prepared)
 }
 END_TEST
 
+/* The complex kernels from host memory where the pipeline prepares each row block of op(A) and each panel of op(B)
+ * once (their real forms, and c4m-tc32's and c4m-tf32's own forms of those): 2000^3 makes 2 row blocks and 8
+ * panels (complex plans are cut along both sides), with tiles that tc32 takes; four op pairs, complex alpha and
+ * beta, a few elements of A, B and C Inf or NaN, in different blocks. */
+START_TEST(prepared_complex)
+{
+    static const char *const with_prepared[] = { "c4m-tc32", "c4m-tf32", "c4m-blocked", "z4m-dmma" };
+    static const int pairs[4] = { 0, 7, 5, 3 }; /* NN, CT, TC, TN (tt_combo_complex's numbering: 3 ta + tb) */
+    const char *kernel = with_prepared[_i / 4];
+    if (getenv("TILEBLAS_GPU_MEMORY"))
+        return; /* tests/out-of-core.sh: the prepared forms need the operands whole on the device */
+    tt_case c;
+    char msg[1024] = "";
+    tt_combo_complex(pairs[_i % 4], &c);
+    c.dp = kernel[0] == 'z';
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    ck_assert_int_eq(tileblas_set_kernel(kernel), 0);
+    c.m = c.n = c.k = 2000, c.alpha = 0.75, c.alpha_im = -0.5, c.beta = 0.5, c.beta_im = 0.25, c.specials = 2;
+    ck_assert_msg(tt_run(&c, bound_of(kernel), msg, sizeof msg), "%s: %s", kernel, msg);
+    assert_ran_on_gpu(kernel);
+}
+END_TEST
+
 /* Misaligned operands, and B the same matrix as A: through the pipeline with copies shared among the
  * threads (300^3: 352 KiB an operand in single precision) and the type's default kernel. */
 START_TEST(odd_pointers)
@@ -209,6 +232,8 @@ int main(void)
     }
     if (in_part(PART_COMPLEX))
         tcase_add_loop_test(tc, grid_complex, 0, kernels * 2 * 9);
+    if (in_part(PART_COMPLEX))
+        tcase_add_loop_test(tc, prepared_complex, 0, 4 * 4);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
