@@ -6,10 +6,12 @@
 // alpha and beta are the real kernel's, a complex alpha is folded into B2 and a complex beta applied to C first
 // (beta = 1 for the kernel); Inf and NaN are handled by fixup below.  Each element of C is a real sum of 2k
 // products of parts none larger than |a| |b|, so C is within the complex bound of doc/TESTING.md of the exact
-// product on any real kernel held to its type's real bound.  The real forms (4mk + 2kn real numbers, leading
-// dimensions padded to multiples of 4 for the real kernels' wide loads), a flag, room for a copy of C and the real
-// kernel's own workspace are this kernel's workspace; without one the product runs on the naive kernel
-// (kernels/naive.cu), which needs none.
+// product on any real kernel held to its type's real bound.  Where op(B)'s op is N the real kernel reads it in place
+// (below).  The real forms (4mk + 2kn real numbers at most, leading dimensions padded to multiples of 4 for the real
+// kernels' wide loads), a flag, room for a copy of C and the real kernel's own workspace are this kernel's
+// workspace; without one the product runs on the naive kernel (kernels/naive.cu), which needs none.  From host
+// memory the pipeline has each block of the operands converted once for all its tiles (prepared operands, at the
+// end).
 #include <stdint.h>
 #include "common.cuh"
 
