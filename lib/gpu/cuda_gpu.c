@@ -301,18 +301,34 @@ static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
     return rc;
 }
 
+/* The plan within `have` bytes, cut along both sides where grid is set (plan.h), with room for the kernels'
+ * workspaces where the memory allows; else the plan alone: the workspaces may still find room when the kernels run
+ * (they come from the pool), and a kernel without its own runs a slower way (k unsplit, the operands not
+ * converted, the complex types on the naive kernel).  0, or -1 when not even the smallest tiles fit. */
+static int make_plan(const tb_gemm *g, int kernel, size_t have, int grid, tb_plan *plan)
+{
+    const tb_kproblem *p = &g->p;
+    const unsigned e = tb_type_size(p->type);
+    const struct tile_ws tws = { kernel, p };
+    const tb_plan_ws ws = { tile_ws_bytes, &tws, grid };
+    if (!tb_plan_make_ws(p->m, p->n, p->k, p->transa, p->transb, e, have, &ws, plan))
+        return 0;
+    return grid ? -1 : tb_plan_make(p->m, p->n, p->k, p->transa, p->transb, e, have, plan);
+}
+
 int tb_cuda_prepare(const tb_gemm *g, int kernel, int device, tb_plan *plan, const tb_pipe_staging **st,
                     tb_cuda_ctx *cc, tb_devops *ops, const char **what)
 {
     const size_t have = budget(device);
-    const struct tile_ws tws = { kernel, &g->p };
     const int grid = TB_PLAN_PREP_GRID && !TB_NO_PREPARED && tb_kernel_prep_of(kernel) && tb_type_complex(g->p.type);
-    const tb_plan_ws ws = { tile_ws_bytes, &tws, grid };
-    /* room for the kernels' workspaces where the memory allows; else the plan alone: the workspaces may still find
-     * room when the kernels run (they come from the pool), and a kernel without its own runs a slower way (k
-     * unsplit, the operands not converted, the complex types on the naive kernel) */
-    if (tb_plan_make_ws(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, &ws, plan) &&
-        tb_plan_make(g->p.m, g->p.n, g->p.k, g->p.transa, g->p.transb, tb_type_size(g->p.type), have, plan)) {
+    int rc = make_plan(g, kernel, have, grid, plan);
+    if (grid) { /* cut both ways only where the kernel then prepares the operands: else as without */
+        if (!rc)
+            plan_preparation(g, kernel, have, plan);
+        if (rc || !plan->prep_bytes[0])
+            rc = make_plan(g, kernel, have, 0, plan);
+    }
+    if (rc) {
         *what = "device memory (the problem's smallest tiles do not fit)";
         return -1;
     }
