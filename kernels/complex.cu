@@ -31,6 +31,17 @@ struct planes {
     }
 };
 
+// ... or as op(B)'s real view would hold it: rows 2r and 2r + 1 ...
+template <class R>
+struct pairs {
+    R *x;
+    int64_t ld;
+    __host__ __device__ void operator()(int64_t r, int64_t c, R vr, R vi) const
+    {
+        x[2 * r + c * ld] = vr, x[2 * r + 1 + c * ld] = vi;
+    }
+};
+
 // ... or as the 2 x 2 real block [vr -vi; vi vr] at rows 2r, 2r + 1 and columns c, k + c of a real matrix (step 1,
 // right k: B2 below it), or columns 2c, 2c + 1 (step 2, right 1: op(B) in place): op(A) as Ab
 template <class R>
@@ -210,6 +221,14 @@ static inline bool b_in_place(const tb_kproblem *p)
     return TB_COMPLEX_B_IN_PLACE && p->transb == 0;
 }
 
+// TB_COMPLEX_A_IN_PLACE=1 (off until it has run on a GPU): where the real kernel can read op(A)'s blocks in place
+// (dmma: tb_launch_dmma_blocks) and its op is N, Ab is not made at all; op(B) is then read in place too where its op
+// is N and alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded
+// in.  Only where the kernel runs on its own (from host memory the operands are prepared once, as Ab).
+#ifndef TB_COMPLEX_A_IN_PLACE
+#define TB_COMPLEX_A_IN_PLACE 0
+#endif
+
 // With op(B) in place, whether fixup's look at all of C (and, when C is read, its copy: three passes) costs less
 // than reading op(B) for its Inf and NaN
 static inline bool b_unscanned(const tb_kproblem *p)
@@ -218,21 +237,36 @@ static inline bool b_unscanned(const tb_kproblem *p)
     return b_in_place(p) && c < (double)p->k * (double)p->n;
 }
 
-// The complex product on `real`'s launcher and workspace function (R: its element type) and, where it prepares its
-// operands itself (kernels.h; tc32), its prepared form P (NULL where it has none)
+// The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
+// operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
+// that, Blocks (NULL where it has none)
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
-          const tb_kernel_prep *P>
+          const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *)>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
-    // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_in_place): a set by the caller, and b too
-    // unless in place
-    static tb_kproblem real_problem(const tb_kproblem *p)
+    // op(A) read in place (TB_COMPLEX_A_IN_PLACE), where the kernel runs on its own
+    static bool a_in_place(const tb_kproblem *p)
+    {
+        return TB_COMPLEX_A_IN_PLACE && Blocks && p->transa == 0;
+    }
+
+    // op(B) read in place: with op(A) in place, only for a real alpha (there is no Ab to fold it into)
+    static bool b_here(const tb_kproblem *p, bool a_here)
+    {
+        return b_in_place(p) && !(a_here && p->alpha_im != 0.0);
+    }
+
+    // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here) by
+    // op(B) in place or in pairs: a set by the caller unless in place, and b too
+    static tb_kproblem real_problem(const tb_kproblem *p, bool a_here = false)
     {
         tb_kproblem q = {};
         q.type = REAL, q.n = p->n;
         q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
-        if (b_in_place(p))
+        if (a_here)
+            q.a = p->a, q.lda = 2 * p->lda;
+        if (b_here(p, a_here))
             q.b = p->b, q.ldb = 2 * p->ldb;
         q.c = p->c, q.ldc = 2 * p->ldc;
         q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
@@ -241,10 +275,12 @@ struct four_m {
 
     static layout layout_of(const tb_kproblem *p)
     {
-        const tb_kproblem q = real_problem(p);
+        const bool a_here = a_in_place(p);
+        const tb_kproblem q = real_problem(p, a_here);
         const size_t real_ws = Workspace(&q);
-        const size_t b2 = b_in_place(p) ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
-        const size_t sizes[4] = { sizeof(R) * (size_t)(q.lda * q.k), b2, sizeof(int), c_copy(p) };
+        const size_t ab = a_here ? 0 : sizeof(R) * (size_t)(q.lda * q.k);
+        const size_t b2 = b_here(p, a_here) ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
+        const size_t sizes[4] = { ab, b2, sizeof(int), c_copy(p) };
         return place(sizes, 4, real_ws);
     }
 
@@ -284,8 +320,35 @@ struct four_m {
         return b_in_place(p) ? blocks<R>{ ab, ld, 2, 1 } : blocks<R>{ ab, ld, 1, p->k };
     }
 
+    // op(A) in place: op(B) in place or converted to pairs, alpha folded in; each operand not converted read for
+    // its Inf and NaN, unless a look at all of C costs less
+    static int blocks_in_place(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
+    {
+        tb_kproblem q = real_problem(p, true);
+        R *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
+        int *flag = (int *)(w + l.at[2]);
+        const bool bh = b_here(p, true);
+        const double scans = (double)p->m * (double)p->k + (bh ? (double)p->k * (double)p->n : 0.0);
+        const bool check_all = odd_scalars(p) || (double)p->m * (double)p->n * (tb_beta_zero(p) ? 1 : 3) < scans;
+        if (!bh)
+            q.b = b2;
+        int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
+        if (!e && !bh)
+            e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, pairs<R>{ b2, q.ldb }, folded(p), flag, s);
+        if (!e && !check_all)
+            e = scan(p->a, p->lda, p->m, p->k, flag, s);
+        if (!e && !check_all && bh)
+            e = scan(p->b, p->ldb, p->k, p->n, flag, s);
+        if (!e)
+            e = with_c(p, flags{ { flag, NULL, NULL } }, flag, check_all, c0, s,
+                       [&] { return Blocks(&q, real_ws, s); });
+        return e;
+    }
+
     static int one(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
     {
+        if (a_in_place(p))
+            return blocks_in_place(p, w, l, real_ws, s);
         tb_kproblem q = real_problem(p);
         R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
         int *flag = (int *)(w + l.at[2]);
@@ -451,10 +514,10 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr> c_blocked;
-typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32> c_tf32;
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32> c_tc32;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr> z_dmma;
+typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr> c_blocked;
+typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr> c_tf32;
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, nullptr> c_tc32;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks> z_dmma;
 
 } // namespace
 

@@ -140,15 +140,17 @@ __device__ __forceinline__ void wait_groups()
 // One operand's tile loads: x is the operand, R its extent along the block tile's side RS (m for op(A), n for
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
 // thread copies CHUNKS chunks of 2 doubles per tile: along the contiguous side it always has the same 2 (so their
-// bounds are worked out once), across it a fixed stride apart; each tile only moves the pointer along k.
-template <int RS, bool ALONG, bool PAIRED, bool VEC, int THREADS>
+// bounds are worked out once), across it a fixed stride apart; each tile only moves the pointer along k.  A tile
+// is DEPTH deep along k: BK, or BK / 2 for complex blocks (fragments below), whose k is half the product's.
+template <int RS, bool ALONG, bool PAIRED, bool VEC, int THREADS, int DEPTH = BK>
 struct tile_loader {
     typedef layout<RS, ALONG, PAIRED> L;
-    static constexpr int CHUNKS = RS * BK / 2 / THREADS;
-    static constexpr int PER_ROW = ALONG ? RS / 2 : BK / 2; // chunks along the contiguous side
-    static constexpr int ACROSS = THREADS / PER_ROW;          // rows (ALONG: of l; else of r) one pass covers
-    static_assert(CHUNKS >= 1 && CHUNKS <= 32 && THREADS % PER_ROW == 0 && (ALONG ? BK : RS) % ACROSS == 0,
+    static constexpr int CHUNKS = RS * DEPTH / 2 / THREADS;
+    static constexpr int PER_ROW = ALONG ? RS / 2 : DEPTH / 2; // chunks along the contiguous side
+    static constexpr int ACROSS = THREADS / PER_ROW;             // rows (ALONG: of l; else of r) one pass covers
+    static_assert(CHUNKS >= 1 && CHUNKS <= 32 && THREADS % PER_ROW == 0 && (ALONG ? DEPTH : RS) % ACROSS == 0,
                   "threads must cover the tile evenly");
+    static_assert(DEPTH == BK || ALONG, "half-depth tiles run along their side");
     const double *src;  // the thread's first chunk in the next tile
     int64_t kleft;      // K less the k index of the thread's first element in the next tile
     unsigned bytes;     // ALONG: valid bytes of the chunk along r (0, 8, 16; 0 or 16 with VEC); else bit q set when
@@ -180,7 +182,7 @@ struct tile_loader {
     __device__ __forceinline__ void load(double *s, int64_t ld)
     {
         // valid doubles along k: ALONG, rows l + q ACROSS < kl; else columns c, c + 1 < kl
-        const int kl = (int)(kleft <= 0 ? 0 : kleft >= BK ? BK : kleft);
+        const int kl = (int)(kleft <= 0 ? 0 : kleft >= DEPTH ? DEPTH : kleft);
 #pragma unroll
         for (int q = 0; q < CHUNKS; q++) {
             const int rb = ALONG ? (int)bytes : (int)((bytes >> q) & 1u) * 16; // bytes while k is inside
@@ -194,8 +196,8 @@ struct tile_loader {
                 copy_async<8>(d + 1, g + 1, kin && (ALONG ? rb == 16 : rb != 0 && kl > 1));
             }
         }
-        src += ALONG ? BK * ld : BK;
-        kleft -= BK;
+        src += ALONG ? DEPTH * ld : DEPTH;
+        kleft -= DEPTH;
     }
 };
 
@@ -247,8 +249,14 @@ __device__ __forceinline__ void block_tile(unsigned b, unsigned tiles_m, unsigne
 // values of A lie in two rows, in the wrong order for the MMA's registers; they are read one by one straight into
 // place (k slots t and t + 4 as they are, rows g and g + 8).  Offsets are to the thread's first element, so that
 // each read is a base and a constant.
-template <class C, bool TA, bool TB>
+//
+// CA (complex blocks, op(A) not transposed): the tile holds op(A)'s real view, interleaved complex read as real
+// (2m rows, half the product's k), and stands for the matrix of its 2 x 2 blocks [re -im; im re] (kernels/complex.cu
+// makes that matrix in memory otherwise): the tile's rows 2g, 2g + 1 at the product's k 2t, 2t + 1 are then one
+// complex element's block, whose (re, im), one 16-byte read, give a[i] as (re, im, -im, re).
+template <class C, bool TA, bool TB, bool CA = false>
 struct fragments {
+    static_assert(!CA || !TA, "complex blocks where op(A) runs along m");
     static constexpr bool PAIRED = !TA;
     typedef layout<C::BM, !TA, PAIRED> LA;
     typedef layout<C::BN, TB, PAIRED> LB;
@@ -258,14 +266,17 @@ struct fragments {
     static __device__ __forceinline__ int rowmap(int g, int half) { return (PAIRED ? 2 * g : g) + HALF * half; }
     static __device__ __forceinline__ int a_offset(int wm, int g, int t)
     {
-        return LA::at(wm + rowmap(g, 0), PAIRED ? 2 * t : t);
+        return LA::at(wm + rowmap(g, 0), CA ? t : PAIRED ? 2 * t : t);
     }
     static __device__ __forceinline__ int b_offset(int wn, int g, int t) { return LB::at(wn + g, PAIRED ? 2 * t : t); }
 
     // a[i] for the k8 step at kk; as: the stage's op(A) tile plus a_offset
     __device__ __forceinline__ void load_a(int i, const double *as, int kk)
     {
-        if (PAIRED) { // rows 2g, 2g + 1 side by side: (a0, a1) at k 2t, (a2, a3) at k 2t + 1
+        if (CA) { // the block of complex element (2g, kk / 2 + t): kk is even
+            const double2 v = *reinterpret_cast<const double2 *>(&as[LA::at(16 * i, kk / 2)]);
+            a[i][0] = v.x, a[i][1] = v.y, a[i][2] = -v.y, a[i][3] = v.x;
+        } else if (PAIRED) { // rows 2g, 2g + 1 side by side: (a0, a1) at k 2t, (a2, a3) at k 2t + 1
             const double2 lo = *reinterpret_cast<const double2 *>(&as[LA::at(16 * i, kk)]);
             const double2 hi = *reinterpret_cast<const double2 *>(&as[LA::at(16 * i, kk + 1)]);
             a[i][0] = lo.x, a[i][1] = lo.y, a[i][2] = hi.x, a[i][3] = hi.y;
@@ -342,7 +353,7 @@ __device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (
 // With fewer blocks than tiles (as many as fit on the GPU at once) each block goes on to its next tile without
 // leaving the SM: the next tile's first loads are issued before this one's results are stored, so that the stores
 // drain while they arrive; short products, whose blocks spend as long storing C as multiplying, gain most.
-template <class C, bool TA, bool TB, bool VEC, bool PAIR>
+template <class C, bool TA, bool TB, bool VEC, bool PAIR, bool CA>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
     dmma_kernel(tb_dproblem p, int64_t tiles_m, int64_t tiles_n, tb_split sp)
 {
@@ -351,20 +362,21 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     extern __shared__ __align__(16) double smem[];
     const int64_t z = blockIdx.y;
     const unsigned ntiles = (unsigned)(tiles_m * tiles_n);
-    p.a += z * sp.a_step, p.b += z * sp.b_step, p.c += z * sp.c_step;
+    p.a += z * (CA ? sp.a_step / 2 : sp.a_step), p.b += z * sp.b_step, p.c += z * sp.c_step; // CA: k halved
     p.k = p.k - z * sp.kchunk < sp.kchunk ? p.k - z * sp.kchunk : sp.kchunk;
+    const int64_t ka = CA ? p.k / 2 : p.k; // op(A)'s depth as stored
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
-    typedef tile_loader<BM, !TA, !TA, VEC, C::THREADS> loader_a;
+    typedef tile_loader<BM, !TA, !TA, VEC, C::THREADS, CA ? BK / 2 : BK> loader_a;
     typedef tile_loader<BN, TB, !TA, VEC, C::THREADS> loader_b;
     unsigned tile = blockIdx.x, tm, tn;
     block_tile(tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
     int64_t m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
-    loader_a la(p.a, p.lda, p.m, p.k, m0);
+    loader_a la(p.a, p.lda, p.m, ka, m0);
     loader_b lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % C::WARPS_M) * WM, wn = (warp / C::WARPS_M) * WN;
-    typedef fragments<C, TA, TB> frags;
+    typedef fragments<C, TA, TB, CA> frags;
     const int aoff = frags::a_offset(wm, g, t), boff = A_DOUBLES + frags::b_offset(wn, g, t);
     const int64_t ktiles = (p.k + BK - 1) / BK;
     constexpr int STEPS = BK / 8;
@@ -436,7 +448,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         if (next_tile < ntiles) {
             block_tile(next_tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
             m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
-            la = loader_a(p.a, p.lda, p.m, p.k, m0);
+            la = loader_a(p.a, p.lda, p.m, ka, m0);
             lb = loader_b(p.b, p.ldb, p.n, p.k, n0);
 #pragma unroll
             for (int s = 0; s < STAGES; s++) {
@@ -489,11 +501,11 @@ int64_t tiles(const tb_dproblem &p)
     return tile_rows<C>(p) * tile_cols<C>(p);
 }
 
-template <class C, bool TA, bool TB, bool VEC>
+template <class C, bool TA, bool TB, bool VEC, bool CA>
 int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
     const bool pair = !TA && (uintptr_t)p.c % 16 == 0 && p.ldc % 2 == 0;
-    auto kernel = pair ? dmma_kernel<C, TA, TB, VEC, !TA> : dmma_kernel<C, TA, TB, VEC, false>;
+    auto kernel = pair ? dmma_kernel<C, TA, TB, VEC, !TA, CA> : dmma_kernel<C, TA, TB, VEC, false, CA>;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM_BYTES);
     if (e != cudaSuccess)
         return (int)e;
@@ -505,16 +517,19 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
     return (int)cudaGetLastError();
 }
 
-// One configuration, every transpose.  16-byte copies where every column of A and B starts on 16 bytes and no
-// chunk of two doubles can straddle an edge: the side each operand is contiguous along (m or k for op(A), k or n
-// for op(B)) has an even length.  Otherwise 8-byte copies.
-template <class C>
+// One configuration, every transpose (CA: op(A) as complex blocks, not transposed).  16-byte copies where every
+// column of A and B starts on 16 bytes and no chunk of two doubles can straddle an edge: the side each operand is
+// contiguous along (m or k for op(A), k or n for op(B)) has an even length.  Otherwise 8-byte copies.
+template <class C, bool CA>
 int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
     const bool aligned = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
     const bool vec = aligned && (p.transa ? p.k : p.m) % 2 == 0 && (p.transb ? p.n : p.k) % 2 == 0;
 #define TB_DMMA_LAUNCH(TA, TB)                                                                                       \
-    (vec ? launch<C, TA, TB, true>(p, sp, slices, stream) : launch<C, TA, TB, false>(p, sp, slices, stream))
+    (vec ? launch<C, TA, TB, true, CA && !TA>(p, sp, slices, stream)                                                \
+         : launch<C, TA, TB, false, CA && !TA>(p, sp, slices, stream))
+    if (p.transa && CA)
+        return (int)cudaErrorInvalidValue;
     if (p.transa)
         return p.transb ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(true, false);
     return p.transb ? TB_DMMA_LAUNCH(false, true) : TB_DMMA_LAUNCH(false, false);
@@ -522,11 +537,11 @@ int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *
 }
 
 // One configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
-template <class C>
+template <class C, bool CA = false>
 int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream)
 {
     return tb_split_launch(p, slices, BK, ws, stream, [=](const tb_dproblem &q, const tb_split &sp, unsigned n) {
-        return launch_one<C>(q, sp, n, stream);
+        return launch_one<C, CA>(q, sp, n, stream);
     });
 }
 
@@ -623,18 +638,30 @@ extern "C" size_t tb_workspace_dmma(const tb_kproblem *kp)
     return most;
 }
 
-extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stream)
+template <bool CA>
+static int run(const tb_kproblem *kp, void *workspace, void *stream)
 {
     part parts[2];
     int e = 0;
     for (int i = 0, n = plan(tb_problem_of<double>(kp), parts); i < n && !e; i++) {
         const part &x = parts[i];
         double *ws = (double *)workspace;
-        e = x.c == BIG    ? launch_config<big_t>(x.q, 1, NULL, stream)
-            : x.c == TALL ? launch_config<tall_t>(x.q, x.slices, ws, stream)
-                          : launch_config<wide_t>(x.q, x.slices, ws, stream);
+        e = x.c == BIG    ? launch_config<big_t, CA>(x.q, 1, NULL, stream)
+            : x.c == TALL ? launch_config<tall_t, CA>(x.q, x.slices, ws, stream)
+                          : launch_config<wide_t, CA>(x.q, x.slices, ws, stream);
     }
     return e;
+}
+
+extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stream)
+{
+    return run<false>(kp, workspace, stream);
+}
+
+// kp's op(A) (not transposed) read as complex blocks: a and lda its interleaved complex op(A) as real (2m x k / 2)
+extern "C" int tb_launch_dmma_blocks(const tb_kproblem *kp, void *workspace, void *stream)
+{
+    return kp->transa || kp->k % 2 ? (int)cudaErrorInvalidValue : run<true>(kp, workspace, stream);
 }
 
 // Each configuration on its own, without a split (for measuring and testing them)
