@@ -1,8 +1,8 @@
 /*
- * A host model of kernels/complex.cu with op(B) in place (TB_COMPLEX_B_IN_PLACE): the real form Ab op(B) with
- * Ab's blocks in columns 2l, 2l + 1, alpha folded into Ab where complex, C saved, and every non-finite element
- * recomputed (fixup) -- against OpenBLAS's ZGEMM on 3000 small problems with Inf, -Inf and NaN among A, B and C,
- * nine scalar sets.  cc -O2 -ffp-contract=off bench/complex-model.c -lopenblas -lm && ./a.out  (NOFIX=1: without
+ * A host model of kernels/complex.cu with op(B) in place: the real form Ab op(B) with Ab's blocks in columns 2l,
+ * 2l + 1, alpha folded into Ab where complex (or, as with op(A) in place, TB_COMPLEX_A_IN_PLACE, into op(B)'s
+ * copy), C saved, and every non-finite element recomputed (fixup) -- against OpenBLAS's ZGEMM on 3000 small
+ * problems with Inf, -Inf and NaN among A, B and C, nine scalar sets, alpha folded either way.  cc -O2 -ffp-contract=off bench/complex-model.c -lopenblas -lm && ./a.out  (NOFIX=1: without
  * the recomputation, which must then differ).  A check of the design, not of the CUDA code.
  */
 #include <complex.h>
@@ -64,8 +64,9 @@ int main(void)
         for (int i = 0; i < 2 * lda * (ta ? m : k); i++) a[i] = special(&s, rnd(&s));
         for (int i = 0; i < 2 * ldb * n; i++) b[i] = special(&s, rnd(&s));
         for (int i = 0; i < 2 * ldc * n; i++) c[i] = special(&s, rnd(&s));
-        for (int v = 0; v < 9; v++) {
-            const double ar = sc[v][0], ai = sc[v][1], br = sc[v][2], bi = sc[v][3];
+        for (int v = 0; v < 18; v++) {
+            const double ar = sc[v % 9][0], ai = sc[v % 9][1], br = sc[v % 9][2], bi = sc[v % 9][3];
+            const int fold_b = v >= 9; /* alpha folded into op(B)'s copy, not into Ab */
             double ref[2 * 36], got[2 * 36], c0[2 * 36];
             memcpy(ref, c, sizeof c), memcpy(got, c, sizeof c), memcpy(c0, c, sizeof c);
             double complex al = ar + ai * I, be = br + bi * I;
@@ -76,10 +77,16 @@ int main(void)
             for (int r = 0; r < m; r++)
                 for (int l = 0; l < k; l++) {
                     cx x = op_at(a, lda, ta, r, l);
-                    if (ai != 0) x = mul(ar, ai, x.re, x.im);
+                    if (ai != 0 && !fold_b) x = mul(ar, ai, x.re, x.im);
                     double *left = ab + 2 * r + (2 * l) * (2 * m), *right = ab + 2 * r + (2 * l + 1) * (2 * m);
                     left[0] = x.re, left[1] = x.im, right[0] = -x.im, right[1] = x.re;
                 }
+            double bq[2 * 36]; /* op(B) as the real product reads it */
+            for (int e = 0; e < ldb * n; e++) {
+                cx y = { b[2 * e], b[2 * e + 1] };
+                if (ai != 0 && fold_b) y = mul(ar, ai, y.re, y.im);
+                bq[2 * e] = y.re, bq[2 * e + 1] = y.im;
+            }
             const double qa = ai != 0 ? 1 : ar, qb = bi != 0 ? 1 : br;
             const int reads_c = br != 0 || bi != 0;
             if (bi != 0)
@@ -87,7 +94,7 @@ int main(void)
             for (int R = 0; R < 2 * m; R++)
                 for (int j = 0; j < n; j++) {
                     double sum = 0;
-                    for (int L = 0; L < 2 * k; L++) sum = fma(ab[R + L * 2 * m], b[L + j * 2 * ldb], sum);
+                    for (int L = 0; L < 2 * k; L++) sum = fma(ab[R + L * 2 * m], bq[L + j * 2 * ldb], sum);
                     double *z = got + R + j * 2 * ldc;
                     *z = qb == 0 ? qa * sum : qb == 1 ? qa * sum + *z : qa * sum + qb * *z;
                 }
