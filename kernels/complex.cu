@@ -222,7 +222,7 @@ static inline bool b_in_place(const tb_kproblem *p)
 }
 
 // TB_COMPLEX_A_IN_PLACE=1 (off until it has run on a GPU): where the real kernel can read op(A)'s blocks in place
-// (dmma: tb_launch_dmma_blocks) and its op is N, Ab is not made at all; op(B) is then read in place too where its op
+// (dmma: tb_launch_dmma_blocks), Ab is not made at all; op(B) is then read in place too where its op
 // is N and alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded
 // in.  Only where the kernel runs on its own (from host memory the operands are prepared once, as Ab).
 #ifndef TB_COMPLEX_A_IN_PLACE
@@ -248,7 +248,7 @@ struct four_m {
     // op(A) read in place (TB_COMPLEX_A_IN_PLACE), where the kernel runs on its own
     static bool a_in_place(const tb_kproblem *p)
     {
-        return TB_COMPLEX_A_IN_PLACE && Blocks && p->transa == 0;
+        return TB_COMPLEX_A_IN_PLACE && Blocks;
     }
 
     // op(B) read in place: with op(A) in place, only for a real alpha (there is no Ab to fold it into)
@@ -257,15 +257,15 @@ struct four_m {
         return b_in_place(p) && !(a_here && p->alpha_im != 0.0);
     }
 
-    // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here) by
-    // op(B) in place or in pairs: a set by the caller unless in place, and b too
+    // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here, its
+    // op kept: tb_launch_dmma_blocks) by op(B) in place or in pairs: a set by the caller unless in place, and b too
     static tb_kproblem real_problem(const tb_kproblem *p, bool a_here = false)
     {
         tb_kproblem q = {};
         q.type = REAL, q.n = p->n;
         q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
         if (a_here)
-            q.a = p->a, q.lda = 2 * p->lda;
+            q.a = p->a, q.lda = 2 * p->lda, q.transa = p->transa;
         if (b_here(p, a_here))
             q.b = p->b, q.ldb = 2 * p->ldb;
         q.c = p->c, q.ldc = 2 * p->ldc;
@@ -336,7 +336,7 @@ struct four_m {
         if (!e && !bh)
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, pairs<R>{ b2, q.ldb }, folded(p), flag, s);
         if (!e && !check_all)
-            e = scan(p->a, p->lda, p->m, p->k, flag, s);
+            e = scan(p->a, p->lda, p->transa ? p->k : p->m, p->transa ? p->m : p->k, flag, s);
         if (!e && !check_all && bh)
             e = scan(p->b, p->ldb, p->k, p->n, flag, s);
         if (!e)

@@ -250,30 +250,44 @@ __device__ __forceinline__ void block_tile(unsigned b, unsigned tiles_m, unsigne
 // place (k slots t and t + 4 as they are, rows g and g + 8).  Offsets are to the thread's first element, so that
 // each read is a base and a constant.
 //
-// CA (complex blocks, op(A) not transposed): the tile holds op(A)'s real view, interleaved complex read as real
-// (2m rows, half the product's k), and stands for the matrix of its 2 x 2 blocks [re -im; im re] (kernels/complex.cu
-// makes that matrix in memory otherwise): the tile's rows 2g, 2g + 1 at the product's k 2t, 2t + 1 are then one
-// complex element's block, whose (re, im), one 16-byte read, give a[i] as (re, im, -im, re).
+// CA (complex blocks): op(A) is interleaved complex, and the product's op(A) the matrix of its 2 x 2 blocks [re -im;
+// im re] (kernels/complex.cu makes that matrix in memory otherwise).  The tile holds op(A) as stored, read as real.
+// Not transposed (2m rows, half the product's k): the tile's rows 2g, 2g + 1 at the product's k 2t, 2t + 1 are one
+// complex element's block, whose (re, im), one 16-byte read, give a[i] as (re, im, -im, re).  Transposed (m rows of
+// 2k along k): the product's element (2i + p, c) is the stored (i, c xor p), negated where that is an imaginary
+// part and p is 0, and once more for the conjugate transpose (transa 2): a thread's p and c's parity are fixed, so
+// its reads only move to the neighbouring column, under one sign (asign).
 template <class C, bool TA, bool TB, bool CA = false>
 struct fragments {
-    static_assert(!CA || !TA, "complex blocks where op(A) runs along m");
     static constexpr bool PAIRED = !TA;
-    typedef layout<C::BM, !TA, PAIRED> LA;
+    static constexpr int AROWS = CA && TA ? C::BM / 2 : C::BM; // op(A)'s rows in a tile as stored
+    typedef layout<AROWS, !TA, PAIRED> LA;
     typedef layout<C::BN, TB, PAIRED> LB;
     static constexpr int K1 = PAIRED ? 1 : 4;   // the tile's k of the MMA's k slot t + 4, less that of slot t
     static constexpr int HALF = PAIRED ? 1 : 8; // the tile's row of the MMA's row g + 8, less that of row g
     double a[MI][4], b[2][NJ][2];
+    double asign; // CA, transposed: the sign of this thread's values of op(A) (1 otherwise)
     static __device__ __forceinline__ int rowmap(int g, int half) { return (PAIRED ? 2 * g : g) + HALF * half; }
     static __device__ __forceinline__ int a_offset(int wm, int g, int t)
     {
+        if (CA && TA)
+            return LA::at(wm / 2 + g / 2, t ^ (g & 1));
         return LA::at(wm + rowmap(g, 0), CA ? t : PAIRED ? 2 * t : t);
+    }
+    static __device__ __forceinline__ double a_sign(int g, int t, bool conj)
+    {
+        const int p = g & 1;
+        return CA && TA && ((t ^ p) & 1) ? (p != (int)conj ? 1.0 : -1.0) : 1.0;
     }
     static __device__ __forceinline__ int b_offset(int wn, int g, int t) { return LB::at(wn + g, PAIRED ? 2 * t : t); }
 
     // a[i] for the k8 step at kk; as: the stage's op(A) tile plus a_offset
     __device__ __forceinline__ void load_a(int i, const double *as, int kk)
     {
-        if (CA) { // the block of complex element (2g, kk / 2 + t): kk is even
+        if (CA && TA) { // rows g, g + 8 of the product: stored rows 4 apart
+            a[i][0] = asign * as[LA::at(8 * i, kk)], a[i][1] = asign * as[LA::at(8 * i + 4, kk)];
+            a[i][2] = asign * as[LA::at(8 * i, kk + K1)], a[i][3] = asign * as[LA::at(8 * i + 4, kk + K1)];
+        } else if (CA) { // the block of complex element (2g, kk / 2 + t): kk is even
             const double2 v = *reinterpret_cast<const double2 *>(&as[LA::at(16 * i, kk / 2)]);
             a[i][0] = v.x, a[i][1] = v.y, a[i][2] = -v.y, a[i][3] = v.x;
         } else if (PAIRED) { // rows 2g, 2g + 1 side by side: (a0, a1) at k 2t, (a2, a3) at k 2t + 1
@@ -362,16 +376,17 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     extern __shared__ __align__(16) double smem[];
     const int64_t z = blockIdx.y;
     const unsigned ntiles = (unsigned)(tiles_m * tiles_n);
-    p.a += z * (CA ? sp.a_step / 2 : sp.a_step), p.b += z * sp.b_step, p.c += z * sp.c_step; // CA: k halved
+    constexpr bool HALF_K = CA && !TA, HALF_M = CA && TA; // op(A) as stored: CA's k or m halved
+    p.a += z * (HALF_K ? sp.a_step / 2 : sp.a_step), p.b += z * sp.b_step, p.c += z * sp.c_step;
     p.k = p.k - z * sp.kchunk < sp.kchunk ? p.k - z * sp.kchunk : sp.kchunk;
-    const int64_t ka = CA ? p.k / 2 : p.k; // op(A)'s depth as stored
+    const int64_t ka = HALF_K ? p.k / 2 : p.k, ma = HALF_M ? p.m / 2 : p.m;
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
-    typedef tile_loader<BM, !TA, !TA, VEC, C::THREADS, CA ? BK / 2 : BK> loader_a;
+    typedef tile_loader<HALF_M ? BM / 2 : BM, !TA, !TA, VEC, C::THREADS, HALF_K ? BK / 2 : BK> loader_a;
     typedef tile_loader<BN, TB, !TA, VEC, C::THREADS> loader_b;
     unsigned tile = blockIdx.x, tm, tn;
     block_tile(tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
     int64_t m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
-    loader_a la(p.a, p.lda, p.m, ka, m0);
+    loader_a la(p.a, p.lda, ma, ka, HALF_M ? m0 / 2 : m0);
     loader_b lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
@@ -404,6 +419,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         wait_groups<STAGES - 1>();
         __syncthreads();
         frags f;
+        f.asign = frags::a_sign(g, t, p.transa == 2);
 #pragma unroll
         for (int i = 0; i < MI; i++)
             f.load_a(i, smem + aoff, 0);
@@ -448,7 +464,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         if (next_tile < ntiles) {
             block_tile(next_tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
             m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
-            la = loader_a(p.a, p.lda, p.m, ka, m0);
+            la = loader_a(p.a, p.lda, ma, ka, HALF_M ? m0 / 2 : m0);
             lb = loader_b(p.b, p.ldb, p.n, p.k, n0);
 #pragma unroll
             for (int s = 0; s < STAGES; s++) {
@@ -517,7 +533,7 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
     return (int)cudaGetLastError();
 }
 
-// One configuration, every transpose (CA: op(A) as complex blocks, not transposed).  16-byte copies where every
+// One configuration, every transpose (CA: op(A) as complex blocks).  16-byte copies where every
 // column of A and B starts on 16 bytes and no chunk of two doubles can straddle an edge: the side each operand is
 // contiguous along (m or k for op(A), k or n for op(B)) has an even length.  Otherwise 8-byte copies.
 template <class C, bool CA>
@@ -526,10 +542,7 @@ int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *
     const bool aligned = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
     const bool vec = aligned && (p.transa ? p.k : p.m) % 2 == 0 && (p.transb ? p.n : p.k) % 2 == 0;
 #define TB_DMMA_LAUNCH(TA, TB)                                                                                       \
-    (vec ? launch<C, TA, TB, true, CA && !TA>(p, sp, slices, stream)                                                \
-         : launch<C, TA, TB, false, CA && !TA>(p, sp, slices, stream))
-    if (p.transa && CA)
-        return (int)cudaErrorInvalidValue;
+    (vec ? launch<C, TA, TB, true, CA>(p, sp, slices, stream) : launch<C, TA, TB, false, CA>(p, sp, slices, stream))
     if (p.transa)
         return p.transb ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(true, false);
     return p.transb ? TB_DMMA_LAUNCH(false, true) : TB_DMMA_LAUNCH(false, false);
@@ -593,7 +606,7 @@ struct part {
     shape_class c;
     int64_t slices;
 };
-static int plan(const tb_dproblem &p, part parts[2])
+static int plan(const tb_dproblem &p, part parts[2], bool halved_m = false)
 {
     parts[0].q = p;
     parts[0].c = classify(p, &parts[0].slices);
@@ -613,7 +626,7 @@ static int plan(const tb_dproblem &p, part parts[2])
     if (by_rows) {
         const int64_t i = rows * big_t::BM;
         first.m = i, second.m = p.m - i;
-        second.a += p.transa ? i * p.lda : i, second.c += i;
+        second.a += p.transa ? (halved_m ? i / 2 : i) * p.lda : i, second.c += i; // halved_m: rows as stored
     } else {
         const int64_t j = cols * big_t::BN;
         first.n = j, second.n = p.n - j;
@@ -643,7 +656,7 @@ static int run(const tb_kproblem *kp, void *workspace, void *stream)
 {
     part parts[2];
     int e = 0;
-    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts); i < n && !e; i++) {
+    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts, CA && kp->transa); i < n && !e; i++) {
         const part &x = parts[i];
         double *ws = (double *)workspace;
         e = x.c == BIG    ? launch_config<big_t, CA>(x.q, 1, NULL, stream)
@@ -658,10 +671,10 @@ extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stre
     return run<false>(kp, workspace, stream);
 }
 
-// kp's op(A) (not transposed) read as complex blocks: a and lda its interleaved complex op(A) as real (2m x k / 2)
+// kp's op(A) read as complex blocks (kernels.h)
 extern "C" int tb_launch_dmma_blocks(const tb_kproblem *kp, void *workspace, void *stream)
 {
-    return kp->transa || kp->k % 2 ? (int)cudaErrorInvalidValue : run<true>(kp, workspace, stream);
+    return kp->k % 2 || kp->m % 2 ? (int)cudaErrorInvalidValue : run<true>(kp, workspace, stream);
 }
 
 // Each configuration on its own, without a split (for measuring and testing them)

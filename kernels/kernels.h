@@ -164,8 +164,9 @@ TB_KERNEL_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace,
 TB_KERNEL_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
-/* dmma with op(A) (its op N) the 2 x 2 blocks [re -im; im re] of interleaved complex numbers, read in place: a and
- * lda its real view (2m rows, k / 2 columns; kernels/complex.cu); workspace as tb_workspace_dmma's */
+/* dmma with op(A) the 2 x 2 blocks [re -im; im re] of interleaved complex numbers, read in place (kernels/complex.cu):
+ * a and lda the stored complex matrix read as real (op N: 2m rows, k / 2 columns; T, or C for the conjugate
+ * transpose (transa 2): k rows, m / 2 columns); workspace as tb_workspace_dmma's */
 TB_KERNEL_HIDDEN int tb_launch_dmma_blocks(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_tc128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc128(const tb_kproblem *p);
