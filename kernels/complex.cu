@@ -222,7 +222,7 @@ static inline bool b_in_place(const tb_kproblem *p)
 }
 
 // TB_COMPLEX_A_IN_PLACE=1 (off until it has run on a GPU): where the real kernel can read op(A)'s blocks in place
-// (dmma: tb_launch_dmma_blocks), Ab is not made at all; op(B) is then read in place too where its op
+// (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op
 // is N and alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded
 // in.  Only where the kernel runs on its own (from host memory the operands are prepared once, as Ab).
 #ifndef TB_COMPLEX_A_IN_PLACE
@@ -239,16 +239,20 @@ static inline bool b_unscanned(const tb_kproblem *p)
 
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
 // operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
-// that, Blocks (NULL where it has none)
+// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one)
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
-          const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *)>
+          const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
+          int (*BlocksTake)(const tb_kproblem *)>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // op(A) read in place (TB_COMPLEX_A_IN_PLACE), where the kernel runs on its own
     static bool a_in_place(const tb_kproblem *p)
     {
-        return TB_COMPLEX_A_IN_PLACE && Blocks;
+        if (!TB_COMPLEX_A_IN_PLACE || !Blocks)
+            return false;
+        const tb_kproblem q = real_problem(p, true);
+        return !BlocksTake || BlocksTake(&q);
     }
 
     // op(B) read in place: with op(A) in place, only for a real alpha (there is no Ab to fold it into)
@@ -514,10 +518,10 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr> c_blocked;
-typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr> c_tf32;
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, nullptr> c_tc32;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks> z_dmma;
+typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr, nullptr> c_blocked;
+typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr> c_tf32;
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32> c_tc32;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr> z_dmma;
 
 } // namespace
 

@@ -160,6 +160,36 @@ __device__ __forceinline__ side pick(const side &sa, const side &sb, bool a)
              a ? sa.part_rows : sb.part_rows };
 }
 
+__host__ __device__ operand op_a(const tb_sproblem &p)
+{
+    return { p.a, p.lda, p.m, p.transa };
+}
+
+__host__ __device__ operand op_b(const tb_sproblem &p)
+{
+    return { p.b, p.ldb, p.n, !p.transb };
+}
+
+// Element (r, k) of op(X).  CB (complex blocks, op(A) only): op(A) is interleaved complex and the product's op(A)
+// the matrix of its 2 x 2 blocks [re -im; im re] (kernels/complex.cu makes it in memory otherwise): x is the stored
+// complex matrix read as real, and kmajor 0 for op N (rows 2i + p: parts of row i), 1 for T, 2 for C (row i holds
+// 2k parts along k).  Element (2i + p, 2l + q) is then one part of element (i, l), the imaginary one negated
+// where p is 0 and q 1 (and, conjugated, once more).
+template <bool CB>
+__device__ __forceinline__ float value(const operand &o, int64_t r, int64_t k)
+{
+    if (!CB)
+        return o.kmajor ? o.x[k + r * o.ld] : o.x[r + k * o.ld];
+    const int p = (int)(r & 1), q = (int)(k & 1);
+    if (!o.kmajor) {
+        const float v = o.x[(r ^ q) + (k >> 1) * o.ld];
+        return p == 0 && q == 1 ? -v : v;
+    }
+    const int64_t c = k ^ p;
+    const float v = o.x[c + (r >> 1) * o.ld];
+    return (c & 1) && p == (o.kmajor == 2) ? -v : v;
+}
+
 // x's scale as stored (above): BIAS plus the frexp exponent of x (x / 2^e in [0.5, 1)), 0 for 0, BAD for Inf or NaN
 __device__ __forceinline__ int exponent(float x)
 {
@@ -181,6 +211,7 @@ __device__ __forceinline__ int unbiased(int e)
 // their side's list (once: by the block that first stores BAD).  A block takes 32 rows of one side (row blocks of
 // op(A) first in blockIdx.y) and kc of k, read 128 bytes at a time: along k where rows lie along k, across the 32
 // rows otherwise.
+template <bool CB>
 __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64_t kc)
 {
     const int64_t blocks_a = (sa.o.rows + 31) / 32;
@@ -197,7 +228,7 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64
             if (r < o.rows)
 #pragma unroll 4
                 for (int64_t k = k0 + lane; k < k1; k += 32)
-                    e = max(e, exponent(o.x[k + r * o.ld]));
+                    e = max(e, exponent(CB && is_a ? value<true>(o, r, k) : o.x[k + r * o.ld]));
             for (int d = 16; d; d >>= 1)
                 e = max(e, __shfl_xor_sync(0xffffffffu, e, d));
             if (lane == 0)
@@ -209,7 +240,7 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64
         if (r < o.rows)
 #pragma unroll 8
             for (int64_t k = k0 + warp; k < k1; k += 8)
-                e = max(e, exponent(o.x[r + k * o.ld]));
+                e = max(e, exponent(CB && is_a ? value<true>(o, r, k) : o.x[r + k * o.ld]));
         most[warp][lane] = e;
     }
     __syncthreads();
@@ -229,18 +260,19 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64
 
 // A tile of 32 rows and 64 of k of op(X) (from r0, k0) into t[row][k], zeros outside; each warp reads 128 bytes
 // at a time, along k where rows lie along k, across the 32 rows otherwise.
+template <bool CB>
 __device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r0, int64_t k0, float (&t)[32][65])
 {
     if (o.kmajor)
         for (int i = threadIdx.y; i < 64; i += 8) {
             const int row = i % 32, kk = i / 32 * 32 + threadIdx.x;
             const int64_t r = r0 + row, k = k0 + kk;
-            t[row][kk] = r < o.rows && k < K ? o.x[k + r * o.ld] : 0.f;
+            t[row][kk] = r < o.rows && k < K ? (CB ? value<true>(o, r, k) : o.x[k + r * o.ld]) : 0.f;
         }
     else
         for (int kk = threadIdx.y; kk < 64; kk += 8) {
             const int64_t k = k0 + kk, r = r0 + threadIdx.x;
-            t[threadIdx.x][kk] = r < o.rows && k < K ? o.x[r + k * o.ld] : 0.f;
+            t[threadIdx.x][kk] = r < o.rows && k < K ? (CB ? value<true>(o, r, k) : o.x[r + k * o.ld]) : 0.f;
         }
     __syncthreads();
 }
@@ -270,14 +302,17 @@ __device__ __forceinline__ void bf16_parts(float x, float (&b)[3])
 // bf16x6: each row scaled by 2^-e and split into its three parts, rows with Inf or NaN as zeros; tf32: each element
 // rounded to TF32.  Depths from K to kp are zeros.  A block takes 32 rows and 64 of k (row tiles of op(A) first in
 // blockIdx.y); a thread two neighbours along k, stored together (kp is even).
-template <class F> __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
+template <class F, bool CB> __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
 {
     const unsigned tiles_a = (unsigned)((sa.o.rows + 31) / 32);
     const bool is_a = blockIdx.y < tiles_a;
     const side sd = pick(sa, sb, is_a);
     __shared__ float t[32][65];
     const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - tiles_a) * 32ll, k0 = blockIdx.x * 64ll;
-    load_tile(sd.o, K, r0, k0, t);
+    if (CB && is_a)
+        load_tile<true>(sd.o, K, r0, k0, t);
+    else
+        load_tile<false>(sd.o, K, r0, k0, t);
     const int kk = 2 * threadIdx.x;
     for (int i = threadIdx.y; i < 32; i += 8) {
         const int64_t r = r0 + i, k = k0 + kk;
@@ -509,6 +544,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
 // Every element of C in a row of op(A) or a column of op(B) with Inf or NaN, as an FP32 loop along k computes it.
 // Under a split, p's C is the slices (alpha 1, beta 0): the sum goes in the first and zeros in the others, which the
 // product left unwritten there, so that summing the slices gives it unchanged.
+template <bool CB>
 __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *nbad_a, const int *bad_b,
                        const int *nbad_b, int slices, int64_t c_step)
 {
@@ -523,7 +559,8 @@ __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int
             j = bad_b[(t - by_rows) / p.m];
         float acc = 0.f;
         for (int64_t k = 0; k < p.k; k++)
-            acc = fmaf(tb_op_at(p.a, p.lda, p.transa, i, k), tb_op_at(p.b, p.ldb, p.transb, k, j), acc);
+            acc = fmaf(CB ? value<true>(op_a(p), i, k) : tb_op_at(p.a, p.lda, p.transa, i, k),
+                       tb_op_at(p.b, p.ldb, p.transb, k, j), acc);
         tb_store(p, i, j, acc);
         for (int z = 1; z < slices; z++)
             p.c[z * c_step + i + j * p.ldc] = 0.f;
@@ -610,32 +647,22 @@ template <class F> side side_of(const operand &o, char *base, const prepared &pr
              base + (size_t)r0 * pr.kp * F::ESIZE, R };
 }
 
-operand op_a(const tb_sproblem &p)
-{
-    return { p.a, p.lda, p.m, p.transa };
-}
-
-operand op_b(const tb_sproblem &p)
-{
-    return { p.b, p.ldb, p.n, !p.transb };
-}
-
 // The passes that prepare the rows of sa and sb (either may have none) for the product, k deep: bf16x6, their
 // scales and lists (whose scales and list lengths must be zeros first) and parts; tf32, the elements rounded
-template <class F> void prepare(const side &sa, const side &sb, int64_t k, int64_t kp, cudaStream_t s)
+template <class F, bool CB = false> void prepare(const side &sa, const side &sb, int64_t k, int64_t kp, cudaStream_t s)
 {
     const int64_t ta = (sa.o.rows + 31) / 32, tb = (sb.o.rows + 31) / 32;
     if (F::PARTS == 3) {
         const int64_t kc = scales_depth(ta + tb, k);
-        scales<<<dim3((unsigned)((k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, k, kc);
+        scales<CB><<<dim3((unsigned)((k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, k, kc);
     }
-    split<F><<<dim3((unsigned)((kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, k, kp);
+    split<F, CB><<<dim3((unsigned)((kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, k, kp);
 }
 
 // The product of p from the prepared rows of sa and sb (with k split into slices in ws where p has few tiles),
 // and the fix-up of the elements of rows and columns with Inf or NaN
-template <class F> int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, float *ws,
-                                cudaStream_t s)
+template <class F, bool CB = false>
+int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, float *ws, cudaStream_t s)
 {
     constexpr bool bf16 = F::PARTS == 3;
     maps tm;
@@ -655,20 +682,20 @@ template <class F> int multiply(const tb_sproblem &p, const side &sa, const side
         product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(tm, q, ea, eb, sp.kchunk,
                                                                                         sp.c_step);
         if (bf16)
-            fix_up<<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, sa.bad, sa.nbad, sb.bad, sb.nbad, (int)n, sp.c_step);
+            fix_up<CB><<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, sa.bad, sa.nbad, sb.bad, sb.nbad, (int)n, sp.c_step);
         return (int)cudaGetLastError();
     };
     return tb_split_launch<float>(p, slices_of<F>(p), BK, ws, s, queue);
 }
 
-template <class F> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+template <class F, bool CB = false> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
 {
     const layout l = layout_of<F>(p);
     const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0), sb = side_of<F>(op_b(p), ws + l.b_at, l.b, p.n, 0);
     if (F::PARTS == 3) // the scales and the lists' lengths (and the lists) start at 0
         cudaMemsetAsync(ws + l.meta, 0, l.slices - l.meta, s);
-    prepare<F>(sa, sb, p.k, l.a.kp, s);
-    const int e = multiply<F>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
+    prepare<F, CB>(sa, sb, p.k, l.a.kp, s);
+    const int e = multiply<F, CB>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
     return e ? e : (int)cudaGetLastError();
 }
 
@@ -723,6 +750,15 @@ extern "C" size_t tb_workspace_tc32(const tb_kproblem *kp)
 extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
 {
     return run<bf16x6>(kp, ws, stream, worth_it);
+}
+
+// kp's op(A) read as complex blocks (kernels.h), where tc32 takes kp (blocked, which it hands the others, cannot)
+extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    if (!ws || !worth_it(p) || p.m % 2 || p.k % 2)
+        return (int)cudaErrorInvalidValue;
+    return launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
 }
 
 extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp)
