@@ -221,13 +221,10 @@ static inline bool b_in_place(const tb_kproblem *p)
     return TB_COMPLEX_B_IN_PLACE && p->transb == 0;
 }
 
-// TB_COMPLEX_A_IN_PLACE=1 (off until it has run on a GPU): where the real kernel can read op(A)'s blocks in place
-// (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op
-// is N and alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded
-// in.  Only where the kernel runs on its own (from host memory the operands are prepared once, as Ab).
-#ifndef TB_COMPLEX_A_IN_PLACE
-#define TB_COMPLEX_A_IN_PLACE 0
-#endif
+// The kernels that read op(A) in place (A_HERE below; c4m-tc32-inplace, z4m-dmma-inplace: until they are measured
+// faster): where the real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real
+// product: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op is N and
+// alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded in.
 
 // With op(B) in place, whether fixup's look at all of C (and, when C is read, its copy: three passes) costs less
 // than reading op(B) for its Inf and NaN
@@ -239,17 +236,17 @@ static inline bool b_unscanned(const tb_kproblem *p)
 
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
 // operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
-// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one)
+// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used where A_HERE
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
           const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
-          int (*BlocksTake)(const tb_kproblem *)>
+          int (*BlocksTake)(const tb_kproblem *), bool A_HERE = false>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
-    // op(A) read in place (TB_COMPLEX_A_IN_PLACE), where the kernel runs on its own
+    // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
     static bool a_in_place(const tb_kproblem *p)
     {
-        if (!TB_COMPLEX_A_IN_PLACE || !Blocks)
+        if (!A_HERE || !Blocks)
             return false;
         const tb_kproblem q = real_problem(p, true);
         return !BlocksTake || BlocksTake(&q);
@@ -522,6 +519,9 @@ typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr,
 typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr> c_tf32;
 typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32> c_tc32;
 typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr> z_dmma;
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, true>
+    c_tc32_inplace;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, true> z_dmma_inplace;
 
 } // namespace
 
@@ -533,3 +533,5 @@ TB_FOUR_M(c4m_blocked, c_blocked)
 TB_FOUR_M(c4m_tf32, c_tf32)
 TB_FOUR_M(c4m_tc32, c_tc32)
 TB_FOUR_M(z4m_dmma, z_dmma)
+TB_FOUR_M(c4m_tc32_inplace, c_tc32_inplace)
+TB_FOUR_M(z4m_dmma_inplace, z_dmma_inplace)

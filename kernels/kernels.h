@@ -189,6 +189,11 @@ TB_KERNEL_HIDDEN int tb_launch_c4m_tc32(const tb_kproblem *p, void *workspace, v
 TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tc32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_z4m_dmma(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_z4m_dmma(const tb_kproblem *p);
+/* the same with op(A) read in place by the real kernel (tb_launch_tc32_blocks, tb_launch_dmma_blocks) */
+TB_KERNEL_HIDDEN int tb_launch_c4m_tc32_inplace(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tc32_inplace(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_z4m_dmma_inplace(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_z4m_dmma_inplace(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }
