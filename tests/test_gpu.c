@@ -148,17 +148,19 @@ START_TEST(prepared)
 }
 END_TEST
 
-/* The complex kernels from host memory where the pipeline prepares each row block of op(A) and each panel of op(B)
- * once (their real forms, and c4m-tc32's and c4m-tf32's own forms of those): 2000^3 makes 2 row blocks and 8
- * panels (complex plans are cut along both sides), with tiles that tc32 takes; four op pairs, complex alpha and
- * beta, a few elements of A, B and C Inf or NaN, in different blocks. */
-START_TEST(prepared_complex)
+/* The complex kernels from host memory, 2000^3 in tiles that tc32 takes: where the kernel prepares its operands,
+ * each row block of op(A) and each panel of op(B) prepared once (their real forms, and c4m-tc32's and c4m-tf32's
+ * own forms of those; 2 row blocks and 8 panels: complex plans are cut along both sides), and the inplace kernels
+ * reading op(A) where it is, tile by tile; four op pairs, complex alpha and beta, a few elements of A, B and C Inf
+ * or NaN, in different blocks. */
+START_TEST(large_complex)
 {
-    static const char *const with_prepared[] = { "c4m-tc32", "c4m-tf32", "c4m-blocked", "z4m-dmma" };
+    static const char *const complex_kernels[] = { "c4m-tc32", "c4m-tf32", "c4m-blocked", "z4m-dmma", "c4m-tc32-inplace",
+                                                   "z4m-dmma-inplace" };
     static const int pairs[4] = { 0, 7, 5, 3 }; /* NN, CT, TC, TN (tt_combo_complex's numbering: 3 ta + tb) */
-    const char *kernel = with_prepared[_i / 4];
+    const char *kernel = complex_kernels[_i / 4];
     if (getenv("TILEBLAS_GPU_MEMORY"))
-        return; /* tests/out-of-core.sh: the prepared forms need the operands whole on the device */
+        return; /* tests/out-of-core.sh: 2000^3 complex needs 100-200 MB */
     tt_case c;
     char msg[1024] = "";
     tt_combo_complex(pairs[_i % 4], &c);
@@ -233,7 +235,7 @@ int main(void)
     if (in_part(PART_COMPLEX))
         tcase_add_loop_test(tc, grid_complex, 0, kernels * 2 * 9);
     if (in_part(PART_COMPLEX))
-        tcase_add_loop_test(tc, prepared_complex, 0, 4 * 4);
+        tcase_add_loop_test(tc, large_complex, 0, 6 * 4);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */

@@ -229,8 +229,8 @@ START_TEST(odd_layouts)
 END_TEST
 
 /* The complex types: loop index -> kernel x type (C, Z) x op(A) x op(B), each of N, T and C (the conjugate
- * transpose); the small shapes, and one whose real products split k; through prepared operands too, and so on a
- * shape whose tiles tc32 takes */
+ * transpose); the small shapes, one whose real products split k, and one whose real product tc32 takes (whole,
+ * and through prepared operands in tiles it takes too) */
 START_TEST(complex_layouts)
 {
     const int kernel = _i / 18, ta = _i / 3 % 3, tb = _i % 3;
@@ -247,6 +247,8 @@ START_TEST(complex_layouts)
             if (layout == 1)
                 run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1, 1);
         }
+    run_case(kernel, type, ta, tb, tall, 0, -1.25, 0.0, 31, 0); /* tc32 takes its real product (the inplace kernels) */
+    run_case(kernel, type, ta, tb, tall, 1, 0.75, 0.5, 31, 0);
     if (tb_kernel_prep_of(kernel)) {
         run_case(kernel, type, ta, tb, tall, 0, -1.25, 0.0, 31, 1);
         run_case(kernel, type, ta, tb, tall, 1, 0.75, 0.5, 31, 1);
