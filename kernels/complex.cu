@@ -221,17 +221,16 @@ static inline bool b_in_place(const tb_kproblem *p)
     return TB_COMPLEX_B_IN_PLACE && p->transb == 0;
 }
 
-// The kernels that read op(A) in place (A_HERE below; c4m-tc32-inplace, z4m-dmma-inplace: until they are measured
-// faster): where the real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real
-// product: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op is N and
-// alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded in.
+// What fixup's look at all of C costs, in elements read: C, and when C is read its copy too (three passes)
+static inline double c_check_cost(const tb_kproblem *p)
+{
+    return (double)p->m * (double)p->n * (tb_beta_zero(p) ? 1 : 3);
+}
 
-// With op(B) in place, whether fixup's look at all of C (and, when C is read, its copy: three passes) costs less
-// than reading op(B) for its Inf and NaN
+// With op(B) in place, whether that costs less than reading op(B) for its Inf and NaN
 static inline bool b_unscanned(const tb_kproblem *p)
 {
-    const double c = (double)p->m * (double)p->n * (tb_beta_zero(p) ? 1 : 3);
-    return b_in_place(p) && c < (double)p->k * (double)p->n;
+    return b_in_place(p) && c_check_cost(p) < (double)p->k * (double)p->n;
 }
 
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
@@ -330,7 +329,7 @@ struct four_m {
         int *flag = (int *)(w + l.at[2]);
         const bool bh = b_here(p, true);
         const double scans = (double)p->m * (double)p->k + (bh ? (double)p->k * (double)p->n : 0.0);
-        const bool check_all = odd_scalars(p) || (double)p->m * (double)p->n * (tb_beta_zero(p) ? 1 : 3) < scans;
+        const bool check_all = odd_scalars(p) || c_check_cost(p) < scans;
         if (!bh)
             q.b = b2;
         int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
@@ -519,6 +518,10 @@ typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr,
 typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr> c_tf32;
 typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32> c_tc32;
 typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr> z_dmma;
+// The kernels that read op(A) in place (A_HERE below; c4m-tc32-inplace, z4m-dmma-inplace: until they are measured
+// faster): where the real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real
+// product: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op is N and
+// alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded in.
 typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, true>
     c_tc32_inplace;
 typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, true> z_dmma_inplace;
