@@ -233,9 +233,8 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
 #endif
 
 /* The complex kernels' plans cut C along both sides, so that their operands are prepared once (plan.h, grid): their
- * real forms are four times op(A), and converted for every one of 4096^3's eight tiles they held a CGEMM call from
- * host memory at 13.0 ms, against 9.7.  A real operand's conversion costs little beside its copies (SGEMM 4096^3
- * took 4.65 ms as before and 5.05 cut both ways: bench/RESULTS.md, run P4), so real plans stay as they were.
+ * real forms are four times op(A), too much to make again for every tile.  A real operand's conversion costs
+ * little beside its copies, and real plans stay as they were (measured both ways: bench/RESULTS.md, run P4).
  * TB_PLAN_PREP_GRID=0 builds the complex ones as before too (for timing the two). */
 #ifndef TB_PLAN_PREP_GRID
 #define TB_PLAN_PREP_GRID 1
