@@ -392,9 +392,9 @@ struct four_m {
         int e = 0;
         if (!tb_beta_zero(p)) {
             if (!check_all)
-                keep<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c_flag);
+                e = scan(p->c, p->ldc, p->m, p->n, c_flag, s);
             keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, fl);
-            e = (int)cudaGetLastError();
+            e = e ? e : (int)cudaGetLastError();
         }
         if (!e && p->beta_im != 0.0) {
             scale<R><<<grid_c, 128, 0, s>>>(p->m, p->n, (R)p->beta, (R)p->beta_im, (R *)p->c, p->ldc);
