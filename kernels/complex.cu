@@ -233,19 +233,31 @@ static inline bool b_unscanned(const tb_kproblem *p)
     return b_in_place(p) && c_check_cost(p) < (double)p->k * (double)p->n;
 }
 
+// Where op(A) is read in place (its blocks by the real kernel, Blocks below) or made into Ab first
+enum a_read { A_AS_AB, A_BY_SHAPE, A_HERE };
+
+// Ab, made once, serves each of the product's column tiles, so its making weighs as 1/n beside the product; reading
+// op(A)'s blocks in place slows the product a little, and more where op(A) is transposed (its tiles cross memory).
+// Where n is under these, in place is the faster (z4m-dmma and c4m-tc32 against their inplace forms, ZGEMM
+// 267 x 71 x 5038 0.50 -> 0.74 cuBLAS's time, 3000 x 5000 x 700 1.06 -> 0.98: bench/RESULTS.md)
+static inline bool few_columns(const tb_kproblem *p)
+{
+    return p->n <= (p->transa ? 192 : 1024);
+}
+
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
 // operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
-// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used where A_HERE
+// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used as AREAD says
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
           const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
-          int (*BlocksTake)(const tb_kproblem *), bool A_HERE = false>
+          int (*BlocksTake)(const tb_kproblem *), a_read AREAD>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
     static bool a_in_place(const tb_kproblem *p)
     {
-        if (!A_HERE || !Blocks)
+        if (AREAD == A_AS_AB || !Blocks || (AREAD == A_BY_SHAPE && !few_columns(p)))
             return false;
         const tb_kproblem q = real_problem(p, true);
         return !BlocksTake || BlocksTake(&q);
@@ -514,17 +526,20 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr, nullptr> c_blocked;
-typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr> c_tf32;
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32> c_tc32;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr> z_dmma;
-// The kernels that read op(A) in place (A_HERE below; c4m-tc32-inplace, z4m-dmma-inplace: until they are measured
-// faster): where the real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real
-// product: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op is N and
-// alpha real, and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded in.
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, true>
+typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr, nullptr, A_AS_AB> c_blocked;
+typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr, A_AS_AB> c_tf32;
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32,
+               A_BY_SHAPE>
+    c_tc32;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_BY_SHAPE> z_dmma;
+// The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
+// real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
+// tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op is N and alpha real,
+// and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded in.
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, A_HERE>
     c_tc32_inplace;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, true> z_dmma_inplace;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE>
+    z_dmma_inplace;
 
 } // namespace
 
