@@ -55,6 +55,9 @@ namespace {
 #ifndef TB_DMMA_FILL_SPLIT
 #define TB_DMMA_FILL_SPLIT 1 // 0: do not also split k where a split fills the half tiles' waves markedly better (classify)
 #endif
+#ifndef TB_DMMA_SPLIT_DEPTH
+#define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it
+#endif
 #ifndef TB_DMMA_BIG_MIN_K
 #define TB_DMMA_BIG_MIN_K 1024 // below, the half tiles (two blocks a SM) even with tiles enough for the big one
 #endif
@@ -565,7 +568,7 @@ int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream
 // SMs busy (with more, the sum of the slices costs more than the idle SMs).
 // The measurements behind it: doc/NOTES.md, "The DGEMM kernel (dmma): where it stands".
 enum shape_class { BIG, TALL, WIDE };
-constexpr int64_t BIG_MIN_K = TB_DMMA_BIG_MIN_K, SPLIT_DEPTH = 256;
+constexpr int64_t BIG_MIN_K = TB_DMMA_BIG_MIN_K, SPLIT_DEPTH = TB_DMMA_SPLIT_DEPTH;
 static shape_class classify(const tb_dproblem &p, int64_t *slices)
 {
     *slices = 1;
