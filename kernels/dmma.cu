@@ -56,7 +56,7 @@ namespace {
 #define TB_DMMA_FILL_SPLIT 1 // 0: do not also split k where a split fills the half tiles' waves markedly better (classify)
 #endif
 #ifndef TB_DMMA_SPLIT_DEPTH
-#define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it
+#define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it (128, 64: no steadier gain)
 #endif
 #ifndef TB_DMMA_BIG_MIN_K
 #define TB_DMMA_BIG_MIN_K 1024 // below, the half tiles (two blocks a SM) even with tiles enough for the big one
