@@ -12,7 +12,8 @@
  *     2 warm-up launches, then the median of R samples timed with CUDA events, each one launch or, for launches
  *     under 0.2 ms, as many back to back as make about 0.2 ms (at most 50), divided by their number: the host's
  *     jitter around a single short launch would otherwise decide its time (--repeats 1: one launch, as under
- *     compute-sanitizer, where each launch costs the host much more);
+ *     compute-sanitizer, where each launch costs the host much more); where any of them takes under 0.2 ms, all
+ *     are timed so five times in turn, and the median of the five is printed;
  *   - with `call` in --kernels (or all): tileblas's cblas_sgemm on the same device pointers (tb-call: the library
  *     finds them in device memory and runs the default kernel in place), timed the same way;
  *   - all of it on CUDA device D (--device; 0 by default), the library's calls too (on the device that holds
@@ -54,6 +55,11 @@
 
 #define MAX_SHAPES BENCH_MAX_SHAPES
 #define MAX_IMPLS 16
+/* Where some implementation takes under SHORT_MS ms, all are timed ROUNDS times in turn and each one's median kept:
+ * calls of tens of microseconds drift with the GPU's clocks and the host's launches between one implementation's
+ * samples and the next one's (bench/RESULTS.md, twenty-third session, runs Q4 and Q5) */
+#define SHORT_MS 0.2
+#define ROUNDS 5
 
 static void die_cuda(cudaError_t e, const char *what)
 {
@@ -625,9 +631,10 @@ int main(int argc, char **argv)
 
     struct cudaDeviceProp prop;
     die_cuda(cudaGetDeviceProperties(&prop, device), "device properties");
-    printf("tileblas-bench: device %d, %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, median of "
-           "%d samples (short launches in batches of 0.2 ms); OpenBLAS: host memory, wall clock\n",
-           device, prop.name, prop.multiProcessorCount, repeats);
+    printf("tileblas-bench: device %d, %s (%d SMs); column-major, alpha = 1, beta = 0; GPU: operands on the device, "
+           "median of %d samples (short launches in batches of 0.2 ms, all timed %d times in turn); OpenBLAS: host "
+           "memory, wall clock\n",
+           device, prop.name, prop.multiProcessorCount, repeats, ROUNDS);
     printf("%-4s %-18s %-5s %-11s %10s %9s %9s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            cublas_gemm[TB_TYPE_S] ? "x cuBLAS" : "x default", "max rel diff");
     row *rows = bench_alloc((size_t)ntypes * nshapes * ntrans * MAX_IMPLS * sizeof *rows);
@@ -657,19 +664,35 @@ int main(int argc, char **argv)
                 }
                 setup(&pr, type, m, n, k, (int)(strchr("NTC", tr[0]) - "NTC"), (int)(strchr("NTC", tr[1]) - "NTC"));
                 void *ref = bench_alloc(pr.celems * pr.es);
+                double ms[MAX_IMPLS][ROUNDS], diff[MAX_IMPLS];
+                int rounds = 1, shown[MAX_IMPLS] = { 0 };
+                for (int r = 0; r < rounds; r++) {
+                    for (int i = 0; i < nimpls; i++) {
+                        /* too small for the library to look for device memory: it would read it as host */
+                        if (impls[i].kind == IMPL_CALL && 2.0 * m * n * k < TB_DEVPTR_MIN_FLOPS)
+                            continue;
+                        if (r > 0 && impls[i].kind == IMPL_OPENBLAS)
+                            continue;
+                        ms[i][r] = time_impl(&impls[i], &pr, repeats);
+                        if (r > 0)
+                            continue;
+                        if (i == 0)
+                            memcpy(ref, pr.hc, pr.celems * pr.es);
+                        const int parts = tb_type_complex(type) ? 2 : 1; /* complex: compared part by part */
+                        diff[i] = bench_max_diff(pr.hc, ref, parts * m, n, parts * pr.p.ldc, pr.es / parts);
+                        shown[i] = 1;
+                        if (impls[i].kind != IMPL_OPENBLAS && ms[i][0] < SHORT_MS && repeats > 1)
+                            rounds = ROUNDS;
+                    }
+                }
                 double ref_ms = 0;
                 for (int i = 0; i < nimpls; i++) {
-                    if (impls[i].kind == IMPL_CALL && 2.0 * m * n * k < TB_DEVPTR_MIN_FLOPS)
-                        continue; /* too small for the library to look for device memory: it would read it as host */
-                    double ms = time_impl(&impls[i], &pr, repeats);
-                    if (i == 0) {
-                        ref_ms = ms;
-                        memcpy(ref, pr.hc, pr.celems * pr.es);
-                    }
-                    const int parts = tb_type_complex(type) ? 2 : 1; /* complex: compared part by part */
-                    double diff = bench_max_diff(pr.hc, ref, parts * m, n, parts * pr.p.ldc, pr.es / parts);
-                    status |= bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, ms, ref_ms, diff,
-                                              tolerance_of(&impls[i]));
+                    if (!shown[i])
+                        continue;
+                    const double med = bench_median(ms[i], impls[i].kind == IMPL_OPENBLAS ? 1 : rounds);
+                    ref_ms = i == 0 ? med : ref_ms;
+                    status |= bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, med, ref_ms,
+                                              diff[i], tolerance_of(&impls[i]));
                 }
                 free(ref);
                 teardown(&pr);
