@@ -5,9 +5,10 @@
 // into a ring of STAGES shared-memory buffers, so that the loads of the next tiles overlap the MMAs on the current
 // one; one barrier per tile.  Within a tile the loop is software-pipelined: each k8 step's fragments are read, and
 // the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (reads all
-// before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles, chosen by shape, and k
-// split across blocks where the tiles are too few (split.cuh): `classify` below; a last wave of tiles that would
-// leave most SMs idle is computed apart (`plan`); where k is short, blocks go on from tile to tile (dmma_kernel).
+// before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles (a fourth, smaller, behind
+// TB_DMMA_SMALL), chosen by shape, and k split across blocks where the tiles are too few (split.cuh): `classify`
+// below; a last wave of tiles that would leave most SMs idle is computed apart (`plan`); where k is short, blocks
+// go on from tile to tile (dmma_kernel).
 //
 // Shared tiles keep each operand's global layout (the side that is contiguous in memory stays contiguous), so
 // every copy is a straight 16-byte cp.async whatever the transposes, and the fragment loads read across that
@@ -58,15 +59,16 @@ namespace {
 #ifndef TB_DMMA_SPLIT_DEPTH
 #define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it (128, 64: no steadier gain)
 #endif
+#ifndef TB_DMMA_SMALL
+#define TB_DMMA_SMALL 0 // 1: products of few tiles even of the half tiles on the 64 x 32 tiles (classify)
+#endif
 #ifndef TB_DMMA_BIG_MIN_K
 #define TB_DMMA_BIG_MIN_K 1024 // below, the half tiles (two blocks a SM) even with tiles enough for the big one
 #endif
 
 constexpr int BK = TB_DMMA_BK, WM = TB_DMMA_WM, WN = TB_DMMA_WN;
 constexpr int64_t PERSIST_MAX_K = TB_DMMA_PERSIST_MAX_K;
-constexpr int MI = WM / 16, NJ = WN / 8; // a warp's tile, in MMA tiles
-static_assert(WM % 16 == 0 && WN % 8 == 0 && BK % 16 == 0,
-              "tile shapes (an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each)");
+static_assert(BK % 16 == 0, "an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each");
 
 // An operand's tile of side RS (BM for op(A), BN for op(B)) is kept in the operand's own layout:
 //   contiguous along its side (A not transposed, B transposed): [l][r], rows of RS + PAD
@@ -89,11 +91,13 @@ constexpr int tile_doubles()
     return BK * (RS + 4) > RS * (BK + 8) ? BK * (RS + 4) : RS * (BK + 8);
 }
 
-// A block configuration: BM x BN of C, warps of WM x WN, a ring of STAGES buffers, each op(A)'s tile then op(B)'s.
-// MINB: blocks per SM that __launch_bounds__ must leave room for.
-template <int BM_, int BN_, int STAGES_, int MINB_>
+// A block configuration: BM x BN of C, warps of WM x WN (MI x NJ MMA tiles), a ring of STAGES buffers, each op(A)'s
+// tile then op(B)'s.  MINB: blocks per SM that __launch_bounds__ must leave room for.
+template <int BM_, int BN_, int STAGES_, int MINB_, int WM_ = WM, int WN_ = WN>
 struct config {
-    static constexpr int BM = BM_, BN = BN_, STAGES = STAGES_, MINB = MINB_;
+    static constexpr int BM = BM_, BN = BN_, STAGES = STAGES_, MINB = MINB_, WM = WM_, WN = WN_;
+    static constexpr int MI = WM / 16, NJ = WN / 8;
+    static_assert(WM % 16 == 0 && WN % 8 == 0, "whole MMA tiles");
     static constexpr int WARPS_M = BM / WM, THREADS = 32 * WARPS_M * (BN / WN);
     static constexpr int A_DOUBLES = tile_doubles<BM>(), STAGE_DOUBLES = A_DOUBLES + tile_doubles<BN>();
     static constexpr size_t SMEM_BYTES = (size_t)STAGES * STAGE_DOUBLES * sizeof(double);
@@ -105,6 +109,8 @@ struct config {
 typedef config<TB_DMMA_BM, TB_DMMA_BN, TB_DMMA_STAGES, TB_DMMA_MINB> big_t;
 typedef config<128, 64, 3, 2> tall_t;
 typedef config<64, 128, 3, 2> wide_t;
+// Three blocks of 64 x 32 (warps of 32 x 16) a SM for products of few tiles even of those (TB_DMMA_SMALL)
+typedef config<64, 32, 3, 3, 32, 16> small_t;
 
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {
@@ -268,7 +274,7 @@ struct fragments {
     typedef layout<C::BN, TB, PAIRED> LB;
     static constexpr int K1 = PAIRED ? 1 : 4;   // the tile's k of the MMA's k slot t + 4, less that of slot t
     static constexpr int HALF = PAIRED ? 1 : 8; // the tile's row of the MMA's row g + 8, less that of row g
-    double a[MI][4], b[2][NJ][2];
+    double a[C::MI][4], b[2][C::NJ][2];
     double asign; // CA, transposed: the sign of this thread's values of op(A) (1 otherwise)
     static __device__ __forceinline__ int rowmap(int g, int half) { return (PAIRED ? 2 * g : g) + HALF * half; }
     static __device__ __forceinline__ int a_offset(int wm, int g, int t)
@@ -307,7 +313,7 @@ struct fragments {
     __device__ __forceinline__ void load_b(int buf, const double *bs, int kk)
     {
 #pragma unroll
-        for (int j = 0; j < NJ; j++) {
+        for (int j = 0; j < C::NJ; j++) {
             if (PAIRED && !TB) { // along k: (b0, b1) side by side
                 const double2 v = *reinterpret_cast<const double2 *>(&bs[LB::at(8 * j, kk)]);
                 b[buf][j][0] = v.x, b[buf][j][1] = v.y;
@@ -374,7 +380,7 @@ template <class C, bool TA, bool TB, bool VEC, bool PAIR, bool CA>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
     dmma_kernel(tb_dproblem p, int64_t tiles_m, int64_t tiles_n, tb_split sp)
 {
-    constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, A_DOUBLES = C::A_DOUBLES;
+    constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, A_DOUBLES = C::A_DOUBLES, MI = C::MI, NJ = C::NJ;
     constexpr int STAGE_DOUBLES = C::STAGE_DOUBLES;
     extern __shared__ __align__(16) double smem[];
     const int64_t z = blockIdx.y;
@@ -393,7 +399,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     loader_b lb(p.b, p.ldb, p.n, p.k, n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
-    const int wm = (warp % C::WARPS_M) * WM, wn = (warp / C::WARPS_M) * WN;
+    const int wm = (warp % C::WARPS_M) * C::WM, wn = (warp / C::WARPS_M) * C::WN;
     typedef fragments<C, TA, TB, CA> frags;
     const int aoff = frags::a_offset(wm, g, t), boff = A_DOUBLES + frags::b_offset(wn, g, t);
     const int64_t ktiles = (p.k + BK - 1) / BK;
@@ -567,7 +573,7 @@ int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream
 // its tiles empty, with k split (slices at least SPLIT_DEPTH deep) when its tiles would keep at most half the
 // SMs busy (with more, the sum of the slices costs more than the idle SMs).
 // The measurements behind it: doc/NOTES.md, "The DGEMM kernel (dmma): where it stands".
-enum shape_class { BIG, TALL, WIDE };
+enum shape_class { BIG, TALL, WIDE, SMALL };
 constexpr int64_t BIG_MIN_K = TB_DMMA_BIG_MIN_K, SPLIT_DEPTH = TB_DMMA_SPLIT_DEPTH;
 static shape_class classify(const tb_dproblem &p, int64_t *slices)
 {
@@ -579,6 +585,11 @@ static shape_class classify(const tb_dproblem &p, int64_t *slices)
     const int64_t tall = tiles<tall_t>(p), wide = tiles<wide_t>(p), n = tall <= wide ? tall : wide;
     const int64_t slots = 2 * sms;
     const int64_t deepest = p.k / SPLIT_DEPTH < 64 ? p.k / SPLIT_DEPTH : 64;
+    if (TB_DMMA_SMALL && 4 * n <= sms) { // a quarter of the SMs or fewer: tiles of a quarter the size, k split alike
+        const int64_t s = small_t::MINB * sms / tiles<small_t>(p);
+        *slices = s < 1 ? 1 : s > deepest ? (deepest < 1 ? 1 : deepest) : s;
+        return SMALL;
+    }
     if (2 * n <= sms) {
         int64_t s = slots / n;
         s = s > deepest ? deepest : s;
@@ -662,9 +673,10 @@ static int run(const tb_kproblem *kp, void *workspace, void *stream)
     for (int i = 0, n = plan(tb_problem_of<double>(kp), parts, CA && kp->transa); i < n && !e; i++) {
         const part &x = parts[i];
         double *ws = (double *)workspace;
-        e = x.c == BIG    ? launch_config<big_t, CA>(x.q, 1, NULL, stream)
-            : x.c == TALL ? launch_config<tall_t, CA>(x.q, x.slices, ws, stream)
-                          : launch_config<wide_t, CA>(x.q, x.slices, ws, stream);
+        e = x.c == BIG     ? launch_config<big_t, CA>(x.q, 1, NULL, stream)
+            : x.c == TALL  ? launch_config<tall_t, CA>(x.q, x.slices, ws, stream)
+            : x.c == SMALL ? launch_config<small_t, CA>(x.q, x.slices, ws, stream)
+                           : launch_config<wide_t, CA>(x.q, x.slices, ws, stream);
     }
     return e;
 }
@@ -692,4 +704,8 @@ extern "C" int tb_launch_dmma128x64(const tb_kproblem *kp, void *, void *stream)
 extern "C" int tb_launch_dmma64x128(const tb_kproblem *kp, void *, void *stream)
 {
     return launch_config<wide_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+}
+extern "C" int tb_launch_dmma64x32(const tb_kproblem *kp, void *, void *stream)
+{
+    return launch_config<small_t>(tb_problem_of<double>(kp), 1, NULL, stream);
 }

@@ -162,6 +162,7 @@ TB_KERNEL_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_dmma128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN int tb_launch_dmma64x32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
 /* dmma with op(A) the 2 x 2 blocks [re -im; im re] of interleaved complex numbers, read in place (kernels/complex.cu):

@@ -57,6 +57,8 @@
     X("dmma128", tb_launch_dmma128, 0, TB_D, 0, 0, 0)                                                            \
     X("dmma128x64", tb_launch_dmma128x64, 0, TB_D, 0, 0, 0)                                                      \
     X("dmma64x128", tb_launch_dmma64x128, 0, TB_D, 0, 0, 0)                                                      \
+    /* 64 x 32 per block, warps of 32 x 16 (three blocks a SM): for products of very few tiles */               \
+    X("dmma64x32", tb_launch_dmma64x32, 0, TB_D, 0, 0, 0)                                                        \
     /* the DMMA configuration chosen by shape, with k split (a workspace) for shapes of few tiles */             \
     X("dmma", tb_launch_dmma, tb_workspace_dmma, TB_D, 0, 0, 0)                                                  \
     TB_COMPLEX_ROWS(X)
