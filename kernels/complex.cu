@@ -247,10 +247,11 @@ static inline bool few_columns(const tb_kproblem *p)
 
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
 // operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
-// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used as AREAD says
+// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used as AREAD says; PAIRS:
+// Blocks also reads a transposed op(B) in place, as its real view (tb_launch_dmma_blocks)
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
           const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
-          int (*BlocksTake)(const tb_kproblem *), a_read AREAD>
+          int (*BlocksTake)(const tb_kproblem *), a_read AREAD, bool PAIRS = false>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
@@ -263,14 +264,16 @@ struct four_m {
         return !BlocksTake || BlocksTake(&q);
     }
 
-    // op(B) read in place: with op(A) in place, only for a real alpha (there is no Ab to fold it into)
+    // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
+    // only for a real alpha (there is no Ab to fold it into)
     static bool b_here(const tb_kproblem *p, bool a_here)
     {
-        return b_in_place(p) && !(a_here && p->alpha_im != 0.0);
+        return (b_in_place(p) || (a_here && PAIRS && p->transb != 0)) && !(a_here && p->alpha_im != 0.0);
     }
 
     // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here, its
-    // op kept: tb_launch_dmma_blocks) by op(B) in place or in pairs: a set by the caller unless in place, and b too
+    // op kept: tb_launch_dmma_blocks) by op(B) in place (its op kept) or in pairs: a set by the caller unless in
+    // place, and b too
     static tb_kproblem real_problem(const tb_kproblem *p, bool a_here = false)
     {
         tb_kproblem q = {};
@@ -279,7 +282,7 @@ struct four_m {
         if (a_here)
             q.a = p->a, q.lda = 2 * p->lda, q.transa = p->transa;
         if (b_here(p, a_here))
-            q.b = p->b, q.ldb = 2 * p->ldb;
+            q.b = p->b, q.ldb = 2 * p->ldb, q.transb = p->transb;
         q.c = p->c, q.ldc = 2 * p->ldc;
         q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
         return q;
@@ -350,7 +353,7 @@ struct four_m {
         if (!e && !check_all)
             e = scan(p->a, p->lda, p->transa ? p->k : p->m, p->transa ? p->m : p->k, flag, s);
         if (!e && !check_all && bh)
-            e = scan(p->b, p->ldb, p->k, p->n, flag, s);
+            e = scan(p->b, p->ldb, p->transb ? p->n : p->k, p->transb ? p->k : p->n, flag, s);
         if (!e)
             e = with_c(p, flags{ { flag, NULL, NULL } }, flag, check_all, c0, s,
                        [&] { return Blocks(&q, real_ws, s); });
@@ -534,11 +537,12 @@ typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launc
 typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_BY_SHAPE> z_dmma;
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
 // real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
-// tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where its op is N and alpha real,
-// and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha folded in.
+// tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where alpha is real and its op N
+// (z4m-dmma-inplace: any op), and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha
+// folded in.
 typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, A_HERE>
     c_tc32_inplace;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE>
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE, true>
     z_dmma_inplace;
 
 } // namespace

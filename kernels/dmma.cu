@@ -266,16 +266,25 @@ __device__ __forceinline__ void block_tile(unsigned b, unsigned tiles_m, unsigne
 // 2k along k): the product's element (2i + p, c) is the stored (i, c xor p), negated where that is an imaginary
 // part and p is 0, and once more for the conjugate transpose (transa 2): a thread's p and c's parity are fixed, so
 // its reads only move to the neighbouring column, under one sign (asign).
-template <class C, bool TA, bool TB, bool CA = false>
+//
+// CB (complex pairs): op(B) is the transpose, or conjugate transpose (transb 2), of an interleaved complex matrix,
+// and the product's op(B) its real view, whose rows 2l, 2l + 1 at column j are op(B)(l, j)'s parts: the stored
+// matrix read as real holds them at rows 2j, 2j + 1 of column l.  The tile holds it as stored (2 BN rows, half the
+// product's k).  Paired, the product's k 2t, 2t + 1 are one element's parts: one 16-byte read (the imaginary part
+// negated for C); otherwise a thread's k t and t + 4 are one part (t's parity) of the elements at l t / 2 and
+// t / 2 + 2, under one sign (bsign).
+template <class C, bool TA, bool TB, bool CA = false, bool CB = false>
 struct fragments {
+    static_assert(!CB || TB, "complex pairs are op(B) transposed");
     static constexpr bool PAIRED = !TA;
     static constexpr int AROWS = CA && TA ? C::BM / 2 : C::BM; // op(A)'s rows in a tile as stored
     typedef layout<AROWS, !TA, PAIRED> LA;
-    typedef layout<C::BN, TB, PAIRED> LB;
+    typedef layout<CB ? 2 * C::BN : C::BN, TB, PAIRED> LB;
     static constexpr int K1 = PAIRED ? 1 : 4;   // the tile's k of the MMA's k slot t + 4, less that of slot t
     static constexpr int HALF = PAIRED ? 1 : 8; // the tile's row of the MMA's row g + 8, less that of row g
     double a[C::MI][4], b[2][C::NJ][2];
     double asign; // CA, transposed: the sign of this thread's values of op(A) (1 otherwise)
+    double bsign; // CB: the sign of this thread's imaginary parts of op(B) (paired), or of all its values (1 otherwise)
     static __device__ __forceinline__ int rowmap(int g, int half) { return (PAIRED ? 2 * g : g) + HALF * half; }
     static __device__ __forceinline__ int a_offset(int wm, int g, int t)
     {
@@ -288,7 +297,16 @@ struct fragments {
         const int p = g & 1;
         return CA && TA && ((t ^ p) & 1) ? (p != (int)conj ? 1.0 : -1.0) : 1.0;
     }
-    static __device__ __forceinline__ int b_offset(int wn, int g, int t) { return LB::at(wn + g, PAIRED ? 2 * t : t); }
+    static __device__ __forceinline__ int b_offset(int wn, int g, int t)
+    {
+        if (CB)
+            return PAIRED ? LB::at(2 * (wn + g), t) : LB::at(2 * (wn + g) + (t & 1), t >> 1);
+        return LB::at(wn + g, PAIRED ? 2 * t : t);
+    }
+    static __device__ __forceinline__ double b_sign(int t, bool conj)
+    {
+        return CB && conj && (PAIRED || (t & 1)) ? -1.0 : 1.0;
+    }
 
     // a[i] for the k8 step at kk; as: the stage's op(A) tile plus a_offset
     __device__ __forceinline__ void load_a(int i, const double *as, int kk)
@@ -314,7 +332,13 @@ struct fragments {
     {
 #pragma unroll
         for (int j = 0; j < C::NJ; j++) {
-            if (PAIRED && !TB) { // along k: (b0, b1) side by side
+            if (CB && PAIRED) { // one element's parts: (re, im) at rows 2 (wn + 8 j + g), + 1 of column kk / 2 + t
+                const double2 v = *reinterpret_cast<const double2 *>(&bs[LB::at(16 * j, kk / 2)]);
+                b[buf][j][0] = v.x, b[buf][j][1] = bsign * v.y;
+            } else if (CB) { // k kk + t and kk + t + 4: columns (kk + t) / 2 and 2 further, part t & 1
+                b[buf][j][0] = bsign * bs[LB::at(16 * j, kk / 2)];
+                b[buf][j][1] = bsign * bs[LB::at(16 * j, kk / 2 + 2)];
+            } else if (PAIRED && !TB) { // along k: (b0, b1) side by side
                 const double2 v = *reinterpret_cast<const double2 *>(&bs[LB::at(8 * j, kk)]);
                 b[buf][j][0] = v.x, b[buf][j][1] = v.y;
             } else {
@@ -376,7 +400,7 @@ __device__ __forceinline__ void store_whole(const tb_dproblem &p, const double (
 // With fewer blocks than tiles (as many as fit on the GPU at once) each block goes on to its next tile without
 // leaving the SM: the next tile's first loads are issued before this one's results are stored, so that the stores
 // drain while they arrive; short products, whose blocks spend as long storing C as multiplying, gain most.
-template <class C, bool TA, bool TB, bool VEC, bool PAIR, bool CA>
+template <class C, bool TA, bool TB, bool VEC, bool PAIR, bool CA, bool CB>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
     dmma_kernel(tb_dproblem p, int64_t tiles_m, int64_t tiles_n, tb_split sp)
 {
@@ -386,21 +410,22 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     const int64_t z = blockIdx.y;
     const unsigned ntiles = (unsigned)(tiles_m * tiles_n);
     constexpr bool HALF_K = CA && !TA, HALF_M = CA && TA; // op(A) as stored: CA's k or m halved
-    p.a += z * (HALF_K ? sp.a_step / 2 : sp.a_step), p.b += z * sp.b_step, p.c += z * sp.c_step;
+    p.a += z * (HALF_K ? sp.a_step / 2 : sp.a_step), p.b += z * (CB ? sp.b_step / 2 : sp.b_step), p.c += z * sp.c_step;
     p.k = p.k - z * sp.kchunk < sp.kchunk ? p.k - z * sp.kchunk : sp.kchunk;
     const int64_t ka = HALF_K ? p.k / 2 : p.k, ma = HALF_M ? p.m / 2 : p.m;
     // op(A) is contiguous along m unless transposed; op(B) along n only when transposed
     typedef tile_loader<HALF_M ? BM / 2 : BM, !TA, !TA, VEC, C::THREADS, HALF_K ? BK / 2 : BK> loader_a;
-    typedef tile_loader<BN, TB, !TA, VEC, C::THREADS> loader_b;
+    typedef tile_loader<CB ? 2 * BN : BN, TB, !TA, VEC, C::THREADS, CB ? BK / 2 : BK> loader_b;
+    const int64_t nb = CB ? 2 * p.n : p.n, kb = CB ? p.k / 2 : p.k; // op(B) as stored: CB's n doubled, k halved
     unsigned tile = blockIdx.x, tm, tn;
     block_tile(tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
     int64_t m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
     loader_a la(p.a, p.lda, ma, ka, HALF_M ? m0 / 2 : m0);
-    loader_b lb(p.b, p.ldb, p.n, p.k, n0);
+    loader_b lb(p.b, p.ldb, nb, kb, CB ? 2 * n0 : n0);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int g = lane / 4, t = lane % 4;
     const int wm = (warp % C::WARPS_M) * C::WM, wn = (warp / C::WARPS_M) * C::WN;
-    typedef fragments<C, TA, TB, CA> frags;
+    typedef fragments<C, TA, TB, CA, CB> frags;
     const int aoff = frags::a_offset(wm, g, t), boff = A_DOUBLES + frags::b_offset(wn, g, t);
     const int64_t ktiles = (p.k + BK - 1) / BK;
     constexpr int STEPS = BK / 8;
@@ -429,6 +454,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         __syncthreads();
         frags f;
         f.asign = frags::a_sign(g, t, p.transa == 2);
+        f.bsign = frags::b_sign(t, p.transb == 2);
 #pragma unroll
         for (int i = 0; i < MI; i++)
             f.load_a(i, smem + aoff, 0);
@@ -474,7 +500,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             block_tile(next_tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
             m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
             la = loader_a(p.a, p.lda, ma, ka, HALF_M ? m0 / 2 : m0);
-            lb = loader_b(p.b, p.ldb, p.n, p.k, n0);
+            lb = loader_b(p.b, p.ldb, nb, kb, CB ? 2 * n0 : n0);
 #pragma unroll
             for (int s = 0; s < STAGES; s++) {
                 la.load(smem + s * STAGE_DOUBLES, p.lda);
@@ -526,11 +552,11 @@ int64_t tiles(const tb_dproblem &p)
     return tile_rows<C>(p) * tile_cols<C>(p);
 }
 
-template <class C, bool TA, bool TB, bool VEC, bool CA>
+template <class C, bool TA, bool TB, bool VEC, bool CA, bool CB>
 int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
     const bool pair = !TA && (uintptr_t)p.c % 16 == 0 && p.ldc % 2 == 0;
-    auto kernel = pair ? dmma_kernel<C, TA, TB, VEC, !TA, CA> : dmma_kernel<C, TA, TB, VEC, false, CA>;
+    auto kernel = pair ? dmma_kernel<C, TA, TB, VEC, !TA, CA, CB> : dmma_kernel<C, TA, TB, VEC, false, CA, CB>;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM_BYTES);
     if (e != cudaSuccess)
         return (int)e;
@@ -542,28 +568,34 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
     return (int)cudaGetLastError();
 }
 
-// One configuration, every transpose (CA: op(A) as complex blocks).  16-byte copies where every
-// column of A and B starts on 16 bytes and no chunk of two doubles can straddle an edge: the side each operand is
-// contiguous along (m or k for op(A), k or n for op(B)) has an even length.  Otherwise 8-byte copies.
-template <class C, bool CA>
+// One configuration, every transpose (CA: op(A) as complex blocks; CB: op(B), transposed, as complex pairs).
+// 16-byte copies where every column of A and B starts on 16 bytes and no chunk of two doubles can straddle an edge:
+// the side each operand is contiguous along (m or k for op(A), k or n for op(B); 2n, even, for pairs) has an even
+// length.  Otherwise 8-byte copies.
+template <class C, bool CA, bool CB = false>
 int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
 {
     const bool aligned = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
-    const bool vec = aligned && (p.transa ? p.k : p.m) % 2 == 0 && (p.transb ? p.n : p.k) % 2 == 0;
+    const bool vec = aligned && (p.transa ? p.k : p.m) % 2 == 0 && (CB || (p.transb ? p.n : p.k) % 2 == 0);
 #define TB_DMMA_LAUNCH(TA, TB)                                                                                       \
-    (vec ? launch<C, TA, TB, true, CA>(p, sp, slices, stream) : launch<C, TA, TB, false, CA>(p, sp, slices, stream))
-    if (p.transa)
-        return p.transb ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(true, false);
-    return p.transb ? TB_DMMA_LAUNCH(false, true) : TB_DMMA_LAUNCH(false, false);
+    (vec ? launch<C, TA, TB, true, CA, CB>(p, sp, slices, stream)                                                  \
+         : launch<C, TA, TB, false, CA, CB>(p, sp, slices, stream))
+    if constexpr (CB) { // pairs: op(B) transposed only
+        return p.transa ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(false, true);
+    } else {
+        if (p.transa)
+            return p.transb ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(true, false);
+        return p.transb ? TB_DMMA_LAUNCH(false, true) : TB_DMMA_LAUNCH(false, false);
+    }
 #undef TB_DMMA_LAUNCH
 }
 
 // One configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
-template <class C, bool CA = false>
+template <class C, bool CA = false, bool CB = false>
 int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream)
 {
     return tb_split_launch(p, slices, BK, ws, stream, [=](const tb_dproblem &q, const tb_split &sp, unsigned n) {
-        return launch_one<C, CA>(q, sp, n, stream);
+        return launch_one<C, CA, CB>(q, sp, n, stream);
     });
 }
 
@@ -620,7 +652,7 @@ struct part {
     shape_class c;
     int64_t slices;
 };
-static int plan(const tb_dproblem &p, part parts[2], bool halved_m = false)
+static int plan(const tb_dproblem &p, part parts[2], bool halved_m = false, bool doubled_n = false)
 {
     parts[0].q = p;
     parts[0].c = classify(p, &parts[0].slices);
@@ -644,7 +676,7 @@ static int plan(const tb_dproblem &p, part parts[2], bool halved_m = false)
     } else {
         const int64_t j = cols * big_t::BN;
         first.n = j, second.n = p.n - j;
-        second.b += p.transb ? j : j * p.ldb, second.c += j * p.ldc;
+        second.b += p.transb ? (doubled_n ? 2 * j : j) : j * p.ldb, second.c += j * p.ldc; // doubled_n: pairs
     }
     parts[1].c = classify(second, &parts[1].slices);
     return 2;
@@ -665,18 +697,18 @@ extern "C" size_t tb_workspace_dmma(const tb_kproblem *kp)
     return most;
 }
 
-template <bool CA>
+template <bool CA, bool CB = false>
 static int run(const tb_kproblem *kp, void *workspace, void *stream)
 {
     part parts[2];
     int e = 0;
-    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts, CA && kp->transa); i < n && !e; i++) {
+    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts, CA && kp->transa, CB); i < n && !e; i++) {
         const part &x = parts[i];
         double *ws = (double *)workspace;
-        e = x.c == BIG     ? launch_config<big_t, CA>(x.q, 1, NULL, stream)
-            : x.c == TALL  ? launch_config<tall_t, CA>(x.q, x.slices, ws, stream)
-            : x.c == SMALL ? launch_config<small_t, CA>(x.q, x.slices, ws, stream)
-                           : launch_config<wide_t, CA>(x.q, x.slices, ws, stream);
+        e = x.c == BIG     ? launch_config<big_t, CA, CB>(x.q, 1, NULL, stream)
+            : x.c == TALL  ? launch_config<tall_t, CA, CB>(x.q, x.slices, ws, stream)
+            : x.c == SMALL ? launch_config<small_t, CA, CB>(x.q, x.slices, ws, stream)
+                           : launch_config<wide_t, CA, CB>(x.q, x.slices, ws, stream);
     }
     return e;
 }
@@ -686,10 +718,12 @@ extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stre
     return run<false>(kp, workspace, stream);
 }
 
-// kp's op(A) read as complex blocks (kernels.h)
+// kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h)
 extern "C" int tb_launch_dmma_blocks(const tb_kproblem *kp, void *workspace, void *stream)
 {
-    return kp->k % 2 || kp->m % 2 ? (int)cudaErrorInvalidValue : run<true>(kp, workspace, stream);
+    if (kp->k % 2 || kp->m % 2)
+        return (int)cudaErrorInvalidValue;
+    return kp->transb ? run<true, true>(kp, workspace, stream) : run<true>(kp, workspace, stream);
 }
 
 // Each configuration on its own, without a split (for measuring and testing them)

@@ -167,7 +167,9 @@ TB_KERNEL_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void 
 TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
 /* dmma with op(A) the 2 x 2 blocks [re -im; im re] of interleaved complex numbers, read in place (kernels/complex.cu):
  * a and lda the stored complex matrix read as real (op N: 2m rows, k / 2 columns; T, or C for the conjugate
- * transpose (transa 2): k rows, m / 2 columns); workspace as tb_workspace_dmma's */
+ * transpose (transa 2): k rows, m / 2 columns); where transb is T or C (2: conjugate), op(B) is read in place too,
+ * as the real view of the complex op(B) (rows 2l, 2l + 1: its parts): b and ldb the stored complex matrix read as
+ * real (2n rows, k / 2 columns); with transb N, b is real as for dmma.  Workspace as tb_workspace_dmma's */
 TB_KERNEL_HIDDEN int tb_launch_dmma_blocks(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_tc128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc128(const tb_kproblem *p);
