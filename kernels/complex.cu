@@ -248,7 +248,7 @@ static inline bool few_columns(const tb_kproblem *p)
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
 // operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
 // that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used as AREAD says; PAIRS:
-// Blocks also reads a transposed op(B) in place, as its real view (tb_launch_dmma_blocks)
+// Blocks also reads a transposed op(B) in place, as its real view (tb_launch_dmma_blocks, tb_launch_tc32_blocks)
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
           const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
           int (*BlocksTake)(const tb_kproblem *), a_read AREAD, bool PAIRS = false>
@@ -537,10 +537,11 @@ typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launc
 typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_BY_SHAPE> z_dmma;
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
 // real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
-// tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where alpha is real and its op N
-// (z4m-dmma-inplace: any op), and otherwise converted to its real view's form (rows 2l, 2l + 1: its parts), alpha
-// folded in.
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, A_HERE>
+// tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where alpha is real (the real
+// kernels read a transposed op(B) as its real view: PAIRS), and otherwise converted to that view's form (rows 2l,
+// 2l + 1: its parts), alpha folded in.
+typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, A_HERE,
+               true>
     c_tc32_inplace;
 typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE, true>
     z_dmma_inplace;

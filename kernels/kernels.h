@@ -177,8 +177,8 @@ TB_KERNEL_HIDDEN int tb_takes_tc128(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_tc32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
-/* tc32 with op(A) complex blocks, as tb_launch_dmma_blocks (below), where tb_takes_tc32 (refused elsewhere); its
- * workspace tb_workspace_tc32's */
+/* tc32 with op(A) complex blocks, and a transposed op(B) complex pairs, as tb_launch_dmma_blocks (above), where
+ * tb_takes_tc32 (refused elsewhere); its workspace tb_workspace_tc32's */
 TB_KERNEL_HIDDEN int tb_launch_tc32_blocks(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);

@@ -23,8 +23,8 @@
     /* complex products as four real ones (4M) on each math's single-precision kernel, and on dmma */         \
     X("c4m-blocked", tb_launch_c4m_blocked, tb_workspace_c4m_blocked, TB_C, TB_FP32, 0, 0)                      \
     X("c4m-tf32", tb_launch_c4m_tf32, tb_workspace_c4m_tf32, TB_C, TB_MATH_BIT(TB_MATH_TF32), 0, 0)              \
-    /* op(A) always read in place by the real kernel (the defaults do only where n is small); z4m-dmma-inplace */ \
-    /* reads a transposed op(B) in place too */                                                                  \
+    /* op(A) always read in place by the real kernel (the defaults do only where n is small), and a */         \
+    /* transposed op(B) too */                                                                                   \
     X("c4m-tc32-inplace", tb_launch_c4m_tc32_inplace, tb_workspace_c4m_tc32_inplace, TB_C, TB_FP32_TC, 0, 0)   \
     X("z4m-dmma-inplace", tb_launch_z4m_dmma_inplace, tb_workspace_z4m_dmma_inplace, TB_Z, 0, 0, 0)            \
     X("c4m-tc32", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, 0, 0)                           \

@@ -190,6 +190,22 @@ __device__ __forceinline__ float value(const operand &o, int64_t r, int64_t k)
     return (c & 1) && p == (o.kmajor == 2) ? -v : v;
 }
 
+// Element (r, k) of op(B) as complex pairs (CP, op(B) only): op(B) is the transpose, or conjugate transpose (kmajor
+// 2; 1 for T), of an interleaved complex matrix and the product's op(B) its real view: x is the stored matrix read
+// as real, and row r (column r of op(B)) holds at k = 2l + q part q of op(B)(l, r), stored at 2r + q of column l,
+// the imaginary part negated where conjugated.  Read across rows, as an operand whose rows do not lie along k.
+__device__ __forceinline__ float pair_value(const operand &o, int64_t r, int64_t k)
+{
+    const float v = o.x[2 * r + (k & 1) + (k >> 1) * o.ld];
+    return (k & 1) && o.kmajor == 2 ? -v : v;
+}
+
+// op(B) as complex pairs, as pair_value reads it (p's b and ldb: the stored matrix read as real)
+__host__ __device__ operand pairs_b(const tb_sproblem &p)
+{
+    return { p.b, p.ldb, p.n, p.transb };
+}
+
 // x's scale as stored (above): BIAS plus the frexp exponent of x (x / 2^e in [0.5, 1)), 0 for 0, BAD for Inf or NaN
 __device__ __forceinline__ int exponent(float x)
 {
@@ -211,7 +227,7 @@ __device__ __forceinline__ int unbiased(int e)
 // their side's list (once: by the block that first stores BAD).  A block takes 32 rows of one side (row blocks of
 // op(A) first in blockIdx.y) and kc of k, read 128 bytes at a time: along k where rows lie along k, across the 32
 // rows otherwise.
-template <bool CB>
+template <bool CB, bool CP = false>
 __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64_t kc)
 {
     const int64_t blocks_a = (sa.o.rows + 31) / 32;
@@ -220,8 +236,9 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64
     const operand &o = sd.o;
     const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - blocks_a) * 32ll, k0 = blockIdx.x * kc, k1 = min(K, k0 + kc);
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const bool pairs = CP && !is_a, along_k = o.kmajor && !pairs;
     __shared__ int most[8][33];
-    if (o.kmajor) { // warp w: rows r0 + 4w .. r0 + 4w + 3, lanes along k
+    if (along_k) { // warp w: rows r0 + 4w .. r0 + 4w + 3, lanes along k
         for (int i = 0; i < 4; i++) {
             const int64_t r = r0 + 4 * warp + i;
             int e = 0;
@@ -240,13 +257,15 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64
         if (r < o.rows)
 #pragma unroll 8
             for (int64_t k = k0 + warp; k < k1; k += 8)
-                e = max(e, exponent(CB && is_a ? value<true>(o, r, k) : o.x[r + k * o.ld]));
+                e = max(e, exponent(CB && is_a ? value<true>(o, r, k)
+                                    : pairs        ? pair_value(o, r, k)
+                                                   : o.x[r + k * o.ld]));
         most[warp][lane] = e;
     }
     __syncthreads();
     if (warp == 0) {
         int e = most[0][lane];
-        if (!o.kmajor)
+        if (!along_k)
             for (int w = 1; w < 8; w++)
                 e = max(e, most[w][lane]);
         const int64_t r = r0 + lane;
@@ -259,11 +278,11 @@ __global__ void __launch_bounds__(256) scales(side sa, side sb, int64_t K, int64
 }
 
 // A tile of 32 rows and 64 of k of op(X) (from r0, k0) into t[row][k], zeros outside; each warp reads 128 bytes
-// at a time, along k where rows lie along k, across the 32 rows otherwise.
-template <bool CB>
+// at a time, along k where rows lie along k, across the 32 rows otherwise (CP: op(B) as complex pairs).
+template <bool CB, bool CP = false>
 __device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r0, int64_t k0, float (&t)[32][65])
 {
-    if (o.kmajor)
+    if (o.kmajor && !CP)
         for (int i = threadIdx.y; i < 64; i += 8) {
             const int row = i % 32, kk = i / 32 * 32 + threadIdx.x;
             const int64_t r = r0 + row, k = k0 + kk;
@@ -272,7 +291,9 @@ __device__ __forceinline__ void load_tile(const operand &o, int64_t K, int64_t r
     else
         for (int kk = threadIdx.y; kk < 64; kk += 8) {
             const int64_t k = k0 + kk, r = r0 + threadIdx.x;
-            t[threadIdx.x][kk] = r < o.rows && k < K ? (CB ? value<true>(o, r, k) : o.x[r + k * o.ld]) : 0.f;
+            t[threadIdx.x][kk] = r < o.rows && k < K ? (CB ? value<true>(o, r, k) : CP ? pair_value(o, r, k)
+                                                                                         : o.x[r + k * o.ld])
+                                                     : 0.f;
         }
     __syncthreads();
 }
@@ -302,7 +323,8 @@ __device__ __forceinline__ void bf16_parts(float x, float (&b)[3])
 // bf16x6: each row scaled by 2^-e and split into its three parts, rows with Inf or NaN as zeros; tf32: each element
 // rounded to TF32.  Depths from K to kp are zeros.  A block takes 32 rows and 64 of k (row tiles of op(A) first in
 // blockIdx.y); a thread two neighbours along k, stored together (kp is even).
-template <class F, bool CB> __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
+template <class F, bool CB, bool CP = false>
+__global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_t kp)
 {
     const unsigned tiles_a = (unsigned)((sa.o.rows + 31) / 32);
     const bool is_a = blockIdx.y < tiles_a;
@@ -311,6 +333,8 @@ template <class F, bool CB> __global__ void __launch_bounds__(256) split(side sa
     const int64_t r0 = (is_a ? blockIdx.y : blockIdx.y - tiles_a) * 32ll, k0 = blockIdx.x * 64ll;
     if (CB && is_a)
         load_tile<true>(sd.o, K, r0, k0, t);
+    else if (CP && !is_a)
+        load_tile<false, true>(sd.o, K, r0, k0, t);
     else
         load_tile<false>(sd.o, K, r0, k0, t);
     const int kk = 2 * threadIdx.x;
@@ -544,7 +568,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
 // Every element of C in a row of op(A) or a column of op(B) with Inf or NaN, as an FP32 loop along k computes it.
 // Under a split, p's C is the slices (alpha 1, beta 0): the sum goes in the first and zeros in the others, which the
 // product left unwritten there, so that summing the slices gives it unchanged.
-template <bool CB>
+template <bool CB, bool CP = false>
 __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int *nbad_a, const int *bad_b,
                        const int *nbad_b, int slices, int64_t c_step)
 {
@@ -560,7 +584,7 @@ __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int
         float acc = 0.f;
         for (int64_t k = 0; k < p.k; k++)
             acc = fmaf(CB ? value<true>(op_a(p), i, k) : tb_op_at(p.a, p.lda, p.transa, i, k),
-                       tb_op_at(p.b, p.ldb, p.transb, k, j), acc);
+                       CP ? pair_value(pairs_b(p), j, k) : tb_op_at(p.b, p.ldb, p.transb, k, j), acc);
         tb_store(p, i, j, acc);
         for (int z = 1; z < slices; z++)
             p.c[z * c_step + i + j * p.ldc] = 0.f;
@@ -649,19 +673,20 @@ template <class F> side side_of(const operand &o, char *base, const prepared &pr
 
 // The passes that prepare the rows of sa and sb (either may have none) for the product, k deep: bf16x6, their
 // scales and lists (whose scales and list lengths must be zeros first) and parts; tf32, the elements rounded
-template <class F, bool CB = false> void prepare(const side &sa, const side &sb, int64_t k, int64_t kp, cudaStream_t s)
+template <class F, bool CB = false, bool CP = false>
+void prepare(const side &sa, const side &sb, int64_t k, int64_t kp, cudaStream_t s)
 {
     const int64_t ta = (sa.o.rows + 31) / 32, tb = (sb.o.rows + 31) / 32;
     if (F::PARTS == 3) {
         const int64_t kc = scales_depth(ta + tb, k);
-        scales<CB><<<dim3((unsigned)((k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, k, kc);
+        scales<CB, CP><<<dim3((unsigned)((k + kc - 1) / kc), (unsigned)(ta + tb)), 256, 0, s>>>(sa, sb, k, kc);
     }
-    split<F, CB><<<dim3((unsigned)((kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, k, kp);
+    split<F, CB, CP><<<dim3((unsigned)((kp + 63) / 64), (unsigned)(ta + tb)), dim3(32, 8), 0, s>>>(sa, sb, k, kp);
 }
 
 // The product of p from the prepared rows of sa and sb (with k split into slices in ws where p has few tiles),
 // and the fix-up of the elements of rows and columns with Inf or NaN
-template <class F, bool CB = false>
+template <class F, bool CB = false, bool CP = false>
 int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, float *ws, cudaStream_t s)
 {
     constexpr bool bf16 = F::PARTS == 3;
@@ -682,20 +707,22 @@ int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, f
         product<F><<<dim3((unsigned)tiles_of<F>(p), n), 384, tiles<F>::SMEM_BYTES, s>>>(tm, q, ea, eb, sp.kchunk,
                                                                                         sp.c_step);
         if (bf16)
-            fix_up<CB><<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, sa.bad, sa.nbad, sb.bad, sb.nbad, (int)n, sp.c_step);
+            fix_up<CB, CP><<<2 * tb_sm_count(), 256, 0, s>>>(q, ea, sa.bad, sa.nbad, sb.bad, sb.nbad, (int)n,
+                                                             sp.c_step);
         return (int)cudaGetLastError();
     };
     return tb_split_launch<float>(p, slices_of<F>(p), BK, ws, s, queue);
 }
 
-template <class F, bool CB = false> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+template <class F, bool CB = false, bool CP = false> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
 {
     const layout l = layout_of<F>(p);
-    const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0), sb = side_of<F>(op_b(p), ws + l.b_at, l.b, p.n, 0);
+    const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0);
+    const side sb = side_of<F>(CP ? pairs_b(p) : op_b(p), ws + l.b_at, l.b, p.n, 0);
     if (F::PARTS == 3) // the scales and the lists' lengths (and the lists) start at 0
         cudaMemsetAsync(ws + l.meta, 0, l.slices - l.meta, s);
-    prepare<F, CB>(sa, sb, p.k, l.a.kp, s);
-    const int e = multiply<F, CB>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
+    prepare<F, CB, CP>(sa, sb, p.k, l.a.kp, s);
+    const int e = multiply<F, CB, CP>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
     return e ? e : (int)cudaGetLastError();
 }
 
@@ -752,13 +779,15 @@ extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
     return run<bf16x6>(kp, ws, stream, worth_it);
 }
 
-// kp's op(A) read as complex blocks (kernels.h), where tc32 takes kp (blocked, which it hands the others, cannot)
+// kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h), where tc32 takes kp
+// (blocked, which it hands the others, cannot)
 extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     if (!ws || !worth_it(p) || p.m % 2 || p.k % 2)
         return (int)cudaErrorInvalidValue;
-    return launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
+    return p.transb ? launch<bf16x6, true, true>(p, (char *)ws, (cudaStream_t)stream)
+                    : launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
 }
 
 extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp)
