@@ -98,17 +98,18 @@ static int checked(int64_t i, int64_t n, int stride)
     return i % stride == 0 || i >= n - 2;
 }
 
-/* one case: kernel, type, ops (2: the conjugate transpose, complex types), shape, layout, alpha and beta (for the
- * complex types with imaginary parts 0.5 and, where beta is not 0, -0.25).  The reference is a long-double product;
+/* one case: kernel, type, ops (2: the conjugate transpose, complex types), shape, layout, alpha (its imaginary part
+ * for the complex types only) and beta (for the complex types with imaginary part -0.25 where it is not 0).  The reference is a long-double product;
  * the bound is that of doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
  * otherwise the rows and columns a multiple of stride, and the last two of each (everything outside C is always
  * checked for being left alone). */
 static int launch_prepared(int kernel, const tb_kproblem *p);
 
 /* prepared: through the kernel's prepared operands (launch_prepared); nothing is checked where it has none */
-static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double alpha, double beta,
-                     int stride, int prepared)
+static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape, int layout, double complex zalpha,
+                     double beta, int stride, int prepared)
 {
+    const double alpha = creal(zalpha);
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const int64_t arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
     const int64_t lda = leading(arows, layout), ldb = leading(brows, layout), ldc = leading(m, layout);
@@ -137,7 +138,7 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     check_cuda(cudaMemcpy(dc, hc0, nc * es, cudaMemcpyHostToDevice), "copy C");
 
     const int cplx = tb_type_complex(type);
-    const double alpha_im = cplx ? 0.5 : 0.0, beta_im = cplx && beta != 0.0 ? -0.25 : 0.0;
+    const double alpha_im = cplx ? cimag(zalpha) : 0.0, beta_im = cplx && beta != 0.0 ? -0.25 : 0.0;
     tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
                       .beta = beta, .alpha_im = alpha_im, .beta_im = beta_im, .a = tb_at(da, misalign, es),
                       .lda = lda, .b = tb_at(db, misalign, es), .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es),
@@ -163,9 +164,9 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     const double u = fp64 ? ldexp(1.0, -53) : ldexp(1.0, tf32 ? -11 : -24);
     const double complex za = alpha + alpha_im * I, zb = beta + beta_im * I;
     char what[160];
-    snprintf(what, sizeof what, "%s%s %c %c%c M=%lld N=%lld K=%lld layout %d alpha=%g beta=%g", tb_kernel_names[kernel],
-             prepared ? " prepared" : "", "SDCZ"[type], "NTC"[ta], "NTC"[tb], (long long)m, (long long)n, (long long)k,
-             layout, alpha, beta);
+    snprintf(what, sizeof what, "%s%s %c %c%c M=%lld N=%lld K=%lld layout %d alpha=%g%+gi beta=%g%+gi",
+             tb_kernel_names[kernel], prepared ? " prepared" : "", "SDCZ"[type], "NTC"[ta], "NTC"[tb], (long long)m,
+             (long long)n, (long long)k, layout, alpha, alpha_im, beta, beta_im);
     /* op(A)'s rows and op(B)'s columns that are checked, each along k, as doubles (exact for every type): the
      * reference's inner loop then runs along memory, with the products' magnitudes ready */
     double *ar = malloc((size_t)(m * k) * sizeof(double)), *ai = malloc((size_t)(m * k) * sizeof(double));
@@ -230,7 +231,8 @@ END_TEST
 
 /* The complex types: loop index -> kernel x type (C, Z) x op(A) x op(B), each of N, T and C (the conjugate
  * transpose); the small shapes, one whose real products split k, and one whose real product tc32 takes (whole,
- * and through prepared operands in tiles it takes too) */
+ * and through prepared operands in tiles it takes too); alpha complex, and real (where the kernels that read
+ * op(A) in place read op(B) in place too) */
 START_TEST(complex_layouts)
 {
     const int kernel = _i / 18, ta = _i / 3 % 3, tb = _i % 3;
@@ -242,16 +244,19 @@ START_TEST(complex_layouts)
     for (size_t s = 0; s <= nshapes; s++)
         for (int layout = 0; layout <= (s < nshapes ? 2 : 0); layout++) {
             const int *shape = s < nshapes ? shapes[s] : deep;
-            run_case(kernel, type, ta, tb, shape, layout, -1.25, 0.0, 1, 0);
-            run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1, 0);
+            run_case(kernel, type, ta, tb, shape, layout, -1.25 + 0.5 * I, 0.0, 1, 0);
+            run_case(kernel, type, ta, tb, shape, layout, 0.75 + 0.5 * I, 0.5, 1, 0);
+            run_case(kernel, type, ta, tb, shape, layout, layout == 1 ? 0.75 : -1.25, layout == 1 ? 0.5 : 0.0, 1, 0);
             if (layout == 1)
-                run_case(kernel, type, ta, tb, shape, layout, 0.75, 0.5, 1, 1);
+                run_case(kernel, type, ta, tb, shape, layout, 0.75 + 0.5 * I, 0.5, 1, 1);
         }
-    run_case(kernel, type, ta, tb, tall, 0, -1.25, 0.0, 31, 0); /* tc32 takes its real product (the inplace kernels) */
-    run_case(kernel, type, ta, tb, tall, 1, 0.75, 0.5, 31, 0);
+    /* tc32 takes its real product (the inplace kernels) */
+    run_case(kernel, type, ta, tb, tall, 0, -1.25 + 0.5 * I, 0.0, 31, 0);
+    run_case(kernel, type, ta, tb, tall, 1, 0.75 + 0.5 * I, 0.5, 31, 0);
+    run_case(kernel, type, ta, tb, tall, 2, -1.25, 0.5, 31, 0);
     if (tb_kernel_prep_of(kernel)) {
-        run_case(kernel, type, ta, tb, tall, 0, -1.25, 0.0, 31, 1);
-        run_case(kernel, type, ta, tb, tall, 1, 0.75, 0.5, 31, 1);
+        run_case(kernel, type, ta, tb, tall, 0, -1.25 + 0.5 * I, 0.0, 31, 1);
+        run_case(kernel, type, ta, tb, tall, 1, 0.75 + 0.5 * I, 0.5, 31, 1);
     }
 }
 END_TEST
