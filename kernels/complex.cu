@@ -227,11 +227,17 @@ static inline double c_check_cost(const tb_kproblem *p)
     return (double)p->m * (double)p->n * (tb_beta_zero(p) ? 1 : 3);
 }
 
-// With op(B) in place, whether that costs less than reading op(B) for its Inf and NaN
-static inline bool b_unscanned(const tb_kproblem *p)
+// With op(B) in place (here), whether that costs less than reading op(B) for its Inf and NaN
+static inline bool b_unscanned(const tb_kproblem *p, bool here)
 {
-    return b_in_place(p) && c_check_cost(p) < (double)p->k * (double)p->n;
+    return here && c_check_cost(p) < (double)p->k * (double)p->n;
 }
+
+// A transposed op(B) read in place after Ab too, as its real view (rows 2l, 2l + 1: its parts), by real kernels that
+// read it so (four_m's Pairs): -DTB_COMPLEX_BT_IN_PLACE=1, not yet the default (op(B) is converted to B2 otherwise)
+#ifndef TB_COMPLEX_BT_IN_PLACE
+#define TB_COMPLEX_BT_IN_PLACE 0
+#endif
 
 // Where op(A) is read in place (its blocks by the real kernel, Blocks below) or made into Ab first
 enum a_read { A_AS_AB, A_BY_SHAPE, A_HERE };
@@ -248,10 +254,12 @@ static inline bool few_columns(const tb_kproblem *p)
 // The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
 // operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
 // that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used as AREAD says; PAIRS:
-// Blocks also reads a transposed op(B) in place, as its real view (tb_launch_dmma_blocks, tb_launch_tc32_blocks)
+// Blocks also reads a transposed op(B) in place, as its real view (tb_launch_dmma_blocks, tb_launch_tc32_blocks);
+// Pairs (or NULL): Launch's product of Ab by that view of a transposed op(B), for the products BlocksTake takes
 template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
           const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
-          int (*BlocksTake)(const tb_kproblem *), a_read AREAD, bool PAIRS = false>
+          int (*BlocksTake)(const tb_kproblem *), a_read AREAD, bool PAIRS = false,
+          int (*Pairs)(const tb_kproblem *, void *, void *) = nullptr>
 struct four_m {
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
@@ -274,27 +282,36 @@ struct four_m {
     // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here, its
     // op kept: tb_launch_dmma_blocks) by op(B) in place (its op kept) or in pairs: a set by the caller unless in
     // place, and b too
-    static tb_kproblem real_problem(const tb_kproblem *p, bool a_here = false)
+    static tb_kproblem real_problem(const tb_kproblem *p, bool a_here = false, bool pairs = false)
     {
         tb_kproblem q = {};
         q.type = REAL, q.n = p->n;
         q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
         if (a_here)
             q.a = p->a, q.lda = 2 * p->lda, q.transa = p->transa;
-        if (b_here(p, a_here))
+        if (b_here(p, a_here) || pairs)
             q.b = p->b, q.ldb = 2 * p->ldb, q.transb = p->transb;
         q.c = p->c, q.ldc = 2 * p->ldc;
         q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
         return q;
     }
 
+    // After Ab, a transposed op(B) read in place as its real view (Pairs)
+    static bool b_pairs(const tb_kproblem *p)
+    {
+        if (!TB_COMPLEX_BT_IN_PLACE || !Pairs || !p->transb)
+            return false;
+        const tb_kproblem q = real_problem(p, false, true);
+        return !BlocksTake || BlocksTake(&q);
+    }
+
     static layout layout_of(const tb_kproblem *p)
     {
-        const bool a_here = a_in_place(p);
-        const tb_kproblem q = real_problem(p, a_here);
+        const bool a_here = a_in_place(p), pairs = !a_here && b_pairs(p);
+        const tb_kproblem q = real_problem(p, a_here, pairs);
         const size_t real_ws = Workspace(&q);
         const size_t ab = a_here ? 0 : sizeof(R) * (size_t)(q.lda * q.k);
-        const size_t b2 = b_here(p, a_here) ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
+        const size_t b2 = b_here(p, a_here) || pairs ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
         const size_t sizes[4] = { ab, b2, sizeof(int), c_copy(p) };
         return place(sizes, 4, real_ws);
     }
@@ -330,9 +347,10 @@ struct four_m {
         return p->alpha_im != 0.0 ? p : NULL;
     }
 
-    static blocks<R> ab_put(const tb_kproblem *p, R *ab, int64_t ld)
+    // Ab's blocks beside op(B) read in place (here), or beside B2
+    static blocks<R> ab_put(const tb_kproblem *p, bool here, R *ab, int64_t ld)
     {
-        return b_in_place(p) ? blocks<R>{ ab, ld, 2, 1 } : blocks<R>{ ab, ld, 1, p->k };
+        return here ? blocks<R>{ ab, ld, 2, 1 } : blocks<R>{ ab, ld, 1, p->k };
     }
 
     // op(A) in place: op(B) in place or converted to pairs, alpha folded in; each operand not converted read for
@@ -364,27 +382,27 @@ struct four_m {
     {
         if (a_in_place(p))
             return blocks_in_place(p, w, l, real_ws, s);
-        tb_kproblem q = real_problem(p);
+        const bool pairs = b_pairs(p), in_place = b_in_place(p) || pairs;
+        tb_kproblem q = real_problem(p, false, pairs);
         R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
         int *flag = (int *)(w + l.at[2]);
-        const bool in_place = b_in_place(p);
         q.a = ab;
         if (!in_place)
             q.b = b2;
         // all of C checked with non-finite scalars, or with op(B) in place and unscanned
-        const bool check_all = odd_scalars(p) || b_unscanned(p);
+        const bool check_all = odd_scalars(p) || b_unscanned(p, in_place);
         int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
         if (!e)
-            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, ab, q.lda), in_place ? folded(p) : NULL,
-                                 flag, s);
+            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, in_place, ab, q.lda),
+                                 in_place ? folded(p) : NULL, flag, s);
         if (!e && !in_place)
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb }, folded(p),
                                  flag, s);
-        if (!e && in_place && !b_unscanned(p))
-            e = scan(p->b, p->ldb, p->k, p->n, flag, s);
+        if (!e && in_place && !b_unscanned(p, in_place))
+            e = scan(p->b, p->ldb, p->transb ? p->n : p->k, p->transb ? p->k : p->n, flag, s);
         if (!e)
             e = with_c(p, flags{ { flag, NULL, NULL } }, flag, check_all, c0, s,
-                       [&] { return Launch(&q, real_ws, s); });
+                       [&] { return pairs ? Pairs(&q, real_ws, s) : Launch(&q, real_ws, s); });
         return e;
     }
 
@@ -470,7 +488,7 @@ struct four_m {
         int e = (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e && which == 0) {
             q.a = real + 2 * r0, q.lda = l.ld;
-            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, real + 2 * r0, l.ld),
+            e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, in_place, real + 2 * r0, l.ld),
                                  in_place ? folded(p) : NULL, flag, s);
         } else if (!e && in_place) {
             e = scan(p->b, p->ldb, p->k, p->n, flag, s);
@@ -532,18 +550,21 @@ struct four_m {
 typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr, nullptr, A_AS_AB> c_blocked;
 typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr, A_AS_AB> c_tf32;
 typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32,
-               A_BY_SHAPE>
+               A_BY_SHAPE, false, tb_launch_tc32_pairs>
     c_tc32;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_BY_SHAPE> z_dmma;
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_BY_SHAPE, false,
+               tb_launch_dmma_pairs>
+    z_dmma;
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
 // real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
 // tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where alpha is real (the real
 // kernels read a transposed op(B) as its real view: PAIRS), and otherwise converted to that view's form (rows 2l,
 // 2l + 1: its parts), alpha folded in.
 typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, A_HERE,
-               true>
+               true, tb_launch_tc32_pairs>
     c_tc32_inplace;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE, true>
+typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE, true,
+               tb_launch_dmma_pairs>
     z_dmma_inplace;
 
 } // namespace

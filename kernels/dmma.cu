@@ -726,6 +726,14 @@ extern "C" int tb_launch_dmma_blocks(const tb_kproblem *kp, void *workspace, voi
     return kp->transb ? run<true, true>(kp, workspace, stream) : run<true>(kp, workspace, stream);
 }
 
+// kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h)
+extern "C" int tb_launch_dmma_pairs(const tb_kproblem *kp, void *workspace, void *stream)
+{
+    if (kp->k % 2 || !kp->transb)
+        return (int)cudaErrorInvalidValue;
+    return run<false, true>(kp, workspace, stream);
+}
+
 // Each configuration on its own, without a split (for measuring and testing them)
 extern "C" int tb_launch_dmma128(const tb_kproblem *kp, void *, void *stream)
 {

@@ -171,6 +171,8 @@ TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
  * as the real view of the complex op(B) (rows 2l, 2l + 1: its parts): b and ldb the stored complex matrix read as
  * real (2n rows, k / 2 columns); with transb N, b is real as for dmma.  Workspace as tb_workspace_dmma's */
 TB_KERNEL_HIDDEN int tb_launch_dmma_blocks(const tb_kproblem *p, void *workspace, void *stream);
+/* dmma with op(A) real and a transposed op(B) complex pairs, as in tb_launch_dmma_blocks */
+TB_KERNEL_HIDDEN int tb_launch_dmma_pairs(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_tc128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc128(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tc128(const tb_kproblem *p);
@@ -180,6 +182,8 @@ TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
 /* tc32 with op(A) complex blocks, and a transposed op(B) complex pairs, as tb_launch_dmma_blocks (above), where
  * tb_takes_tc32 (refused elsewhere); its workspace tb_workspace_tc32's */
 TB_KERNEL_HIDDEN int tb_launch_tc32_blocks(const tb_kproblem *p, void *workspace, void *stream);
+/* tc32 with op(A) real and a transposed op(B) complex pairs, where tb_takes_tc32 (refused elsewhere) */
+TB_KERNEL_HIDDEN int tb_launch_tc32_pairs(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tf32(const tb_kproblem *p);

@@ -790,6 +790,15 @@ extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stre
                     : launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
 }
 
+// kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h), where tc32 takes kp
+extern "C" int tb_launch_tc32_pairs(const tb_kproblem *kp, void *ws, void *stream)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    if (!ws || !worth_it(p) || p.k % 2 || !p.transb)
+        return (int)cudaErrorInvalidValue;
+    return launch<bf16x6, false, true>(p, (char *)ws, (cudaStream_t)stream);
+}
+
 extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp)
 {
     return workspace<tf32>(kp, can_run);
