@@ -23,8 +23,8 @@
 #include "suite.h"
 
 /* The suite is built as several programs, each one part of it (TT_KERNELS_PART; -1: all), which make check runs
- * side by side: odd layouts and non-finite inputs; many tiles in single and in double precision; the complex types. */
-enum { PART_ODD, PART_MANY_S, PART_MANY_D, PART_COMPLEX };
+ * side by side: odd layouts and non-finite inputs; many tiles in single and in double precision; each complex type. */
+enum { PART_ODD, PART_MANY_S, PART_MANY_D, PART_COMPLEX, PART_COMPLEX_Z };
 #ifndef TT_KERNELS_PART
 #define TT_KERNELS_PART -1
 #endif
@@ -239,7 +239,7 @@ START_TEST(complex_layouts)
     const tb_type type = _i / 9 % 2 ? TB_TYPE_Z : TB_TYPE_C;
     static const int deep[3] = { 64, 40, 1500 }, tall[3] = { 3000, 256, 1700 };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
-    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_Z ? PART_COMPLEX_Z : PART_COMPLEX))
         return;
     for (size_t s = 0; s <= nshapes; s++)
         for (int layout = 0; layout <= (s < nshapes ? 2 : 0); layout++) {
@@ -433,7 +433,7 @@ int main(void)
     }
     if (in_part(PART_MANY_S) || in_part(PART_MANY_D))
         tcase_add_loop_test(tc, many_tiles, 0, tb_kernel_count * 4);
-    if (in_part(PART_COMPLEX))
+    if (in_part(PART_COMPLEX) || in_part(PART_COMPLEX_Z))
         tcase_add_loop_test(tc, complex_layouts, 0, tb_kernel_count * 18);
     suite_add_tcase(suite, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
