@@ -251,16 +251,32 @@ static inline bool few_columns(const tb_kproblem *p)
     return p->n <= (p->transa ? 192 : 1024);
 }
 
-// The complex product on `real`'s launcher and workspace function (R: its element type), where it prepares its
-// operands itself (kernels.h; tc32) its prepared form P, and where it reads op(A)'s blocks in place its launcher for
-// that, Blocks, for the real products that BlocksTake takes (NULL: none; every one), used as AREAD says; PAIRS:
-// Blocks also reads a transposed op(B) in place, as its real view (tb_launch_dmma_blocks, tb_launch_tc32_blocks);
-// Pairs (or NULL): Launch's product of Ab by that view of a transposed op(B), for the products BlocksTake takes
-template <class R, int (*Launch)(const tb_kproblem *, void *, void *), size_t (*Workspace)(const tb_kproblem *),
-          const tb_kernel_prep *P, int (*Blocks)(const tb_kproblem *, void *, void *),
-          int (*BlocksTake)(const tb_kproblem *), a_read AREAD, bool PAIRS = false,
-          int (*Pairs)(const tb_kproblem *, void *, void *) = nullptr>
+typedef int (*launcher)(const tb_kproblem *, void *, void *);
+
+// What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
+// what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
+// prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks), for the real products that
+// blocks_take takes (NULL: every one), used as a_here says; whether blocks also reads a transposed op(B) in place,
+// as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or NULL),
+// for the products blocks_take takes
+struct real_kernel {
+    static constexpr const tb_kernel_prep *prep = nullptr;
+    static constexpr launcher blocks = nullptr, pairs = nullptr;
+    static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
+    static constexpr a_read a_here = A_AS_AB;
+    static constexpr bool blocks_pairs = false;
+};
+
+// The complex product on the real kernel K (real_kernel above)
+template <class K>
 struct four_m {
+    typedef typename K::R R;
+    static constexpr launcher Launch = K::launch, Blocks = K::blocks, Pairs = K::pairs;
+    static constexpr size_t (*Workspace)(const tb_kproblem *) = K::workspace;
+    static constexpr const tb_kernel_prep *P = K::prep;
+    static constexpr int (*BlocksTake)(const tb_kproblem *) = K::blocks_take;
+    static constexpr a_read AREAD = K::a_here;
+    static constexpr bool PAIRS = K::blocks_pairs;
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
@@ -547,25 +563,50 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-typedef four_m<float, tb_launch_blocked, tb_workspace_blocked, nullptr, nullptr, nullptr, A_AS_AB> c_blocked;
-typedef four_m<float, tb_launch_tf32, tb_workspace_tf32, &tb_prep_tf32, nullptr, nullptr, A_AS_AB> c_tf32;
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32,
-               A_BY_SHAPE, false, tb_launch_tc32_pairs>
-    c_tc32;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_BY_SHAPE, false,
-               tb_launch_dmma_pairs>
-    z_dmma;
+struct blocked_k : real_kernel {
+    typedef float R;
+    static constexpr launcher launch = tb_launch_blocked;
+    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_blocked;
+};
+struct tf32_k : real_kernel {
+    typedef float R;
+    static constexpr launcher launch = tb_launch_tf32;
+    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tf32;
+    static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
+};
+struct tc32_k : real_kernel {
+    typedef float R;
+    static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
+    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tc32;
+    static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
+    static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32;
+    static constexpr a_read a_here = A_BY_SHAPE;
+};
+struct dmma_k : real_kernel {
+    typedef double R;
+    static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
+    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
+    static constexpr a_read a_here = A_BY_SHAPE;
+};
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
 // real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
 // tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where alpha is real (the real
-// kernels read a transposed op(B) as its real view: PAIRS), and otherwise converted to that view's form (rows 2l,
-// 2l + 1: its parts), alpha folded in.
-typedef four_m<float, tb_launch_tc32, tb_workspace_tc32, &tb_prep_tc32, tb_launch_tc32_blocks, tb_takes_tc32, A_HERE,
-               true, tb_launch_tc32_pairs>
-    c_tc32_inplace;
-typedef four_m<double, tb_launch_dmma, tb_workspace_dmma, nullptr, tb_launch_dmma_blocks, nullptr, A_HERE, true,
-               tb_launch_dmma_pairs>
-    z_dmma_inplace;
+// kernels read a transposed op(B) as its real view), and otherwise converted to that view's form (rows 2l, 2l + 1:
+// its parts), alpha folded in.
+struct tc32_here_k : tc32_k {
+    static constexpr a_read a_here = A_HERE;
+    static constexpr bool blocks_pairs = true;
+};
+struct dmma_here_k : dmma_k {
+    static constexpr a_read a_here = A_HERE;
+    static constexpr bool blocks_pairs = true;
+};
+typedef four_m<blocked_k> c_blocked;
+typedef four_m<tf32_k> c_tf32;
+typedef four_m<tc32_k> c_tc32;
+typedef four_m<dmma_k> z_dmma;
+typedef four_m<tc32_here_k> c_tc32_inplace;
+typedef four_m<dmma_here_k> z_dmma_inplace;
 
 } // namespace
 
