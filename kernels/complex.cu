@@ -130,12 +130,14 @@ __global__ void keep(int64_t m, int64_t n, const R *__restrict__ c, int64_t ldc,
 }
 
 // The flags that say whether C needs fixup: the call's own, or, with prepared operands, op(A)'s, op(B)'s and the
-// tile's (any of them set)
+// tile's (any of them set); or all of C is looked at whatever they say (all: then they are neither cleared first
+// nor read, which saves a launch)
 struct flags {
     const int *f[3];
+    bool all;
     __device__ bool any() const
     {
-        return *f[0] || (f[1] && *f[1]) || (f[2] && *f[2]);
+        return all || *f[0] || (f[1] && *f[1]) || (f[2] && *f[2]);
     }
 };
 
@@ -381,7 +383,7 @@ struct four_m {
         const bool check_all = odd_scalars(p) || c_check_cost(p) < scans;
         if (!bh)
             q.b = b2;
-        int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
+        int e = check_all ? 0 : (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e && !bh)
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, pairs<R>{ b2, q.ldb }, folded(p), flag, s);
         if (!e && !check_all)
@@ -389,7 +391,7 @@ struct four_m {
         if (!e && !check_all && bh)
             e = scan(p->b, p->ldb, p->transb ? p->n : p->k, p->transb ? p->k : p->n, flag, s);
         if (!e)
-            e = with_c(p, flags{ { flag, NULL, NULL } }, flag, check_all, c0, s,
+            e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, check_all, c0, s,
                        [&] { return Blocks(&q, real_ws, s); });
         return e;
     }
@@ -407,7 +409,7 @@ struct four_m {
             q.b = b2;
         // all of C checked with non-finite scalars, or with op(B) in place and unscanned
         const bool check_all = odd_scalars(p) || b_unscanned(p, in_place);
-        int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
+        int e = check_all ? 0 : (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e)
             e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, in_place, ab, q.lda),
                                  in_place ? folded(p) : NULL, flag, s);
@@ -417,7 +419,7 @@ struct four_m {
         if (!e && in_place && !b_unscanned(p, in_place))
             e = scan(p->b, p->ldb, p->transb ? p->n : p->k, p->transb ? p->k : p->n, flag, s);
         if (!e)
-            e = with_c(p, flags{ { flag, NULL, NULL } }, flag, check_all, c0, s,
+            e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, check_all, c0, s,
                        [&] { return pairs ? Pairs(&q, real_ws, s) : Launch(&q, real_ws, s); });
         return e;
     }
@@ -431,8 +433,8 @@ struct four_m {
     }
 
     // C's part, around the real product (`product`): where C is read, its Inf and NaN looked for (into c_flag,
-    // unless check_all has set it already) and C saved if any flag is set, and a complex beta applied; after it,
-    // fixup
+    // unless all of C is looked at anyway: check_all) and C saved if any flag is set, and a complex beta applied;
+    // after it, fixup
     template <class Product>
     static int with_c(const tb_kproblem *p, flags fl, int *c_flag, bool check_all, R *c0, cudaStream_t s,
                       Product product)
@@ -551,12 +553,14 @@ struct four_m {
         if (!b_in_place(p))
             q.b = (const R *)(pb + lb.real) + j0 * lb.ld, q.ldb = lb.ld;
         const bool check_all = odd_scalars(p);
-        int e = (int)cudaMemsetAsync(flag, check_all ? 1 : 0, sizeof(int), s);
+        int e = check_all ? 0 : (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e)
-            e = with_c(p, flags{ { (const int *)pa + i0, (const int *)pb + j0, flag } }, flag, check_all, c0, s, [&] {
-                return P ? P->launch(&q, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0, real_ws, s)
-                         : Launch(&q, real_ws, s);
-            });
+            e = with_c(p, flags{ { (const int *)pa + i0, (const int *)pb + j0, flag }, check_all }, flag, check_all,
+                       c0, s, [&] {
+                           return P ? P->launch(&q, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0,
+                                                real_ws, s)
+                                    : Launch(&q, real_ws, s);
+                       });
         return e;
     }
 
