@@ -246,8 +246,8 @@ enum a_read { A_AS_AB, A_BY_SHAPE, A_HERE };
 
 // Ab, made once, serves each of the product's column tiles, so its making weighs as 1/n beside the product; reading
 // op(A)'s blocks in place slows the product a little, and more where op(A) is transposed (its tiles cross memory).
-// Where n is under these, in place was the faster (z4m-dmma and c4m-tc32 against their inplace forms: bench/RESULTS.md,
-// twenty-third session, runs Q2 and Q3)
+// Where n is under these, in place was the faster (z4m-dmma and c4m-tc32 against their inplace forms, measured in
+// bench/RESULTS.md)
 static inline bool few_columns(const tb_kproblem *p)
 {
     return p->n <= (p->transa ? 192 : 1024);

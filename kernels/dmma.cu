@@ -57,7 +57,7 @@ namespace {
 #define TB_DMMA_FILL_SPLIT 1 // 0: do not also split k where a split fills the half tiles' waves markedly better (classify)
 #endif
 #ifndef TB_DMMA_SPLIT_DEPTH
-#define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it (128, 64: no steadier gain)
+#define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it
 #endif
 #ifndef TB_DMMA_SMALL
 #define TB_DMMA_SMALL 0 // 1: products of few tiles even of the half tiles on the 64 x 32 tiles (classify)

@@ -57,7 +57,7 @@
 #define MAX_IMPLS 16
 /* Where some implementation takes under SHORT_MS ms, all are timed ROUNDS times in turn and each one's median kept:
  * calls of tens of microseconds drift with the GPU's clocks and the host's launches between one implementation's
- * samples and the next one's (bench/RESULTS.md, twenty-third session, runs Q4 and Q5) */
+ * samples and the next one's (bench/RESULTS.md) */
 #define SHORT_MS 0.2
 #define ROUNDS 5
 
