@@ -286,7 +286,12 @@ struct four_m {
     {
         if (AREAD == A_AS_AB || !Blocks || (AREAD == A_BY_SHAPE && !few_columns(p)))
             return false;
-        const tb_kproblem q = real_problem(p, true);
+        return taken(real_problem(p, true));
+    }
+
+    // Whether Blocks and Pairs take the real product q (those of tc32 only where tc32 takes it)
+    static bool taken(const tb_kproblem &q)
+    {
         return !BlocksTake || BlocksTake(&q);
     }
 
@@ -319,8 +324,7 @@ struct four_m {
     {
         if (!TB_COMPLEX_BT_IN_PLACE || !Pairs || !p->transb)
             return false;
-        const tb_kproblem q = real_problem(p, false, true);
-        return !BlocksTake || BlocksTake(&q);
+        return taken(real_problem(p, false, true));
     }
 
     static layout layout_of(const tb_kproblem *p)
@@ -387,11 +391,11 @@ struct four_m {
         if (!e && !bh)
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, pairs<R>{ b2, q.ldb }, folded(p), flag, s);
         if (!e && !check_all)
-            e = scan(p->a, p->lda, p->transa ? p->k : p->m, p->transa ? p->m : p->k, flag, s);
+            e = scan_op(p->a, p->lda, p->transa, p->m, p->k, flag, s);
         if (!e && !check_all && bh)
-            e = scan(p->b, p->ldb, p->transb ? p->n : p->k, p->transb ? p->k : p->n, flag, s);
+            e = scan_op(p->b, p->ldb, p->transb, p->k, p->n, flag, s);
         if (!e)
-            e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, check_all, c0, s,
+            e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, c0, s,
                        [&] { return Blocks(&q, real_ws, s); });
         return e;
     }
@@ -417,9 +421,9 @@ struct four_m {
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, q.ldb }, folded(p),
                                  flag, s);
         if (!e && in_place && !b_unscanned(p, in_place))
-            e = scan(p->b, p->ldb, p->transb ? p->n : p->k, p->transb ? p->k : p->n, flag, s);
+            e = scan_op(p->b, p->ldb, p->transb, p->k, p->n, flag, s);
         if (!e)
-            e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, check_all, c0, s,
+            e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, c0, s,
                        [&] { return pairs ? Pairs(&q, real_ws, s) : Launch(&q, real_ws, s); });
         return e;
     }
@@ -432,17 +436,22 @@ struct four_m {
         return (int)cudaGetLastError();
     }
 
+    // the same for op(X) (rows x cols), op its op: the matrix as stored
+    static int scan_op(const void *x, int64_t ld, int op, int64_t rows, int64_t cols, int *flag, cudaStream_t s)
+    {
+        return op ? scan(x, ld, cols, rows, flag, s) : scan(x, ld, rows, cols, flag, s);
+    }
+
     // C's part, around the real product (`product`): where C is read, its Inf and NaN looked for (into c_flag,
-    // unless all of C is looked at anyway: check_all) and C saved if any flag is set, and a complex beta applied;
+    // unless all of C is looked at anyway: fl.all) and C saved if any flag is set, and a complex beta applied;
     // after it, fixup
     template <class Product>
-    static int with_c(const tb_kproblem *p, flags fl, int *c_flag, bool check_all, R *c0, cudaStream_t s,
-                      Product product)
+    static int with_c(const tb_kproblem *p, flags fl, int *c_flag, R *c0, cudaStream_t s, Product product)
     {
         const dim3 grid_c((unsigned)((p->m + 127) / 128), tb_grid_y(p->n));
         int e = 0;
         if (!tb_beta_zero(p)) {
-            if (!check_all)
+            if (!fl.all)
                 e = scan(p->c, p->ldc, p->m, p->n, c_flag, s);
             keep_all<R><<<GUARDED_BLOCKS, 256, 0, s>>>(p->m, p->n, (const R *)p->c, p->ldc, c0, fl);
             e = e ? e : (int)cudaGetLastError();
@@ -509,7 +518,7 @@ struct four_m {
             e = split_operand<R>(p->a, p->lda, p->transa, p->m, p->k, ab_put(p, in_place, real + 2 * r0, l.ld),
                                  in_place ? folded(p) : NULL, flag, s);
         } else if (!e && in_place) {
-            e = scan(p->b, p->ldb, p->k, p->n, flag, s);
+            e = scan_op(p->b, p->ldb, p->transb, p->k, p->n, flag, s);
         } else if (!e) {
             R *b2 = real + r0 * l.ld;
             q.b = b2, q.ldb = l.ld;
@@ -555,12 +564,10 @@ struct four_m {
         const bool check_all = odd_scalars(p);
         int e = check_all ? 0 : (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e)
-            e = with_c(p, flags{ { (const int *)pa + i0, (const int *)pb + j0, flag }, check_all }, flag, check_all,
-                       c0, s, [&] {
-                           return P ? P->launch(&q, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0,
-                                                real_ws, s)
-                                    : Launch(&q, real_ws, s);
-                       });
+            e = with_c(p, flags{ { (const int *)pa + i0, (const int *)pb + j0, flag }, check_all }, flag, c0, s, [&] {
+                return P ? P->launch(&q, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0, real_ws, s)
+                         : Launch(&q, real_ws, s);
+            });
         return e;
     }
 
