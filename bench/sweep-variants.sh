@@ -3,7 +3,8 @@
 # default), side by side with cuBLAS in each process, over the same seeds.  Run in a configured and built tree:
 #   sh bench/sweep-variants.sh "FLAGS"... -- SEED...
 # FLAGS: nvcc definitions, e.g. "-DTB_SMALL_SLICE=64" or "-DTB_MID_SPLIT=1" (kernels/blocked.cu says what each
-# does); "" for the file as it is.  KERNELS (default blocked) chooses what is timed.  Prints each sweep's
+# does); "" for the file as it is.  KERNELS (default blocked) chooses what is timed, TYPE
+# (as tileblas-bench --type) the types, SWEEP (default 50) the shapes a sweep.  Prints each sweep's
 # summary; the tables go to sweep-N-SEED.txt (N: the variant's place in the list) in $OUT, or the current
 # directory.  The tree is left built with the last variant.
 set -u
@@ -19,7 +20,7 @@ while [ $i -lt $n ]; do
   make -s -j"$(nproc)" NVCCFLAGS="$flags" tools/tileblas-bench >/dev/null 2>&1 || { echo "$flags: build failed"; continue; }
   for seed in "$@"; do
     out=${OUT:-.}/sweep-$i-$seed.txt
-    ./tools/tileblas-bench --no-cpu --sweep 50 --seed "$seed" --kernels "${KERNELS:-blocked}" --repeats 5 >"$out" 2>&1
+    ./tools/tileblas-bench --no-cpu --sweep "${SWEEP:-50}" --seed "$seed" ${TYPE:+--type "$TYPE"} --kernels "${KERNELS:-blocked}" --repeats 5 >"$out" 2>&1
     echo "[$flags] seed $seed:"
     grep '^sweep: ' "$out" | grep -v cuBLAS
   done

@@ -12,6 +12,7 @@
 // workspace; without one the product runs on the naive kernel (kernels/naive.cu), which needs none.  From host
 // memory the pipeline has each block of the operands converted once for all its tiles (prepared operands, at the
 // end).
+#include <limits.h>
 #include <stdint.h>
 #include "common.cuh"
 
@@ -236,9 +237,10 @@ static inline bool b_unscanned(const tb_kproblem *p, bool here)
 }
 
 // A transposed op(B) read in place after Ab too, as its real view (rows 2l, 2l + 1: its parts), by real kernels that
-// read it so (four_m's Pairs): -DTB_COMPLEX_BT_IN_PLACE=1, not yet the default (op(B) is converted to B2 otherwise)
+// read it so (four_m's Pairs), where op(A) has at most the kernel's pairs_rows rows; -DTB_COMPLEX_BT_IN_PLACE=0
+// converts op(B) to B2 always (for measuring pairs_rows)
 #ifndef TB_COMPLEX_BT_IN_PLACE
-#define TB_COMPLEX_BT_IN_PLACE 0
+#define TB_COMPLEX_BT_IN_PLACE 1
 #endif
 
 // Where op(A) is read in place (its blocks by the real kernel, Blocks below) or made into Ab first
@@ -260,13 +262,14 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks), for the real products that
 // blocks_take takes (NULL: every one), used as a_here says; whether blocks also reads a transposed op(B) in place,
 // as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or NULL),
-// for the products blocks_take takes
+// for the products blocks_take takes, where op(A) has at most pairs_rows rows
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
     static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
+    static constexpr long pairs_rows = 0;
 };
 
 // The complex product on the real kernel K (real_kernel above)
@@ -279,6 +282,7 @@ struct four_m {
     static constexpr int (*BlocksTake)(const tb_kproblem *) = K::blocks_take;
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
+    static constexpr long PAIRS_ROWS = K::pairs_rows;
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
@@ -322,7 +326,7 @@ struct four_m {
     // After Ab, a transposed op(B) read in place as its real view (Pairs)
     static bool b_pairs(const tb_kproblem *p)
     {
-        if (!TB_COMPLEX_BT_IN_PLACE || !Pairs || !p->transb)
+        if (!TB_COMPLEX_BT_IN_PLACE || !Pairs || !p->transb || p->m > PAIRS_ROWS)
             return false;
         return taken(real_problem(p, false, true));
     }
@@ -592,12 +596,16 @@ struct tc32_k : real_kernel {
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32;
     static constexpr a_read a_here = A_BY_SHAPE;
+    static constexpr long pairs_rows = LONG_MAX;
 };
+// op(B)'s pairs are read again by each row tile of the product, B2 made once: pairs were the faster up to m of 777
+// and the slower from 1000 on (bench/RESULTS.md)
 struct dmma_k : real_kernel {
     typedef double R;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
     static constexpr a_read a_here = A_BY_SHAPE;
+    static constexpr long pairs_rows = 896;
 };
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
 // real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
