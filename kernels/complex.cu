@@ -262,14 +262,14 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks), for the real products that
 // blocks_take takes (NULL: every one), used as a_here says; whether blocks also reads a transposed op(B) in place,
 // as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or NULL),
-// for the products blocks_take takes, where op(A) has at most pairs_rows rows
+// for the products blocks_take takes, where op(A) has at most pairs_rows rows (no bound unless the kernel sets one)
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
     static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
-    static constexpr long pairs_rows = 0;
+    static constexpr long pairs_rows = LONG_MAX;
 };
 
 // The complex product on the real kernel K (real_kernel above)
@@ -596,10 +596,9 @@ struct tc32_k : real_kernel {
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32;
     static constexpr a_read a_here = A_BY_SHAPE;
-    static constexpr long pairs_rows = LONG_MAX;
 };
-// op(B)'s pairs are read again by each row tile of the product, B2 made once: pairs were the faster up to m of 777
-// and the slower from 1000 on (bench/RESULTS.md)
+// op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows (measured in
+// bench/RESULTS.md) B2 is the faster
 struct dmma_k : real_kernel {
     typedef double R;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
