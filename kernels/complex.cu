@@ -261,11 +261,13 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks), for the real products that
 // blocks_take takes (NULL: every one), used as a_here says; whether blocks also reads a transposed op(B) in place,
-// as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or NULL),
-// for the products blocks_take takes, where op(A) has at most pairs_rows rows (no bound unless the kernel sets one)
+// as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or NULL)
+// with its workspace function (NULL: workspace's), where op(A) has at most pairs_rows rows (no bound unless the
+// kernel sets one)
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
+    static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
     static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
@@ -278,6 +280,8 @@ struct four_m {
     typedef typename K::R R;
     static constexpr launcher Launch = K::launch, Blocks = K::blocks, Pairs = K::pairs;
     static constexpr size_t (*Workspace)(const tb_kproblem *) = K::workspace;
+    static constexpr size_t (*PairsWorkspace)(const tb_kproblem *) = K::pairs_workspace ? K::pairs_workspace
+                                                                                         : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
     static constexpr int (*BlocksTake)(const tb_kproblem *) = K::blocks_take;
     static constexpr a_read AREAD = K::a_here;
@@ -326,16 +330,14 @@ struct four_m {
     // After Ab, a transposed op(B) read in place as its real view (Pairs)
     static bool b_pairs(const tb_kproblem *p)
     {
-        if (!TB_COMPLEX_BT_IN_PLACE || !Pairs || !p->transb || p->m > PAIRS_ROWS)
-            return false;
-        return taken(real_problem(p, false, true));
+        return TB_COMPLEX_BT_IN_PLACE && Pairs && p->transb && p->m <= PAIRS_ROWS;
     }
 
     static layout layout_of(const tb_kproblem *p)
     {
         const bool a_here = a_in_place(p), pairs = !a_here && b_pairs(p);
         const tb_kproblem q = real_problem(p, a_here, pairs);
-        const size_t real_ws = Workspace(&q);
+        const size_t real_ws = (pairs ? PairsWorkspace : Workspace)(&q);
         const size_t ab = a_here ? 0 : sizeof(R) * (size_t)(q.lda * q.k);
         const size_t b2 = b_here(p, a_here) || pairs ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
         const size_t sizes[4] = { ab, b2, sizeof(int), c_copy(p) };
@@ -580,8 +582,9 @@ struct four_m {
 
 struct blocked_k : real_kernel {
     typedef float R;
-    static constexpr launcher launch = tb_launch_blocked;
+    static constexpr launcher launch = tb_launch_blocked, pairs = tb_launch_blocked_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_blocked;
+    static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_blocked_pairs;
 };
 struct tf32_k : real_kernel {
     typedef float R;
@@ -593,6 +596,7 @@ struct tc32_k : real_kernel {
     typedef float R;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tc32;
+    static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32;
     static constexpr a_read a_here = A_BY_SHAPE;

@@ -159,6 +159,10 @@ TB_KERNEL_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *workspace, v
 TB_KERNEL_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
+/* blocked with a transposed op(B) complex pairs (kernels/complex.cu): b and ldb the stored complex matrix read as
+ * real (2n rows, k / 2 columns), its imaginary parts negated where transb is 2 (the conjugate transpose); k even */
+TB_KERNEL_HIDDEN int tb_launch_blocked_pairs(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_blocked_pairs(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_dmma128(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
@@ -182,8 +186,9 @@ TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
 /* tc32 with op(A) complex blocks, and a transposed op(B) complex pairs, as tb_launch_dmma_blocks (above), where
  * tb_takes_tc32 (refused elsewhere); its workspace tb_workspace_tc32's */
 TB_KERNEL_HIDDEN int tb_launch_tc32_blocks(const tb_kproblem *p, void *workspace, void *stream);
-/* tc32 with op(A) real and a transposed op(B) complex pairs, where tb_takes_tc32 (refused elsewhere) */
+/* tc32 with op(A) real and a transposed op(B) complex pairs, where tb_takes_tc32 (elsewhere blocked's pairs) */
 TB_KERNEL_HIDDEN int tb_launch_tc32_pairs(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_tc32_pairs(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tf32(const tb_kproblem *p);

@@ -790,12 +790,21 @@ extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stre
                     : launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
 }
 
-// kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h), where tc32 takes kp
+// kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h); where tc32 does not take kp, blocked reads
+// the pairs
+extern "C" size_t tb_workspace_tc32_pairs(const tb_kproblem *kp)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return worth_it(p) ? layout_of<bf16x6>(p).bytes : tb_workspace_blocked_pairs(kp);
+}
+
 extern "C" int tb_launch_tc32_pairs(const tb_kproblem *kp, void *ws, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    if (!ws || !worth_it(p) || p.k % 2 || !p.transb)
+    if (p.k % 2 || !p.transb)
         return (int)cudaErrorInvalidValue;
+    if (!ws || !worth_it(p))
+        return tb_launch_blocked_pairs(kp, ws, stream);
     return launch<bf16x6, false, true>(p, (char *)ws, (cudaStream_t)stream);
 }
 

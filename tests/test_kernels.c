@@ -230,14 +230,15 @@ START_TEST(odd_layouts)
 END_TEST
 
 /* The complex types: loop index -> kernel x type (C, Z) x op(A) x op(B), each of N, T and C (the conjugate
- * transpose); the small shapes, one whose real products split k, and one whose real product tc32 takes (whole,
- * and through prepared operands in tiles it takes too); alpha complex, and real (where the kernels that read
- * op(A) in place read op(B) in place too) */
+ * transpose); the small shapes, one whose real products split k, one whose real product tc32 takes (whole,
+ * and through prepared operands in tiles it takes too), and one whose real product, too shallow for tc32, fills
+ * blocked's large tiles (reading a transposed op(B) as pairs); alpha complex, and real (where the kernels that
+ * read op(A) in place read op(B) in place too) */
 START_TEST(complex_layouts)
 {
     const int kernel = _i / 18, ta = _i / 3 % 3, tb = _i % 3;
     const tb_type type = _i / 9 % 2 ? TB_TYPE_Z : TB_TYPE_C;
-    static const int deep[3] = { 64, 40, 1500 }, tall[3] = { 3000, 256, 1700 };
+    static const int deep[3] = { 64, 40, 1500 }, tall[3] = { 3000, 256, 1700 }, wide[3] = { 3000, 1300, 64 };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
     if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_Z ? PART_COMPLEX_Z : PART_COMPLEX))
         return;
@@ -254,6 +255,8 @@ START_TEST(complex_layouts)
     run_case(kernel, type, ta, tb, tall, 0, -1.25 + 0.5 * I, 0.0, 31, 0);
     run_case(kernel, type, ta, tb, tall, 1, 0.75 + 0.5 * I, 0.5, 31, 0);
     run_case(kernel, type, ta, tb, tall, 2, -1.25, 0.5, 31, 0);
+    run_case(kernel, type, ta, tb, wide, 0, 0.75 + 0.5 * I, 0.5, 31, 0);
+    run_case(kernel, type, ta, tb, wide, 1, -1.25, 0.0, 31, 0);
     if (tb_kernel_prep_of(kernel)) {
         run_case(kernel, type, ta, tb, tall, 0, -1.25 + 0.5 * I, 0.0, 31, 1);
         run_case(kernel, type, ta, tb, tall, 1, 0.75 + 0.5 * I, 0.5, 31, 1);

@@ -10,9 +10,8 @@
  *   - NVBLAS (libnvblas.so, when it can be loaded): its ?gemm_, configured by a file written here (OpenBLAS as its
  *     CPU BLAS, device 0, NVBLAS_AUTOPIN_MEM_ENABLED), unless NVBLAS_CONFIG_FILE names one.
  * Each: one warm-up call (CUDA start-up, staging buffers), then the median of R calls (3 for calls over 0.1
- * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  Calls under 1 ms are timed
- * interleaved instead, all implementations in turn, 41 rounds, so that a drift of the host (clock speed, the CPU
- * BLAS's threads waking or asleep) falls on all alike; those under 20 us in batches of back-to-back calls.  C is refilled before
+ * TFLOP, 1 over 2 TFLOP), then a quarter of a second idle (bench_settle).  Calls under 1 ms are timed 41 times
+ * each (time_batches), those under 20 us in batches of back-to-back calls.  C is refilled before
  * each call or batch: NaN when beta = 0 (so that a result not written shows), the same random C otherwise.
  * Every result (of one call on that C) is compared with OpenBLAS's.
  */
@@ -113,7 +112,7 @@ static const char *run(const himpl *im, const call *x)
     return info.path == TILEBLAS_PATH_GPU ? "tb-gpu" : "tb-gpu/cpu"; /* forced, yet on the CPU: the GPU failed */
 }
 
-/* How many back-to-back calls one interleaved timing takes: about 0.2 ms worth for calls that take under 20 us
+/* How many back-to-back calls one timing takes: about 0.2 ms worth for calls that take under 20 us
  * (the fastest of five of im's, after a warm-up), since one is too short for the clock, and a program that makes
  * such calls makes many of them; 1 for calls under 1 ms; 0 for longer ones, timed one implementation after the
  * other.  Chosen with the first implementation (OpenBLAS), the same for the others. */
@@ -155,22 +154,25 @@ static double time_calls(const himpl *im, const call *x, const void *c0, size_t 
     return med;
 }
 
-/* Calls under a millisecond: every implementation's batches taken in turn, round after round (41), so that
- * whatever drifts on the host (clock speed, other work) falls on all alike; the median ms a call of each into
- * ms[], and what its calls said into name[].  C is left with the last implementation's one call's result: each
- * is compared right after its own call, by the caller, through result[]. */
-static void time_interleaved(const himpl *impls, int nimpls, const call *x, const void *c0, size_t cbytes, int batch,
-                             double *ms, const char **name, void **result)
+/* Calls under a millisecond: each implementation's 41 batches back to back, as a program that makes such calls
+ * makes them, after its warm-up, and a quarter of a second idle before the next implementation's.  Taken in turn
+ * instead, round after round, tileblas's GPU calls ran while OpenBLAS's threads still spun after its call just
+ * before (they wait about 0.1 s for more work), which slowed them up to 2.6 times (bench/RESULTS.md): a program
+ * on tileblas alone meets that only after its own calls that went to the CPU.  The median ms a call of each into
+ * ms[], and what its calls said into name[]; the result of each one's warm-up call (from C as given) into
+ * result[]. */
+static void time_batches(const himpl *impls, int nimpls, const call *x, const void *c0, size_t cbytes, int batch,
+                         double *ms, const char **name, void **result)
 {
     enum { ROUNDS = 41 };
     double *t = bench_alloc((size_t)nimpls * ROUNDS * sizeof *t);
-    for (int i = 0; i < nimpls; i++) { /* warm-up, and the result of one call from C as given */
+    for (int i = 0; i < nimpls; i++) {
+        if (i)
+            bench_settle();
         memcpy(x->c, c0, cbytes);
         name[i] = run(&impls[i], x);
         memcpy(result[i], x->c, cbytes);
-    }
-    for (int r = 0; r < ROUNDS; r++)
-        for (int i = 0; i < nimpls; i++) {
+        for (int r = 0; r < ROUNDS; r++) {
             memcpy(x->c, c0, cbytes);
             tileblas_set_path(impls[i].path); /* once a batch, as a program would */
             double t0 = bench_now();
@@ -179,6 +181,7 @@ static void time_interleaved(const himpl *impls, int nimpls, const call *x, cons
             t[i * ROUNDS + r] = 1e3 * (bench_now() - t0) / batch;
             tileblas_set_path(TILEBLAS_PATH_AUTO);
         }
+    }
     for (int i = 0; i < nimpls; i++)
         ms[i] = bench_median(&t[i * ROUNDS], ROUNDS);
     free(t);
@@ -268,7 +271,7 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                 for (int i = 0; i < nimpls; i++)
                     result[i] = bench_alloc(cbytes);
                 if (batch > 0) {
-                    time_interleaved(impls, nimpls, &x, c0, cbytes, batch, ms, name, result);
+                    time_batches(impls, nimpls, &x, c0, cbytes, batch, ms, name, result);
                 } else {
                     for (int i = 0; i < nimpls; i++) {
                         ms[i] = time_calls(&impls[i], &x, c0, cbytes, repeats, &name[i]);
