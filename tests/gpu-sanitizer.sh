@@ -2,14 +2,16 @@
 # The kernels under compute-sanitizer: memcheck (out-of-bounds and misaligned accesses, errors of the CUDA calls)
 # and racecheck (shared-memory hazards) over tileblas-bench runs of tc128, tc32, tf32 and blocked at shapes with
 # partial tiles in every dimension, k not a multiple of the tiles' depth, k split into slices, C with a thin side
-# (which blocked's thin tile, where built, computes transposed, with k split and not), and every transpose.  cuBLAS's kernels (the bench's yardstick, names holding "gemm") are left out: they are not ours.
+# (which blocked's thin tile, where built, computes transposed, with k split and not), and every transpose; and
+# CGEMM's c4m-tc32 and c4m-blocked at the same shapes (real products tc32 mostly hands to blocked, which reads a
+# transposed op(B) as pairs).  cuBLAS's kernels (the bench's yardstick, names holding "gemm") are left out: they are not ours.
 # SKIP (77) without compute-sanitizer, without a GPU, or in a build without CUDA.
 . "${top_srcdir:-.}/tests/preamble.sh"
 bench=$builddir/tools/tileblas-bench
 [ -x "$bench" ] || { echo "SKIP: tileblas-bench is not built (no CUDA)"; exit 77; }
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 [ -n "$sanitizer" ] || { echo "SKIP: no compute-sanitizer"; exit 77; }
-set -- --no-cpu --kernels tc128,tc32,tf32,blocked --repeats 1 --shape 300x200x1000 --shape 257x129x72 \
+set -- --no-cpu --type sc --kernels tc128,tc32,tf32,blocked,c4m-tc32,c4m-blocked --repeats 1 --shape 300x200x1000 --shape 257x129x72 \
   --shape 20x600x300 --shape 30x700x64 \
   --trans NN --trans NT --trans TN --trans TT
 "$bench" "$@" >"$work/plain.txt" 2>&1
