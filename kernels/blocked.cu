@@ -134,33 +134,41 @@ struct loader {
     }
 };
 
-// op(B) as complex pairs (kernels/complex.cu): the real view of a transposed complex op(B), whose element (r, l) (l
-// the product's k, twice the complex one) is part l & 1 of stored element (r, l / 2), at x[2r + (l & 1) + (l / 2)
-// ld] (ld: twice the complex leading dimension), the imaginary parts negated for the conjugate transpose.  A float4
-// holds l and l + 1 of r and r + 1, so a pass covers all RS of r for 2 THREADS/(RS/2) values of l; k is even (the
-// real form's, cut into slices of whole tiles), so only r needs a bound.  The same interface as loader's.
-template <int RS, int BK, int THREADS, bool VEC>
-struct pair_loader {
-    static constexpr int PASSES = RS * BK / 4 / THREADS;
-    static constexpr int RQ = RS / 2;              // float4s across a tile's r
-    static constexpr int STEP = 2 * THREADS / RQ;  // l covered by one pass
-    static_assert(PASSES >= 1 && THREADS % RQ == 0 && BK % STEP == 0, "threads must cover the tile evenly");
+// An operand of interleaved complex numbers in a complex form (kernels/complex.cu), read from the stored matrix
+// read as real, x (ld: twice the complex leading dimension), a float4 holding W rows of the tile at two values of
+// its l (the product's k, twice the complex one), so that a pass covers all RS of r for 2 THREADS/(RS/W) values of
+// l.  k is even (the real form's, cut into slices of whole tiles), so only r needs a bound.  The same interface as
+// loader's.
+//   W = 2, op(B) as pairs: the real view of a transposed op(B), whose element (r, l) is part l & 1 of stored
+//          element (r, l / 2): a float4 at x[2r + (l / 2) ld] is parts l, l + 1 of r and r + 1, the imaginary
+//          parts negated for the conjugate transpose (sign, set by the caller);
+//   W = 4, op(A) as blocks, op N only: element (r, l) is that of the 2 x 2 block [re -im; im re] of stored element
+//          (r / 2, l / 2), so x holds column l / 2 of the blocks' left halves as it is: a float4 at x[r + (l / 2)
+//          ld] (r a multiple of 4) is rows r..r + 3 of column l, and, as (-v.y, v.x, -v.w, v.z), of column l + 1
+//          (rows come in pairs: r's bound is even).
+template <int RS, int BK, int THREADS, bool VEC, int W>
+struct complex_loader {
+    static constexpr int PASSES = RS * BK / (2 * W) / THREADS;
+    static constexpr int RQ = RS / W;             // float4s across a tile's r
+    static constexpr int STEP = 2 * THREADS / RQ; // l covered by one pass
+    static_assert((W == 2 || W == 4) && PASSES >= 1 && THREADS % RQ == 0 && BK % STEP == 0,
+                  "threads must cover the tile evenly");
     const float *ptr;
-    int64_t stride; // between passes
-    int64_t kleft;  // k minus the k index of the thread's first element in the current tile
-    int rvalid;     // how many of its 2 r's are inside
-    float sign = 1.0f; // the imaginary parts' (-1: conjugate), set by the caller
+    int64_t stride;    // between passes
+    int64_t kleft;     // k minus the k index of the thread's first element in the current tile
+    int rvalid;        // how many of its W r's are inside
+    float sign = 1.0f; // pairs: the imaginary parts' (-1: conjugate)
 
-    __device__ __forceinline__ pair_loader(const float *x, int64_t ld, int64_t r0, int64_t R, int64_t K)
+    __device__ __forceinline__ complex_loader(const float *x, int64_t ld, int64_t r0, int64_t R, int64_t K)
     {
         const int t = threadIdx.x;
-        const int64_t r = r0 + 2 * (t % RQ);
+        const int64_t r = r0 + W * (t % RQ);
         const int l = 2 * (t / RQ);
-        ptr = x + 2 * r + (l / 2) * ld;
+        ptr = x + (4 / W) * r + (l / 2) * ld;
         stride = STEP / 2 * ld;
         kleft = K - l;
         const int64_t left = R - r;
-        rvalid = (int)(left < 0 ? 0 : left > 2 ? 2 : left);
+        rvalid = (int)(left < 0 ? 0 : left > W ? W : left);
     }
 
     __device__ __forceinline__ void next(int64_t ld, float4 (&v)[PASSES])
@@ -170,11 +178,11 @@ struct pair_loader {
             const int n = kleft - STEP * pass > 0 ? rvalid : 0;
             const float *q = ptr + pass * stride;
             v[pass] = make_float4(0.f, 0.f, 0.f, 0.f);
-            if (VEC && n == 2) {
+            if (VEC && n == W) {
                 v[pass] = __ldg(reinterpret_cast<const float4 *>(q));
             } else {
                 if (n > 0) v[pass].x = __ldg(q), v[pass].y = __ldg(q + 1);
-                if (n > 1) v[pass].z = __ldg(q + 2), v[pass].w = __ldg(q + 3);
+                if (n > W / 2) v[pass].z = __ldg(q + 2), v[pass].w = __ldg(q + 3);
             }
         }
         advance(ld);
@@ -194,18 +202,33 @@ struct pair_loader {
         advance(ld);
     }
 
-    // (r, l) and (r + 1, l) as one 8-byte store, and the same for l + 1 (the imaginary parts, signed)
+    // pairs: (r, l) and (r + 1, l) as one 8-byte store, and the same for l + 1; blocks: columns l and l + 1
     __device__ __forceinline__ void stash(tile_t<RS, BK> &s, const float4 (&v)[PASSES]) const
     {
         const int t = threadIdx.x;
 #pragma unroll
         for (int pass = 0; pass < PASSES; pass++) {
-            const int r = 2 * (t % RQ), l = 2 * (t / RQ) + pass * STEP;
-            *reinterpret_cast<float2 *>(&s[l][r]) = make_float2(v[pass].x, v[pass].z);
-            *reinterpret_cast<float2 *>(&s[l + 1][r]) = make_float2(sign * v[pass].y, sign * v[pass].w);
+            const int r = W * (t % RQ), l = 2 * (t / RQ) + pass * STEP;
+            const float4 u = v[pass];
+            if constexpr (W == 2) {
+                *reinterpret_cast<float2 *>(&s[l][r]) = make_float2(u.x, u.z);
+                *reinterpret_cast<float2 *>(&s[l + 1][r]) = make_float2(sign * u.y, sign * u.w);
+            } else {
+                *reinterpret_cast<float4 *>(&s[l][r]) = u;
+                *reinterpret_cast<float4 *>(&s[l + 1][r]) = make_float4(-u.y, u.x, -u.w, u.z);
+            }
         }
     }
 };
+template <int RS, int BK, int THREADS, bool VEC>
+using pair_loader = complex_loader<RS, BK, THREADS, VEC, 2>;
+template <int RS, int BK, int THREADS, bool VEC>
+using block_loader = complex_loader<RS, BK, THREADS, VEC, 4>;
+
+// Whether op(A) of C's tile can be read as complex blocks (block_loader's threads cover the tile)
+template <class C>
+constexpr bool blocks_fit = C::BM * C::BK % (8 * C::THREADS) == 0 && C::THREADS % (C::BM / 4) == 0 &&
+                            C::BK % (8 * C::THREADS / C::BM) == 0;
 
 // C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.  ct: C holds p's
 // result transposed, (i, j) at c[j + i*ldc] (written element by element).
@@ -276,15 +299,17 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
 
 // The loop along k for one BM x BN tile of C, adding into acc.  INSIDE: the tile lies wholly inside C and the
 // operands are 16-byte aligned (VEC), so that every tile of op(A) and op(B) but a partial last one along k is
-// loaded without bounds checks.  PB: op(B) as complex pairs (pair_loader; TB set).
-template <class C, bool TA, bool TB, bool VEC, bool INSIDE, bool PB>
+// loaded without bounds checks.  PB: op(B) as complex pairs (pair_loader; TB set); PA: op(A) as complex blocks
+// (block_loader; TA clear).
+template <class C, bool TA, bool TB, bool VEC, bool INSIDE, bool PB, bool PA>
 __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, const float *b, int64_t m0, int64_t n0,
                                           int64_t klen, tile_t<C::BM, C::BK> (&as)[2], tile_t<C::BN, C::BK> (&bs)[2],
                                           int im, int jn, float (&acc)[8][C::TN])
 {
     constexpr int BK = C::BK;
     // op(A) is DEEP when A is transposed (A[l + i*lda]); op(B) when B is not (B[l + j*ldb])
-    typedef loader<C::BM, BK, C::THREADS, TA, VEC> loader_a;
+    typedef std::conditional_t<PA, block_loader<C::BM, BK, C::THREADS, VEC>, loader<C::BM, BK, C::THREADS, TA, VEC>>
+        loader_a;
     loader_a la(a, p.lda, m0, p.m, klen);
     typedef std::conditional_t<PB, pair_loader<C::BN, BK, C::THREADS, VEC>, loader<C::BN, BK, C::THREADS, !TB, VEC>>
         loader_b;
@@ -301,7 +326,7 @@ __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, 
         la.next(p.lda, na);
         lb.next(p.ldb, nb4);
     }
-    loader_a::stash(as[0], na);
+    la.stash(as[0], na);
     lb.stash(bs[0], nb4);
     __syncthreads();
 
@@ -327,7 +352,7 @@ __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, 
                 f[(k + 1) & 1].load(as[cur], bs[cur], k + 1, im, jn);
             } else if (more) {
                 // the other buffer was last read before the previous tile's barrier
-                loader_a::stash(as[cur ^ 1], na);
+                la.stash(as[cur ^ 1], na);
                 lb.stash(bs[cur ^ 1], nb4);
                 __syncthreads();
                 f[(k + 1) & 1].load(as[cur ^ 1], bs[cur ^ 1], 0, im, jn);
@@ -338,7 +363,7 @@ __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, 
     __syncthreads(); // the shared tiles are reused by the next column block, if any
 }
 
-template <class C, bool TA, bool TB, bool VEC, bool PB = false>
+template <class C, bool TA, bool TB, bool VEC, bool PB = false, bool PA = false>
 __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproblem p, bool vec_c, bool ct, tb_split sp)
 {
     constexpr int BM = C::BM, BN = C::BN, TN = C::TN;
@@ -352,7 +377,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproble
     const int64_t m0 = (int64_t)blockIdx.x * BM;
     const int64_t nblocks = (p.n + BN - 1) / BN;
     const int64_t klen = min(p.k - blockIdx.z * sp.kchunk, sp.kchunk);
-    const float *a = p.a + blockIdx.z * sp.a_step, *b = p.b + blockIdx.z * (PB ? sp.b_step / 2 : sp.b_step);
+    const float *a = p.a + blockIdx.z * (PA ? sp.a_step / 2 : sp.a_step);
+    const float *b = p.b + blockIdx.z * (PB ? sp.b_step / 2 : sp.b_step);
     float *c = p.c + blockIdx.z * sp.c_step;
 
     for (int64_t nb = blockIdx.y; nb < nblocks; nb += gridDim.y) {
@@ -365,9 +391,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproble
                 acc[i][j] = 0.0f;
 
         if (VEC && m0 + BM <= p.m && n0 + BN <= p.n)
-            tile_loop<C, TA, TB, VEC, true, PB>(p, a, b, m0, n0, klen, as, bs, im, jn, acc);
+            tile_loop<C, TA, TB, VEC, true, PB, PA>(p, a, b, m0, n0, klen, as, bs, im, jn, acc);
         else
-            tile_loop<C, TA, TB, VEC, false, PB>(p, a, b, m0, n0, klen, as, bs, im, jn, acc);
+            tile_loop<C, TA, TB, VEC, false, PB, PA>(p, a, b, m0, n0, klen, as, bs, im, jn, acc);
 
 #pragma unroll
         for (int j = 0; j < TN; j++) {
@@ -380,29 +406,38 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproble
     }
 }
 
-template <class C, bool TA, bool TB, bool VEC, bool PB = false>
+template <class C, bool TA, bool TB, bool VEC, bool PB = false, bool PA = false>
 int launch(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream)
 {
     dim3 grid((unsigned)((p->m + C::BM - 1) / C::BM), tb_grid_y((p->n + C::BN - 1) / C::BN), slices);
     bool vec_c = !ct && p->ldc % 4 == 0 && (uintptr_t)p->c % 16 == 0;
-    blocked_kernel<C, TA, TB, VEC, PB><<<grid, C::THREADS, 0, (cudaStream_t)stream>>>(*p, vec_c, ct, *sp);
+    blocked_kernel<C, TA, TB, VEC, PB, PA><<<grid, C::THREADS, 0, (cudaStream_t)stream>>>(*p, vec_c, ct, *sp);
     return (int)cudaGetLastError();
 }
 
 // the 16-byte variant when every column of A and B starts on a 16-byte boundary
-template <class C, bool TA, bool TB, bool PB = false>
+template <class C, bool TA, bool TB, bool PB = false, bool PA = false>
 int launch_vec(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream)
 {
     bool vec = p->lda % 4 == 0 && p->ldb % 4 == 0 && (uintptr_t)p->a % 16 == 0 && (uintptr_t)p->b % 16 == 0;
-    return vec ? launch<C, TA, TB, true, PB>(p, sp, slices, ct, stream)
-               : launch<C, TA, TB, false, PB>(p, sp, slices, ct, stream);
+    return vec ? launch<C, TA, TB, true, PB, PA>(p, sp, slices, ct, stream)
+               : launch<C, TA, TB, false, PB, PA>(p, sp, slices, ct, stream);
 }
 
-// pairs: op(B) as complex pairs (transb set)
+// The complex forms an operand can be read in (kernels/complex.cu): op(B), transposed, as pairs; op(A), op N, as
+// blocks
+enum { FORM_PAIRS = 1, FORM_BLOCKS = 2 };
+
 template <class C>
-int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream, bool pairs)
+int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream, int form)
 {
-    if (pairs)
+    if (form & FORM_BLOCKS) {
+        if constexpr (blocks_fit<C>)
+            return p->transb ? launch_vec<C, false, true, true, true>(p, sp, slices, ct, stream)
+                             : launch_vec<C, false, false, false, true>(p, sp, slices, ct, stream);
+        return (int)cudaErrorInvalidValue; // not a tile that run() gives blocks (the large tile is TT's only)
+    }
+    if (form & FORM_PAIRS)
         return p->transa ? launch_vec<C, true, true, true>(p, sp, slices, ct, stream)
                          : launch_vec<C, false, true, true>(p, sp, slices, ct, stream);
     if (p->transa)
@@ -413,15 +448,15 @@ int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool c
 }
 
 // One tile configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
-// (split.cuh); ct: C takes p's result transposed (the slices themselves are summed into it that way); pairs: op(B)
-// as complex pairs
+// (split.cuh); ct: C takes p's result transposed (the slices themselves are summed into it that way); form: the
+// complex forms of the operands (0: both real)
 template <class C>
-int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream, bool ct = false, bool pairs = false)
+int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream, bool ct = false, int form = 0)
 {
     return tb_split_launch(
         *p, slices, C::BK, ws, stream,
         [=](const tb_sproblem &q, const tb_split &sp, unsigned n) {
-            return launch_one<C>(&q, &sp, n, ct && n == 1, stream, pairs);
+            return launch_one<C>(&q, &sp, n, ct && n == 1, stream, form);
         },
         ct);
 }
@@ -518,10 +553,10 @@ static int64_t large_tiles(const tb_sproblem *p)
     return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
 }
 
-static int block256(const tb_sproblem *p, int64_t slices, float *ws, void *stream, bool pairs = false)
+static int block256(const tb_sproblem *p, int64_t slices, float *ws, void *stream, int form = 0)
 {
-    return p->transa && p->transb ? launch_config<large_n_t>(p, slices, ws, stream, false, pairs)
-                                  : launch_config<large_m_t>(p, slices, ws, stream, false, pairs);
+    return p->transa && p->transb ? launch_config<large_n_t>(p, slices, ws, stream, false, form)
+                                  : launch_config<large_m_t>(p, slices, ws, stream, false, form);
 }
 extern "C" int tb_launch_block256(const tb_kproblem *kp, void *, void *stream)
 {
@@ -569,11 +604,11 @@ static tb_sproblem transposed(const tb_sproblem *p)
 }
 
 // 1 when the thin tile takes p: *q is p with its thin side along n (*ct: transposed), *slices its split, to at
-// most about a wave of blocks (more slices would move more of the workspace than they gain in fill).  op(B) as
-// complex pairs (pairs) cannot be transposed: the thin tile then takes only a thin n.
-static int thin(const tb_sproblem *p, bool pairs, tb_sproblem *q, bool *ct, int64_t *slices)
+// most about a wave of blocks (more slices would move more of the workspace than they gain in fill).  Operands in
+// a complex form (form) cannot be transposed: the thin tile then takes only a thin n.
+static int thin(const tb_sproblem *p, int form, tb_sproblem *q, bool *ct, int64_t *slices)
 {
-    if ((p->m > TB_THIN_SIDE && p->n > TB_THIN_SIDE) || (pairs && p->m < p->n))
+    if ((p->m > TB_THIN_SIDE && p->n > TB_THIN_SIDE) || (form && p->m < p->n))
         return 0;
     *ct = p->m < p->n;
     *q = *ct ? transposed(p) : *p;
@@ -584,10 +619,10 @@ static int thin(const tb_sproblem *p, bool pairs, tb_sproblem *q, bool *ct, int6
 
 // The class of p's shape, and the slices of k to aim for; *q: the problem to launch (p, or for the thin tile
 // perhaps p transposed, then *ct)
-static shape_class classify(const tb_sproblem *p, bool pairs, int64_t *slices, tb_sproblem *q, bool *ct)
+static shape_class classify(const tb_sproblem *p, int form, int64_t *slices, tb_sproblem *q, bool *ct)
 {
     *slices = 1, *q = *p, *ct = false;
-    if (thin(p, pairs, q, ct, slices))
+    if (thin(p, form, q, ct, slices))
         return THIN;
     const int64_t large = large_tiles(p), sms = tb_sm_count(); // one large block an SM
     if (10 * large >= 9 * sms) {
@@ -606,52 +641,71 @@ static shape_class classify(const tb_sproblem *p, bool pairs, int64_t *slices, t
     return SMALL;
 }
 
-// The workspace and the launch, with op(B) as complex pairs where pairs (kernels.h: tb_launch_blocked_pairs)
-static size_t workspace(const tb_kproblem *kp, bool pairs)
+// The workspace and the launch, with the operands in the complex forms of `form` (kernels.h:
+// tb_launch_blocked_pairs, tb_launch_blocked_blocks)
+static size_t workspace(const tb_kproblem *kp, int form)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     tb_sproblem q;
     int64_t slices;
     bool ct;
-    const shape_class c = classify(&p, pairs, &slices, &q, &ct);
+    const shape_class c = classify(&p, form, &slices, &q, &ct);
     const int bk = c == THIN ? thin_t::BK : c == SMALL ? small_t::BK : c == MIDDLE ? mid_t::BK : large_m_t::BK;
     tb_slice_depth(q.k, bk, &slices); // as launch_config will cut k
     return tb_split_bytes<float>(q.m, q.n, slices);
 }
 
-static int run(const tb_kproblem *kp, void *workspace, void *stream, bool pairs)
+static int run(const tb_kproblem *kp, void *workspace, void *stream, int form)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     tb_sproblem q;
     int64_t slices;
     bool ct;
     float *ws = (float *)workspace;
-    switch (classify(&p, pairs, &slices, &q, &ct)) {
-    case THIN: return launch_config<thin_t>(&q, slices, ws, stream, ct, pairs);
-    case LARGE: return block256(&q, slices, ws, stream, pairs);
-    case MIDDLE: return launch_config<mid_t>(&q, slices, ws, stream, false, pairs);
-    default: return launch_config<small_t>(&q, slices, ws, stream, false, pairs);
+    switch (classify(&p, form, &slices, &q, &ct)) {
+    case THIN: return launch_config<thin_t>(&q, slices, ws, stream, ct, form);
+    case LARGE: return block256(&q, slices, ws, stream, form);
+    case MIDDLE: return launch_config<mid_t>(&q, slices, ws, stream, false, form);
+    default: return launch_config<small_t>(&q, slices, ws, stream, false, form);
     }
 }
 
 extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
 {
-    return workspace(kp, false);
+    return workspace(kp, 0);
 }
 
 extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *stream)
 {
-    return run(kp, workspace, stream, false);
+    return run(kp, workspace, stream, 0);
 }
 
 extern "C" size_t tb_workspace_blocked_pairs(const tb_kproblem *kp)
 {
-    return workspace(kp, true);
+    return workspace(kp, FORM_PAIRS);
 }
 
 extern "C" int tb_launch_blocked_pairs(const tb_kproblem *kp, void *workspace, void *stream)
 {
     if (!kp->transb || kp->k % 2)
         return (int)cudaErrorInvalidValue;
-    return run(kp, workspace, stream, true);
+    return run(kp, workspace, stream, FORM_PAIRS);
+}
+
+// with a transposed op(B) as pairs too
+static int blocks_form(const tb_kproblem *kp)
+{
+    return FORM_BLOCKS | (kp->transb ? FORM_PAIRS : 0);
+}
+
+extern "C" size_t tb_workspace_blocked_blocks(const tb_kproblem *kp)
+{
+    return workspace(kp, blocks_form(kp));
+}
+
+extern "C" int tb_launch_blocked_blocks(const tb_kproblem *kp, void *workspace, void *stream)
+{
+    if (kp->transa || kp->k % 2 || kp->m % 2)
+        return (int)cudaErrorInvalidValue;
+    return run(kp, workspace, stream, blocks_form(kp));
 }

@@ -259,15 +259,16 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
-// prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks), for the real products that
-// blocks_take takes (NULL: every one), used as a_here says; whether blocks also reads a transposed op(B) in place,
-// as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or NULL)
-// with its workspace function (NULL: workspace's), where op(A) has at most pairs_rows rows (no bound unless the
-// kernel sets one)
+// prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
+// (NULL: workspace's), for the real products that blocks_take takes (NULL: every one), used as a_here says; whether
+// blocks also reads a transposed op(B) in place, as its real view (blocks_pairs); and a launcher of the real
+// kernel's product of Ab by that view (pairs, or NULL) with its workspace function (NULL: workspace's), where op(A)
+// has at most pairs_rows rows (no bound unless the kernel sets one)
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
+    static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = nullptr;
     static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
@@ -282,6 +283,8 @@ struct four_m {
     static constexpr size_t (*Workspace)(const tb_kproblem *) = K::workspace;
     static constexpr size_t (*PairsWorkspace)(const tb_kproblem *) = K::pairs_workspace ? K::pairs_workspace
                                                                                          : K::workspace;
+    static constexpr size_t (*BlocksWorkspace)(const tb_kproblem *) = K::blocks_workspace ? K::blocks_workspace
+                                                                                           : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
     static constexpr int (*BlocksTake)(const tb_kproblem *) = K::blocks_take;
     static constexpr a_read AREAD = K::a_here;
@@ -337,7 +340,7 @@ struct four_m {
     {
         const bool a_here = a_in_place(p), pairs = !a_here && b_pairs(p);
         const tb_kproblem q = real_problem(p, a_here, pairs);
-        const size_t real_ws = (pairs ? PairsWorkspace : Workspace)(&q);
+        const size_t real_ws = (a_here ? BlocksWorkspace : pairs ? PairsWorkspace : Workspace)(&q);
         const size_t ab = a_here ? 0 : sizeof(R) * (size_t)(q.lda * q.k);
         const size_t b2 = b_here(p, a_here) || pairs ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
         const size_t sizes[4] = { ab, b2, sizeof(int), c_copy(p) };
@@ -597,6 +600,7 @@ struct tc32_k : real_kernel {
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tc32;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
+    static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32;
     static constexpr a_read a_here = A_BY_SHAPE;
@@ -611,13 +615,14 @@ struct dmma_k : real_kernel {
     static constexpr long pairs_rows = 896;
 };
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
-// real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product:
-// tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read in place too where alpha is real (the real
-// kernels read a transposed op(B) as its real view), and otherwise converted to that view's form (rows 2l, 2l + 1:
-// its parts), alpha folded in.
+// real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product, and
+// blocked for it elsewhere where op(A)'s op is N: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read
+// in place too where alpha is real (the real kernels read a transposed op(B) as its real view), and otherwise
+// converted to that view's form (rows 2l, 2l + 1: its parts), alpha folded in.
 struct tc32_here_k : tc32_k {
     static constexpr a_read a_here = A_HERE;
     static constexpr bool blocks_pairs = true;
+    static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32_blocks;
 };
 struct dmma_here_k : dmma_k {
     static constexpr a_read a_here = A_HERE;

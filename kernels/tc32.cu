@@ -779,13 +779,26 @@ extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
     return run<bf16x6>(kp, ws, stream, worth_it);
 }
 
-// kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h), where tc32 takes kp
-// (blocked, which it hands the others, cannot)
+// kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h), where tc32 takes kp;
+// elsewhere blocked reads them where op(A)'s op is N (tb_takes_tc32_blocks)
+extern "C" int tb_takes_tc32_blocks(const tb_kproblem *kp)
+{
+    return worth_it(tb_sproblem_of(kp)) || kp->transa == 0;
+}
+
+extern "C" size_t tb_workspace_tc32_blocks(const tb_kproblem *kp)
+{
+    const tb_sproblem p = tb_sproblem_of(kp);
+    return worth_it(p) ? layout_of<bf16x6>(p).bytes : tb_workspace_blocked_blocks(kp);
+}
+
 extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    if (!ws || !worth_it(p) || p.m % 2 || p.k % 2)
+    if (p.m % 2 || p.k % 2)
         return (int)cudaErrorInvalidValue;
+    if (!ws || !worth_it(p))
+        return tb_launch_blocked_blocks(kp, ws, stream);
     return p.transb ? launch<bf16x6, true, true>(p, (char *)ws, (cudaStream_t)stream)
                     : launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
 }
