@@ -146,13 +146,17 @@ struct loader {
 //          (r / 2, l / 2), so x holds column l / 2 of the blocks' left halves as it is: a float4 at x[r + (l / 2)
 //          ld] (r a multiple of 4) is rows r..r + 3 of column l, and, as (-v.y, v.x, -v.w, v.z), of column l + 1
 //          (rows come in pairs: r's bound is even).
+// Whether THREADS threads cover an RS x BK tile evenly that way
+template <int RS, int BK, int THREADS, int W>
+constexpr bool complex_covers = RS * BK % (2 * W * THREADS) == 0 && THREADS % (RS / W) == 0 &&
+                                BK % (2 * THREADS / (RS / W)) == 0;
+
 template <int RS, int BK, int THREADS, bool VEC, int W>
 struct complex_loader {
     static constexpr int PASSES = RS * BK / (2 * W) / THREADS;
     static constexpr int RQ = RS / W;             // float4s across a tile's r
     static constexpr int STEP = 2 * THREADS / RQ; // l covered by one pass
-    static_assert((W == 2 || W == 4) && PASSES >= 1 && THREADS % RQ == 0 && BK % STEP == 0,
-                  "threads must cover the tile evenly");
+    static_assert((W == 2 || W == 4) && complex_covers<RS, BK, THREADS, W>, "threads must cover the tile evenly");
     const float *ptr;
     int64_t stride;    // between passes
     int64_t kleft;     // k minus the k index of the thread's first element in the current tile
@@ -225,10 +229,9 @@ using pair_loader = complex_loader<RS, BK, THREADS, VEC, 2>;
 template <int RS, int BK, int THREADS, bool VEC>
 using block_loader = complex_loader<RS, BK, THREADS, VEC, 4>;
 
-// Whether op(A) of C's tile can be read as complex blocks (block_loader's threads cover the tile)
+// Whether op(A) of C's tile can be read as complex blocks
 template <class C>
-constexpr bool blocks_fit = C::BM * C::BK % (8 * C::THREADS) == 0 && C::THREADS % (C::BM / 4) == 0 &&
-                            C::BK % (8 * C::THREADS / C::BM) == 0;
+constexpr bool blocks_fit = complex_covers<C::BM, C::BK, C::THREADS, 4>;
 
 // C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.  ct: C holds p's
 // result transposed, (i, j) at c[j + i*ldc] (written element by element).
@@ -435,7 +438,7 @@ int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool c
         if constexpr (blocks_fit<C>)
             return p->transb ? launch_vec<C, false, true, true, true>(p, sp, slices, ct, stream)
                              : launch_vec<C, false, false, false, true>(p, sp, slices, ct, stream);
-        return (int)cudaErrorInvalidValue; // not a tile that run() gives blocks (the large tile is TT's only)
+        return (int)cudaErrorInvalidValue; // large_n_t, which run() gives TT only
     }
     if (form & FORM_PAIRS)
         return p->transa ? launch_vec<C, true, true, true>(p, sp, slices, ct, stream)
