@@ -745,10 +745,13 @@ extern "C" int tb_takes_tf32(const tb_kproblem *kp)
     return can_run(tb_sproblem_of(kp));
 }
 
-template <class F> static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &))
+// F's workspace where takes, elsewhere that of blocked (or of its form that reads complex operands: blocked_ws)
+template <class F>
+static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &),
+                        size_t (*blocked_ws)(const tb_kproblem *) = tb_workspace_blocked)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    return takes(p) ? layout_of<F>(p).bytes : tb_workspace_blocked(kp);
+    return takes(p) ? layout_of<F>(p).bytes : blocked_ws(kp);
 }
 
 template <class F> static int run(const tb_kproblem *kp, void *workspace, void *stream, bool (*takes)(const tb_sproblem &))
@@ -788,8 +791,7 @@ extern "C" int tb_takes_tc32_blocks(const tb_kproblem *kp)
 
 extern "C" size_t tb_workspace_tc32_blocks(const tb_kproblem *kp)
 {
-    const tb_sproblem p = tb_sproblem_of(kp);
-    return worth_it(p) ? layout_of<bf16x6>(p).bytes : tb_workspace_blocked_blocks(kp);
+    return workspace<bf16x6>(kp, worth_it, tb_workspace_blocked_blocks);
 }
 
 extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stream)
@@ -807,8 +809,7 @@ extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stre
 // the pairs
 extern "C" size_t tb_workspace_tc32_pairs(const tb_kproblem *kp)
 {
-    const tb_sproblem p = tb_sproblem_of(kp);
-    return worth_it(p) ? layout_of<bf16x6>(p).bytes : tb_workspace_blocked_pairs(kp);
+    return workspace<bf16x6>(kp, worth_it, tb_workspace_blocked_pairs);
 }
 
 extern "C" int tb_launch_tc32_pairs(const tb_kproblem *kp, void *ws, void *stream)
