@@ -260,7 +260,9 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
-// (NULL: workspace's), for the real products that blocks_take takes (NULL: every one), used as a_here says; whether
+// (NULL: workspace's), for the real products that blocks_take takes (NULL: every one), used as a_here says (by
+// shape: few_columns, or wherever here_all takes the real product, op(A)'s op kept, and there with a transposed
+// op(B) as pairs too); whether
 // blocks also reads a transposed op(B) in place, as its real view (blocks_pairs); and a launcher of the real
 // kernel's product of Ab by that view (pairs, or NULL) with its workspace function (NULL: workspace's), where op(A)
 // has at most pairs_rows rows (no bound unless the kernel sets one)
@@ -270,6 +272,7 @@ struct real_kernel {
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = nullptr;
     static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
+    static constexpr bool (*here_all)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
@@ -287,6 +290,7 @@ struct four_m {
                                                                                            : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
     static constexpr int (*BlocksTake)(const tb_kproblem *) = K::blocks_take;
+    static constexpr bool (*HereAll)(const tb_kproblem *) = K::here_all;
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
     static constexpr long PAIRS_ROWS = K::pairs_rows;
@@ -295,9 +299,21 @@ struct four_m {
     // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
     static bool a_in_place(const tb_kproblem *p)
     {
-        if (AREAD == A_AS_AB || !Blocks || (AREAD == A_BY_SHAPE && !few_columns(p)))
+        if (AREAD == A_AS_AB || !Blocks)
+            return false;
+        if (AREAD == A_BY_SHAPE && !few_columns(p) && !here_all(p))
             return false;
         return taken(real_problem(p, true));
+    }
+
+    // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll)
+    static bool here_all(const tb_kproblem *p)
+    {
+        if (!HereAll)
+            return false;
+        tb_kproblem q = real_problem(p);
+        q.transa = p->transa;
+        return HereAll(&q);
     }
 
     // Whether Blocks and Pairs take the real product q (those of tc32 only where tc32 takes it)
@@ -310,7 +326,8 @@ struct four_m {
     // only for a real alpha (there is no Ab to fold it into)
     static bool b_here(const tb_kproblem *p, bool a_here)
     {
-        return (b_in_place(p) || (a_here && PAIRS && p->transb != 0)) && !(a_here && p->alpha_im != 0.0);
+        return (b_in_place(p) || (a_here && (PAIRS || here_all(p)) && p->transb != 0)) &&
+               !(a_here && p->alpha_im != 0.0);
     }
 
     // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here, its
@@ -595,6 +612,12 @@ struct tf32_k : real_kernel {
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tf32;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
+// Where tc32 does not take the real product, blocked computes it, reading op(A)'s blocks (op N) and op(B)'s pairs
+// in place faster than Ab and B2 whatever n (c4m-tc32 against c4m-tc32-inplace, bench/RESULTS.md)
+static bool blocked_reads_blocks(const tb_kproblem *q)
+{
+    return q->transa == 0 && !tb_takes_tc32(q);
+}
 struct tc32_k : real_kernel {
     typedef float R;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
@@ -602,7 +625,8 @@ struct tc32_k : real_kernel {
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
-    static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32;
+    static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32_blocks;
+    static constexpr bool (*here_all)(const tb_kproblem *) = blocked_reads_blocks;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
 // op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows (measured in
@@ -622,7 +646,6 @@ struct dmma_k : real_kernel {
 struct tc32_here_k : tc32_k {
     static constexpr a_read a_here = A_HERE;
     static constexpr bool blocks_pairs = true;
-    static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32_blocks;
 };
 struct dmma_here_k : dmma_k {
     static constexpr a_read a_here = A_HERE;
