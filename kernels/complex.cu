@@ -306,7 +306,8 @@ struct four_m {
         return taken(real_problem(p, true));
     }
 
-    // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll)
+    // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll); asked of the
+    // real shape with op(A)'s op, not of real_problem(p, true), whose b_here asks this
     static bool here_all(const tb_kproblem *p)
     {
         if (!HereAll)
