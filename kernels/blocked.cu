@@ -476,6 +476,14 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream,
 #ifndef TB_SMALL_BK
 #define TB_SMALL_BK 16
 #endif
+// The small tile's columns and each thread's columns of it (-DTB_SMALL_BN=32 -DTB_SMALL_TN=4: a 64 x 32 tile, as
+// cuBLAS's small complex tile is in the real form, for bench/variants.sh)
+#ifndef TB_SMALL_BN
+#define TB_SMALL_BN 64
+#endif
+#ifndef TB_SMALL_TN
+#define TB_SMALL_TN 8
+#endif
 // The small tile's split: k at least TB_SMALL_SPLIT_K deep is cut into slices at least TB_SMALL_SLICE deep (short
 // slices keep the few blocks of a small C from waiting out a long k one tile at a time; a short k is not cut)
 #ifndef TB_SMALL_SLICE
@@ -521,7 +529,7 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream,
 typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
 typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
 typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
-typedef config<64, 64, 8, TB_SMALL_BK, 1> small_t;
+typedef config<64, TB_SMALL_BN, TB_SMALL_TN, TB_SMALL_BK, 1> small_t;
 typedef config<TB_THIN_BM, 32, 8, TB_THIN_BK, TB_THIN_MINB> thin_t;
 
 // The blocks that fit on all SMs of the current device at once.
