@@ -135,58 +135,81 @@ struct loader {
 };
 
 // An operand of interleaved complex numbers in a complex form (kernels/complex.cu), read from the stored matrix
-// read as real, x (ld: twice the complex leading dimension), a float4 holding W rows of the tile at two values of
-// its l (the product's k, twice the complex one), so that a pass covers all RS of r for 2 THREADS/(RS/W) values of
-// l.  k is even (the real form's, cut into slices of whole tiles), so only r needs a bound.  The same interface as
-// loader's.
+// read as real, x (ld: twice the complex leading dimension), a float4 at a time.  k is even (the real form's, cut
+// into slices of whole tiles), and so are the rows of blocks, so a float4 is wholly inside or holds one complex
+// number (its half) inside.  The same interface as loader's.
 //   W = 2, op(B) as pairs: the real view of a transposed op(B), whose element (r, l) is part l & 1 of stored
 //          element (r, l / 2): a float4 at x[2r + (l / 2) ld] is parts l, l + 1 of r and r + 1, the imaginary
 //          parts negated for the conjugate transpose (sign, set by the caller);
-//   W = 4, op(A) as blocks, op N only: element (r, l) is that of the 2 x 2 block [re -im; im re] of stored element
+//   W = 4, op(A) as blocks, op N: element (r, l) is that of the 2 x 2 block [re -im; im re] of stored element
 //          (r / 2, l / 2), so x holds column l / 2 of the blocks' left halves as it is: a float4 at x[r + (l / 2)
-//          ld] (r a multiple of 4) is rows r..r + 3 of column l, and, as (-v.y, v.x, -v.w, v.z), of column l + 1
-//          (rows come in pairs: r's bound is even).
+//          ld] (r a multiple of 4) is rows r..r + 3 of column l, and, as (-v.y, v.x, -v.w, v.z), of column l + 1.
+//   For both a float4 holds W rows of the tile at two values of l, and a pass covers all RS of r for 2
+//   THREADS/(RS/W) values of l.
+//   W = 1, op(A) as blocks, transposed (T, or C: sign): stored element (l / 2, r / 2) runs along l, so a float4
+//          at x[l + (r / 2) ld] (l a multiple of 4) is the parts of two of them, the blocks' rows r and r + 1 at
+//          l..l + 3; a pass covers all BK of l for 8 THREADS/BK values of r.
 // Whether THREADS threads cover an RS x BK tile evenly that way
 template <int RS, int BK, int THREADS, int W>
-constexpr bool complex_covers = RS * BK % (2 * W * THREADS) == 0 && THREADS % (RS / W) == 0 &&
-                                BK % (2 * THREADS / (RS / W)) == 0;
+constexpr bool complex_covers = W == 1 ? RS * BK % (8 * THREADS) == 0 && THREADS % (BK / 4) == 0 &&
+                                             RS % (8 * THREADS / BK) == 0
+                                       : RS * BK % (2 * W * THREADS) == 0 && THREADS % (RS / W) == 0 &&
+                                             BK % (2 * THREADS / (RS / W)) == 0;
 
 template <int RS, int BK, int THREADS, bool VEC, int W>
 struct complex_loader {
-    static constexpr int PASSES = RS * BK / (2 * W) / THREADS;
-    static constexpr int RQ = RS / W;             // float4s across a tile's r
-    static constexpr int STEP = 2 * THREADS / RQ; // l covered by one pass
-    static_assert((W == 2 || W == 4) && complex_covers<RS, BK, THREADS, W>, "threads must cover the tile evenly");
+    static constexpr bool T = W == 1;                                  // threads along l
+    static constexpr int PASSES = RS * BK / (T ? 8 : 2 * W) / THREADS; // a float4: 8 (or 2 W) values of the tile
+    static constexpr int RQ = T ? BK / 4 : RS / W;                      // float4s across a tile's l (T) or r
+    static constexpr int STEP = 2 * THREADS / RQ;                       // r (T) or l covered by one pass
+    static_assert((W == 1 || W == 2 || W == 4) && complex_covers<RS, BK, THREADS, W>,
+                  "threads must cover the tile evenly");
     const float *ptr;
     int64_t stride;    // between passes
     int64_t kleft;     // k minus the k index of the thread's first element in the current tile
-    int rvalid;        // how many of its W r's are inside
-    float sign = 1.0f; // pairs: the imaginary parts' (-1: conjugate)
+    int rvalid;        // T: bit `pass` set when that pass's r is inside; otherwise how many of its W r's are
+    float sign = 1.0f; // the imaginary parts' (-1: conjugate)
 
     __device__ __forceinline__ complex_loader(const float *x, int64_t ld, int64_t r0, int64_t R, int64_t K)
     {
         const int t = threadIdx.x;
-        const int64_t r = r0 + W * (t % RQ);
-        const int l = 2 * (t / RQ);
-        ptr = x + (4 / W) * r + (l / 2) * ld;
+        const int64_t r = r0 + (T ? 2 * (t / RQ) : W * (t % RQ));
+        const int l = T ? 4 * (t % RQ) : 2 * (t / RQ);
+        ptr = T ? x + l + (r / 2) * ld : x + (4 / W) * r + (l / 2) * ld;
         stride = STEP / 2 * ld;
         kleft = K - l;
-        const int64_t left = R - r;
-        rvalid = (int)(left < 0 ? 0 : left > W ? W : left);
+        if (T) { // as loader's (one function for both changed the real kernels' PTX)
+            rvalid = 0;
+            for (int pass = 0; pass < PASSES; pass++)
+                rvalid |= (r + pass * STEP < R) << pass;
+        } else {
+            const int64_t left = R - r;
+            rvalid = (int)(left < 0 ? 0 : left > W ? W : left);
+        }
+    }
+
+    // what of the pass's float4 is inside the operand: T, its halves (0, 1 or 2, of FULL); otherwise its r's (of
+    // FULL = W), the second half inside past HALF
+    static constexpr int FULL = T ? 2 : W, HALF = FULL / 2;
+    __device__ __forceinline__ int inside(int pass) const
+    {
+        if (T)
+            return (rvalid >> pass) & 1 ? (kleft >= 4 ? 2 : kleft > 0 ? 1 : 0) : 0;
+        return kleft - STEP * pass > 0 ? rvalid : 0;
     }
 
     __device__ __forceinline__ void next(int64_t ld, float4 (&v)[PASSES])
     {
 #pragma unroll
         for (int pass = 0; pass < PASSES; pass++) {
-            const int n = kleft - STEP * pass > 0 ? rvalid : 0;
+            const int n = inside(pass);
             const float *q = ptr + pass * stride;
             v[pass] = make_float4(0.f, 0.f, 0.f, 0.f);
-            if (VEC && n == W) {
+            if (VEC && n == FULL) {
                 v[pass] = __ldg(reinterpret_cast<const float4 *>(q));
             } else {
                 if (n > 0) v[pass].x = __ldg(q), v[pass].y = __ldg(q + 1);
-                if (n > W / 2) v[pass].z = __ldg(q + 2), v[pass].w = __ldg(q + 3);
+                if (n > HALF) v[pass].z = __ldg(q + 2), v[pass].w = __ldg(q + 3);
             }
         }
         advance(ld);
@@ -194,7 +217,7 @@ struct complex_loader {
 
     __device__ __forceinline__ void advance(int64_t ld)
     {
-        ptr += BK / 2 * ld;
+        ptr += T ? BK : BK / 2 * ld;
         kleft -= BK;
     }
 
@@ -206,15 +229,22 @@ struct complex_loader {
         advance(ld);
     }
 
-    // pairs: (r, l) and (r + 1, l) as one 8-byte store, and the same for l + 1; blocks: columns l and l + 1
+    // pairs: (r, l) and (r + 1, l) as one 8-byte store, and the same for l + 1; blocks: columns l and l + 1;
+    // transposed blocks: rows r and r + 1 of columns l..l + 3, 8 bytes a column
     __device__ __forceinline__ void stash(tile_t<RS, BK> &s, const float4 (&v)[PASSES]) const
     {
         const int t = threadIdx.x;
 #pragma unroll
         for (int pass = 0; pass < PASSES; pass++) {
-            const int r = W * (t % RQ), l = 2 * (t / RQ) + pass * STEP;
+            const int r = T ? 2 * (t / RQ) + pass * STEP : W * (t % RQ), l = T ? 4 * (t % RQ) : 2 * (t / RQ) + pass * STEP;
             const float4 u = v[pass];
-            if constexpr (W == 2) {
+            if constexpr (T) {
+                const float i0 = sign * u.y, i1 = sign * u.w;
+                *reinterpret_cast<float2 *>(&s[l][r]) = make_float2(u.x, i0);
+                *reinterpret_cast<float2 *>(&s[l + 1][r]) = make_float2(-i0, u.x);
+                *reinterpret_cast<float2 *>(&s[l + 2][r]) = make_float2(u.z, i1);
+                *reinterpret_cast<float2 *>(&s[l + 3][r]) = make_float2(-i1, u.z);
+            } else if constexpr (W == 2) {
                 *reinterpret_cast<float2 *>(&s[l][r]) = make_float2(u.x, u.z);
                 *reinterpret_cast<float2 *>(&s[l + 1][r]) = make_float2(sign * u.y, sign * u.w);
             } else {
@@ -226,12 +256,12 @@ struct complex_loader {
 };
 template <int RS, int BK, int THREADS, bool VEC>
 using pair_loader = complex_loader<RS, BK, THREADS, VEC, 2>;
-template <int RS, int BK, int THREADS, bool VEC>
-using block_loader = complex_loader<RS, BK, THREADS, VEC, 4>;
+template <int RS, int BK, int THREADS, bool VEC, bool TA>
+using block_loader = complex_loader<RS, BK, THREADS, VEC, TA ? 1 : 4>;
 
-// Whether op(A) of C's tile can be read as complex blocks
+// Whether op(A) of C's tile can be read as complex blocks, whatever its op
 template <class C>
-constexpr bool blocks_fit = complex_covers<C::BM, C::BK, C::THREADS, 4>;
+constexpr bool blocks_fit = complex_covers<C::BM, C::BK, C::THREADS, 4> && complex_covers<C::BM, C::BK, C::THREADS, 1>;
 
 // C(i, j..) for a run of 4 rows starting at i: alpha*acc + beta*C, C unread when beta == 0.  ct: C holds p's
 // result transposed, (i, j) at c[j + i*ldc] (written element by element).
@@ -303,7 +333,7 @@ __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &
 // The loop along k for one BM x BN tile of C, adding into acc.  INSIDE: the tile lies wholly inside C and the
 // operands are 16-byte aligned (VEC), so that every tile of op(A) and op(B) but a partial last one along k is
 // loaded without bounds checks.  PB: op(B) as complex pairs (pair_loader; TB set); PA: op(A) as complex blocks
-// (block_loader; TA clear).
+// (block_loader, op N or transposed as TA says).
 template <class C, bool TA, bool TB, bool VEC, bool INSIDE, bool PB, bool PA>
 __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, const float *b, int64_t m0, int64_t n0,
                                           int64_t klen, tile_t<C::BM, C::BK> (&as)[2], tile_t<C::BN, C::BK> (&bs)[2],
@@ -311,9 +341,12 @@ __device__ __forceinline__ void tile_loop(const tb_sproblem &p, const float *a, 
 {
     constexpr int BK = C::BK;
     // op(A) is DEEP when A is transposed (A[l + i*lda]); op(B) when B is not (B[l + j*ldb])
-    typedef std::conditional_t<PA, block_loader<C::BM, BK, C::THREADS, VEC>, loader<C::BM, BK, C::THREADS, TA, VEC>>
+    typedef std::conditional_t<PA, block_loader<C::BM, BK, C::THREADS, VEC, TA>,
+                               loader<C::BM, BK, C::THREADS, TA, VEC>>
         loader_a;
     loader_a la(a, p.lda, m0, p.m, klen);
+    if constexpr (PA)
+        la.sign = p.transa == 2 ? -1.0f : 1.0f;
     typedef std::conditional_t<PB, pair_loader<C::BN, BK, C::THREADS, VEC>, loader<C::BN, BK, C::THREADS, !TB, VEC>>
         loader_b;
     loader_b lb(b, p.ldb, n0, p.n, klen);
@@ -380,7 +413,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) blocked_kernel(tb_sproble
     const int64_t m0 = (int64_t)blockIdx.x * BM;
     const int64_t nblocks = (p.n + BN - 1) / BN;
     const int64_t klen = min(p.k - blockIdx.z * sp.kchunk, sp.kchunk);
-    const float *a = p.a + blockIdx.z * (PA ? sp.a_step / 2 : sp.a_step);
+    const float *a = p.a + blockIdx.z * (PA && !TA ? sp.a_step / 2 : sp.a_step); // op N blocks: k / 2 columns
     const float *b = p.b + blockIdx.z * (PB ? sp.b_step / 2 : sp.b_step);
     float *c = p.c + blockIdx.z * sp.c_step;
 
@@ -427,18 +460,21 @@ int launch_vec(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool c
                : launch<C, TA, TB, false, PB, PA>(p, sp, slices, ct, stream);
 }
 
-// The complex forms an operand can be read in (kernels/complex.cu): op(B), transposed, as pairs; op(A), op N, as
-// blocks
+// The complex forms an operand can be read in (kernels/complex.cu): op(B), transposed, as pairs; op(A) as blocks
 enum { FORM_PAIRS = 1, FORM_BLOCKS = 2 };
 
 template <class C>
 int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream, int form)
 {
     if (form & FORM_BLOCKS) {
-        if constexpr (blocks_fit<C>)
+        if constexpr (blocks_fit<C>) {
+            if (p->transa)
+                return p->transb ? launch_vec<C, true, true, true, true>(p, sp, slices, ct, stream)
+                                 : launch_vec<C, true, false, false, true>(p, sp, slices, ct, stream);
             return p->transb ? launch_vec<C, false, true, true, true>(p, sp, slices, ct, stream)
                              : launch_vec<C, false, false, false, true>(p, sp, slices, ct, stream);
-        return (int)cudaErrorInvalidValue; // large_n_t, which run() gives TT only
+        }
+        return (int)cudaErrorInvalidValue; // large_n_t, which run() never gives blocks (mirrored)
     }
     if (form & FORM_PAIRS)
         return p->transa ? launch_vec<C, true, true, true>(p, sp, slices, ct, stream)
@@ -558,16 +594,22 @@ int64_t tiles(const tb_sproblem *p)
 
 } // namespace
 
-// The large tile, oriented by the operands' transposes (TT: the same product mirrored, which the wide tile suits).
-static int64_t large_tiles(const tb_sproblem *p)
+// The large tile, oriented by the operands' transposes (TT: the same product mirrored, which the wide tile suits,
+// unless op(A) is read as complex blocks, which its threads do not cover).
+static bool mirrored(const tb_sproblem *p, int form)
 {
-    return p->transa && p->transb ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
+    return p->transa && p->transb && !(form & FORM_BLOCKS);
+}
+
+static int64_t large_tiles(const tb_sproblem *p, int form)
+{
+    return mirrored(p, form) ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
 }
 
 static int block256(const tb_sproblem *p, int64_t slices, float *ws, void *stream, int form = 0)
 {
-    return p->transa && p->transb ? launch_config<large_n_t>(p, slices, ws, stream, false, form)
-                                  : launch_config<large_m_t>(p, slices, ws, stream, false, form);
+    return mirrored(p, form) ? launch_config<large_n_t>(p, slices, ws, stream, false, form)
+                             : launch_config<large_m_t>(p, slices, ws, stream, false, form);
 }
 extern "C" int tb_launch_block256(const tb_kproblem *kp, void *, void *stream)
 {
@@ -635,7 +677,7 @@ static shape_class classify(const tb_sproblem *p, int form, int64_t *slices, tb_
     *slices = 1, *q = *p, *ct = false;
     if (thin(p, form, q, ct, slices))
         return THIN;
-    const int64_t large = large_tiles(p), sms = tb_sm_count(); // one large block an SM
+    const int64_t large = large_tiles(p, form), sms = tb_sm_count(); // one large block an SM
     if (10 * large >= 9 * sms) {
         if (TB_LARGE_SPLIT && large < 3 * sms && tb_fill(large, sms) < TB_LARGE_FILL && p->k >= 2 * TB_MID_SLICE) {
             *slices = tb_fill_slices(large, sms, p->k, large_m_t::BK, TB_MID_SLICE);
@@ -716,7 +758,7 @@ extern "C" size_t tb_workspace_blocked_blocks(const tb_kproblem *kp)
 
 extern "C" int tb_launch_blocked_blocks(const tb_kproblem *kp, void *workspace, void *stream)
 {
-    if (kp->transa || kp->k % 2 || kp->m % 2)
+    if (kp->k % 2 || kp->m % 2)
         return (int)cudaErrorInvalidValue;
     return run(kp, workspace, stream, blocks_form(kp));
 }

@@ -260,18 +260,16 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
-// (NULL: workspace's), for the real products that blocks_take takes (NULL: every one), used as a_here says (by
-// shape: few_columns, or wherever here_all takes the real product, op(A)'s op kept, and there with a transposed
-// op(B) as pairs too); whether
-// blocks also reads a transposed op(B) in place, as its real view (blocks_pairs); and a launcher of the real
-// kernel's product of Ab by that view (pairs, or NULL) with its workspace function (NULL: workspace's), where op(A)
-// has at most pairs_rows rows (no bound unless the kernel sets one)
+// (NULL: workspace's), used as a_here says (by shape: few_columns, or wherever here_all takes the real product,
+// op(A)'s op kept, and there with a transposed op(B) as pairs too); whether blocks also reads a transposed op(B) in
+// place, as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or
+// NULL) with its workspace function (NULL: workspace's), where op(A) has at most pairs_rows rows (no bound unless
+// the kernel sets one)
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = nullptr;
-    static constexpr int (*blocks_take)(const tb_kproblem *) = nullptr;
     static constexpr bool (*here_all)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
@@ -289,7 +287,6 @@ struct four_m {
     static constexpr size_t (*BlocksWorkspace)(const tb_kproblem *) = K::blocks_workspace ? K::blocks_workspace
                                                                                            : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
-    static constexpr int (*BlocksTake)(const tb_kproblem *) = K::blocks_take;
     static constexpr bool (*HereAll)(const tb_kproblem *) = K::here_all;
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
@@ -303,7 +300,7 @@ struct four_m {
             return false;
         if (AREAD == A_BY_SHAPE && !few_columns(p) && !here_all(p))
             return false;
-        return taken(real_problem(p, true));
+        return true;
     }
 
     // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll); asked of the
@@ -315,12 +312,6 @@ struct four_m {
         tb_kproblem q = real_problem(p);
         q.transa = p->transa;
         return HereAll(&q);
-    }
-
-    // Whether Blocks and Pairs take the real product q (those of tc32 only where tc32 takes it)
-    static bool taken(const tb_kproblem &q)
-    {
-        return !BlocksTake || BlocksTake(&q);
     }
 
     // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
@@ -613,11 +604,11 @@ struct tf32_k : real_kernel {
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tf32;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
-// Where tc32 does not take the real product, blocked computes it, reading op(A)'s blocks (op N) and op(B)'s pairs
-// in place faster than Ab and B2 whatever n (c4m-tc32 against c4m-tc32-inplace, bench/RESULTS.md)
+// Where tc32 does not take the real product, blocked computes it, reading op(A)'s blocks and op(B)'s pairs in place
+// faster than Ab and B2 whatever n (c4m-tc32 against c4m-tc32-inplace and c4m-blocked, bench/RESULTS.md)
 static bool blocked_reads_blocks(const tb_kproblem *q)
 {
-    return q->transa == 0 && !tb_takes_tc32(q);
+    return !tb_takes_tc32(q);
 }
 struct tc32_k : real_kernel {
     typedef float R;
@@ -626,7 +617,6 @@ struct tc32_k : real_kernel {
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
-    static constexpr int (*blocks_take)(const tb_kproblem *) = tb_takes_tc32_blocks;
     static constexpr bool (*here_all)(const tb_kproblem *) = blocked_reads_blocks;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
@@ -639,9 +629,9 @@ struct dmma_k : real_kernel {
     static constexpr a_read a_here = A_BY_SHAPE;
     static constexpr long pairs_rows = 896;
 };
-// The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): where the
-// real kernel can read op(A)'s blocks (dmma: tb_launch_dmma_blocks; tc32 where it takes the real product, and
-// blocked for it elsewhere where op(A)'s op is N: tb_launch_tc32_blocks), Ab is not made at all; op(B) is then read
+// The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): the real
+// kernel reads op(A)'s blocks (tb_launch_dmma_blocks; tb_launch_tc32_blocks, tc32's or blocked's) and Ab is not
+// made at all; op(B) is then read
 // in place too where alpha is real (the real kernels read a transposed op(B) as its real view), and otherwise
 // converted to that view's form (rows 2l, 2l + 1: its parts), alpha folded in.
 struct tc32_here_k : tc32_k {

@@ -163,8 +163,8 @@ TB_KERNEL_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
  * real (2n rows, k / 2 columns), its imaginary parts negated where transb is 2 (the conjugate transpose); k even */
 TB_KERNEL_HIDDEN int tb_launch_blocked_pairs(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_blocked_pairs(const tb_kproblem *p);
-/* blocked with op(A), op N, the 2 x 2 blocks of interleaved complex numbers (as tb_launch_dmma_blocks), and op(B)
- * real with transb N or complex pairs with T or C (as tb_launch_blocked_pairs); m and k even */
+/* blocked with op(A) the 2 x 2 blocks of interleaved complex numbers (as tb_launch_dmma_blocks), and op(B) real
+ * with transb N or complex pairs with T or C (as tb_launch_blocked_pairs); m and k even */
 TB_KERNEL_HIDDEN int tb_launch_blocked_blocks(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_blocked_blocks(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_dmma128(const tb_kproblem *p, void *workspace, void *stream);
@@ -188,11 +188,9 @@ TB_KERNEL_HIDDEN int tb_launch_tc32(const tb_kproblem *p, void *workspace, void 
 TB_KERNEL_HIDDEN size_t tb_workspace_tc32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
 /* tc32 with op(A) complex blocks, and a transposed op(B) complex pairs, as tb_launch_dmma_blocks (above), where
- * tb_takes_tc32, and elsewhere blocked's (tb_launch_blocked_blocks) where op(A)'s op is N: where
- * tb_takes_tc32_blocks (refused elsewhere) */
+ * tb_takes_tc32, and elsewhere blocked's (tb_launch_blocked_blocks) */
 TB_KERNEL_HIDDEN int tb_launch_tc32_blocks(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc32_blocks(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_takes_tc32_blocks(const tb_kproblem *p);
 /* tc32 with op(A) real and a transposed op(B) complex pairs, where tb_takes_tc32 (elsewhere blocked's pairs) */
 TB_KERNEL_HIDDEN int tb_launch_tc32_pairs(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tc32_pairs(const tb_kproblem *p);

@@ -783,12 +783,7 @@ extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
 }
 
 // kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h), where tc32 takes kp;
-// elsewhere blocked reads them where op(A)'s op is N (tb_takes_tc32_blocks)
-extern "C" int tb_takes_tc32_blocks(const tb_kproblem *kp)
-{
-    return worth_it(tb_sproblem_of(kp)) || kp->transa == 0;
-}
-
+// elsewhere blocked reads them
 extern "C" size_t tb_workspace_tc32_blocks(const tb_kproblem *kp)
 {
     return workspace<bf16x6>(kp, worth_it, tb_workspace_blocked_blocks);

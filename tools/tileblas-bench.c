@@ -500,7 +500,7 @@ int main(int argc, char **argv)
     char sweep_trans[MAX_SHAPES][3]; /* --sweep: each shape's own transposes */
     unsigned long long seed = 0;
     double beta = 0.0;
-    char trans[4][3];
+    char trans[9][3]; /* up to all nine op pairs */
     const char *kernels = NULL, *csv = NULL, *png = NULL, *types = "sd";
     tb_gpu_link(&tb_cuda_gpu); /* the GPU side is linked in: no module to load */
     if (argc == 4 && !strcmp(argv[1], "--plot-csv"))
@@ -523,7 +523,7 @@ int main(int argc, char **argv)
             if (s[0] < 1 || s[1] < 1 || s[2] < 1 || s[0] > 2147483647 || s[1] > 2147483647 || s[2] > 2147483647)
                 usage();
             i++;
-        } else if (!strcmp(arg, "--trans") && val && ntrans < 4 && strlen(val) == 2 && strchr("NTC", val[0]) &&
+        } else if (!strcmp(arg, "--trans") && val && ntrans < 9 && strlen(val) == 2 && strchr("NTC", val[0]) &&
                    strchr("NTC", val[1])) {
             memcpy(trans[ntrans++], val, 3);
             i++;
