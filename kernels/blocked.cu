@@ -543,6 +543,12 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream,
 #define TB_LARGE_SPLIT 1
 #endif
 #define TB_LARGE_FILL 0.8
+// The large tile only where its tiles use at least TB_LARGE_USE of their area (m n over the tiles' rows times
+// columns: 284 rows fill 0.55 of two rows of tiles); below, the middle or small tile's classes decide (0: the
+// large tile whatever its use)
+#ifndef TB_LARGE_USE
+#define TB_LARGE_USE 0.6
+#endif
 // The thin tile, 256 x 32, for C with a side of at most TB_THIN_SIDE, that side along the tile's 32 (computed as
 // C^T = op(B)^T op(A)^T where it is m): the small tile would leave most of its 64 columns idle.  k is split into
 // slices at least TB_THIN_SLICE deep to fill about one wave.  -DTB_THIN_SIDE=0 builds without it.
@@ -678,7 +684,8 @@ static shape_class classify(const tb_sproblem *p, int form, int64_t *slices, tb_
     if (thin(p, form, q, ct, slices))
         return THIN;
     const int64_t large = large_tiles(p, form), sms = tb_sm_count(); // one large block an SM
-    if (10 * large >= 9 * sms) {
+    const double area = (double)large * large_m_t::BM * large_m_t::BN; // the large tiles', either orientation
+    if (10 * large >= 9 * sms && (double)p->m * (double)p->n >= TB_LARGE_USE * area) {
         if (TB_LARGE_SPLIT && large < 3 * sms && tb_fill(large, sms) < TB_LARGE_FILL && p->k >= 2 * TB_MID_SLICE) {
             *slices = tb_fill_slices(large, sms, p->k, large_m_t::BK, TB_MID_SLICE);
             tb_slice_depth(p->k, large_m_t::BK, slices);

@@ -92,7 +92,8 @@ static inline double tb_fill(int64_t blocks, int64_t slots)
 
 // The slices of k for `tiles` tiles of C where `slots` blocks run at once: of the counts up to 3 ceil(slots /
 // tiles) (about three waves) that leave each slice at least min_depth deep (whole bk-deep tiles, as
-// tb_split_launch cuts k), the one whose blocks fill their waves best (fewer slices unless more fill 2% more)
+// tb_split_launch cuts k), the one whose blocks fill their waves best (fewer slices unless more fill 2% more:
+// relative, so that a few tiles far from a wave, whose fill grows by less than 0.02 a slice, are still split)
 static inline int64_t tb_fill_slices(int64_t tiles, int64_t slots, int64_t k, int bk, int64_t min_depth)
 {
     const int64_t by_depth = k / min_depth, by_waves = 3 * ((slots + tiles - 1) / tiles);
@@ -101,7 +102,7 @@ static inline int64_t tb_fill_slices(int64_t tiles, int64_t slots, int64_t k, in
     for (int64_t want = 2; want <= most; want++) {
         int64_t n = want;
         tb_slice_depth(k, bk, &n);
-        if (tb_fill(tiles * n, slots) > tb_fill(tiles * best, slots) + 0.02)
+        if (tb_fill(tiles * n, slots) > 1.02 * tb_fill(tiles * best, slots))
             best = n;
     }
     return best;

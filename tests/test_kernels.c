@@ -271,14 +271,14 @@ END_TEST
  * (blocked's small tile, tc32), and 136 of blocked's large tiles, which it splits in two along k (272 blocks fill
  * 69% of three waves of 132, where 136 fill 52% of two).  Then C with a side of at most 32 (where blocked is built
  * with its thin tile: m thin, computed as C^T, with k split and not; n thin with k split; both thin, k in many
- * slices).  Rows and
- * columns sampled (odd strides: both of each pair of rows that are stored together) */
+ * slices); and C whose large tiles would be little more than half used (300 rows), which the middle tile takes.
+ * Rows and columns sampled (odd strides: both of each pair of rows that are stored together) */
 static const struct {
     int shape[3], stride;
 } many[] = { { { 1700, 2200, 37 }, 7 },    { { 1600, 1536, 1024 }, 31 }, { { 1536, 1600, 1024 }, 31 },
              { { 1536, 1536, 1536 }, 31 }, { { 2000, 256, 4096 }, 31 }, { { 4352, 1000, 1024 }, 7 },
              { { 17, 5000, 3000 }, 31 },    { { 30, 3001, 100 }, 7 },     { { 3000, 29, 2000 }, 31 },
-             { { 20, 24, 5000 }, 7 } };
+             { { 20, 24, 5000 }, 7 },       { { 300, 9000, 200 }, 31 } };
 
 START_TEST(many_tiles)
 {
