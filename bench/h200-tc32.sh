@@ -23,7 +23,7 @@ if [ "${WIDTHS:-0}" = 1 ]; then
 fi
 for seed in "$@"; do
   echo "== sweep, seed $seed"
-  $bench --no-cpu --sweep 50 --seed "$seed" --kernels tc32,blocked --repeats 5
+  $bench --no-cpu --sweep 50 --seed "$seed" --kernels tc32,blocked,cublas-tf32 --repeats 5
 done
 echo "== errors"
 $bench --accuracy --kernels tc32,tf32,blocked --shape 4096 --seed 20261201

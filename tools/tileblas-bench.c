@@ -472,23 +472,33 @@ static int draw_sweep(int n, unsigned long long *seed, int conj, long long (*sha
     return n;
 }
 
-/* --sweep: each implementation's geometric mean of its ratios to the yardstick, and its lowest, with the shape */
+/* --sweep: each implementation's geometric mean of its ratios to the yardstick, and its lowest, with the shape;
+ * then the same mean over the shapes the yardstick computes in under SWEEP_SHORT_MS (calls bound by latency, where
+ * no kernel gains much: doc/NOTES.md, on tc32) and over the others */
+#define SWEEP_SHORT_MS 0.03
 static void sweep_summary(const row *rows, int nrows, const impl *impls, int nimpls)
 {
     for (int i = 0; i < nimpls; i++) {
-        double logs = 0, low = INFINITY;
-        int n = 0;
+        double logs[3] = { 0 }, low = INFINITY; /* all, short, long */
+        int n[3] = { 0 };
         const row *worst = NULL;
         for (int r = 0; r < nrows; r++) {
             if (strcmp(rows[r].impl, impls[i].name) || !(rows[r].ratio > 0))
                 continue;
-            logs += log(rows[r].ratio), n++;
+            const int cls = rows[r].ms * rows[r].ratio < SWEEP_SHORT_MS ? 1 : 2; /* the yardstick's time */
+            logs[0] += log(rows[r].ratio), n[0]++;
+            logs[cls] += log(rows[r].ratio), n[cls]++;
             if (rows[r].ratio < low)
                 low = rows[r].ratio, worst = &rows[r];
         }
-        if (n)
-            printf("sweep: %-11s geometric mean %.3f over %d shapes; lowest %.3f (%s %s)\n", impls[i].name,
-                   exp(logs / n), n, low, worst->shape, worst->trans);
+        if (!n[0])
+            continue;
+        printf("sweep: %-11s geometric mean %.3f over %d shapes; lowest %.3f (%s %s)", impls[i].name,
+               exp(logs[0] / n[0]), n[0], low, worst->shape, worst->trans);
+        if (n[1] && n[2])
+            printf("; %.3f over the %d under %g ms on the yardstick, %.3f over the other %d",
+                   exp(logs[1] / n[1]), n[1], SWEEP_SHORT_MS, exp(logs[2] / n[2]), n[2]);
+        printf("\n");
     }
 }
 
