@@ -479,25 +479,25 @@ static int draw_sweep(int n, unsigned long long *seed, int conj, long long (*sha
 static void sweep_summary(const row *rows, int nrows, const impl *impls, int nimpls)
 {
     for (int i = 0; i < nimpls; i++) {
-        double logs[3] = { 0 }, low = INFINITY; /* all, short, long */
-        int n[3] = { 0 };
+        double logs[2] = { 0 }, low = INFINITY; /* short, long */
+        int n[2] = { 0 };
         const row *worst = NULL;
         for (int r = 0; r < nrows; r++) {
             if (strcmp(rows[r].impl, impls[i].name) || !(rows[r].ratio > 0))
                 continue;
-            const int cls = rows[r].ms * rows[r].ratio < SWEEP_SHORT_MS ? 1 : 2; /* the yardstick's time */
-            logs[0] += log(rows[r].ratio), n[0]++;
+            const int cls = rows[r].ms * rows[r].ratio >= SWEEP_SHORT_MS; /* by the yardstick's time */
             logs[cls] += log(rows[r].ratio), n[cls]++;
             if (rows[r].ratio < low)
                 low = rows[r].ratio, worst = &rows[r];
         }
-        if (!n[0])
+        const int all = n[0] + n[1];
+        if (!all)
             continue;
         printf("sweep: %-11s geometric mean %.3f over %d shapes; lowest %.3f (%s %s)", impls[i].name,
-               exp(logs[0] / n[0]), n[0], low, worst->shape, worst->trans);
-        if (n[1] && n[2])
+               exp((logs[0] + logs[1]) / all), all, low, worst->shape, worst->trans);
+        if (n[0] && n[1])
             printf("; %.3f over the %d under %g ms on the yardstick, %.3f over the other %d",
-                   exp(logs[1] / n[1]), n[1], SWEEP_SHORT_MS, exp(logs[2] / n[2]), n[2]);
+                   exp(logs[0] / n[0]), n[0], SWEEP_SHORT_MS, exp(logs[1] / n[1]), n[1]);
         printf("\n");
     }
 }
