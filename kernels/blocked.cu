@@ -578,18 +578,8 @@ typedef config<TB_THIN_BM, 32, 8, TB_THIN_BK, TB_THIN_MINB> thin_t;
 template <class C>
 int64_t wave(void)
 {
-    static int per_sm[TB_KERNEL_DEVICES]; // a race computes it twice
-    const int d = tb_kernel_device();
-    int n;
-    if (!tb_device_known(per_sm, d, &n)) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, blocked_kernel<C, false, false, true>, C::THREADS, 0) !=
-                cudaSuccess ||
-            n < 1)
-            n = 1;
-        cudaGetLastError();
-        tb_device_keep(per_sm, d, n);
-    }
-    return (int64_t)n * tb_sm_count();
+    static int per_sm[TB_KERNEL_DEVICES];
+    return tb_wave(per_sm, blocked_kernel<C, false, false, true>, C::THREADS);
 }
 
 template <class C>

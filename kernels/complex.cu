@@ -257,6 +257,13 @@ static inline bool few_columns(const tb_kproblem *p)
 
 typedef int (*launcher)(const tb_kproblem *, void *, void *);
 
+// Where the real form's conversions, checks and launches weigh as much as its product, the complex product is
+// computed as complex numbers instead (kernels/cx_simt.cu: one launch, or two with k split, and no fixup), as each
+// real kernel's `simt` says of the real shape; -DTB_COMPLEX_SIMT=0 builds the real form everywhere
+#ifndef TB_COMPLEX_SIMT
+#define TB_COMPLEX_SIMT 1
+#endif
+
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
@@ -271,6 +278,7 @@ struct real_kernel {
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = nullptr;
     static constexpr bool (*here_all)(const tb_kproblem *) = nullptr;
+    static constexpr bool (*simt)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
@@ -288,6 +296,7 @@ struct four_m {
                                                                                            : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
     static constexpr bool (*HereAll)(const tb_kproblem *) = K::here_all;
+    static constexpr bool (*Simt)(const tb_kproblem *) = K::simt;
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
     static constexpr long PAIRS_ROWS = K::pairs_rows;
@@ -312,6 +321,16 @@ struct four_m {
         tb_kproblem q = real_problem(p);
         q.transa = p->transa;
         return HereAll(&q);
+    }
+
+    // Where cx_simt computes p (Simt, asked as HereAll is)
+    static bool simt(const tb_kproblem *p)
+    {
+        if (!TB_COMPLEX_SIMT || !Simt)
+            return false;
+        tb_kproblem q = real_problem(p);
+        q.transa = p->transa;
+        return Simt(&q);
     }
 
     // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
@@ -363,11 +382,13 @@ struct four_m {
 
     static size_t workspace(const tb_kproblem *p)
     {
-        return layout_of(p).bytes;
+        return simt(p) ? tb_workspace_cx_simt(p) : layout_of(p).bytes;
     }
 
     static int launch(const tb_kproblem *p, void *ws, void *stream)
     {
+        if (simt(p)) // without a workspace too: k is then not split
+            return tb_launch_cx_simt(p, ws, stream);
         if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
             return tb_launch_naive(p, NULL, stream);
         const layout l = layout_of(p);
@@ -515,7 +536,7 @@ struct four_m {
     static size_t prep_bytes(const tb_kproblem *tile, int which, int64_t rows)
     {
         const tb_kproblem qt = real_problem(tile);
-        if (P && !P->bytes(&qt, which, which ? rows : 2 * rows))
+        if (simt(tile) || (P && !P->bytes(&qt, which, which ? rows : 2 * rows)))
             return 0;
         return prep_layout_of(tile, which, rows).bytes;
     }
@@ -559,7 +580,7 @@ struct four_m {
 
     static size_t prep_workspace(const tb_kproblem *p)
     {
-        return prep_ws_layout(p).bytes;
+        return simt(p) ? tb_workspace_cx_simt(p) : prep_ws_layout(p).bytes;
     }
 
     // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
@@ -567,6 +588,8 @@ struct four_m {
                            int64_t b_rows, int64_t j0, void *ws, void *stream)
     {
         const cudaStream_t s = (cudaStream_t)stream;
+        if (simt(p)) // a tile of another shape than the one the operands were prepared for
+            return tb_launch_cx_simt(p, ws, stream);
         if (!ws)
             return tb_launch_naive(p, NULL, stream);
         const prep_layout la = prep_layout_of(p, 0, a_rows), lb = prep_layout_of(p, 1, b_rows);
@@ -592,8 +615,15 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
+// Where tc32 does not take the real product, blocked would compute it, reading op(A)'s blocks and op(B)'s pairs in
+// place; cx_simt is the faster there (bench/RESULTS.md)
+static bool blocked_reads_blocks(const tb_kproblem *q)
+{
+    return !tb_takes_tc32(q);
+}
 struct blocked_k : real_kernel {
     typedef float R;
+    static constexpr bool (*simt)(const tb_kproblem *) = blocked_reads_blocks;
     static constexpr launcher launch = tb_launch_blocked, pairs = tb_launch_blocked_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_blocked;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_blocked_pairs;
@@ -604,12 +634,6 @@ struct tf32_k : real_kernel {
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tf32;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
-// Where tc32 does not take the real product, blocked computes it, reading op(A)'s blocks and op(B)'s pairs in place
-// faster than Ab and B2 whatever n (c4m-tc32 against c4m-tc32-inplace and c4m-blocked, bench/RESULTS.md)
-static bool blocked_reads_blocks(const tb_kproblem *q)
-{
-    return !tb_takes_tc32(q);
-}
 struct tc32_k : real_kernel {
     typedef float R;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
@@ -618,14 +642,25 @@ struct tc32_k : real_kernel {
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr bool (*here_all)(const tb_kproblem *) = blocked_reads_blocks;
+    static constexpr bool (*simt)(const tb_kproblem *) = blocked_reads_blocks;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
+// On the FP64 units ZGEMM runs at half the DMMA real form's rate, which wins back its launches and passes only where
+// the product is a few microseconds' work: real flops (8 m n k) up to TB_CXZ_SIMT_FLOPS (bench/RESULTS.md)
+#ifndef TB_CXZ_SIMT_FLOPS
+#define TB_CXZ_SIMT_FLOPS 3e8
+#endif
+static bool z_tiny(const tb_kproblem *q)
+{
+    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= TB_CXZ_SIMT_FLOPS;
+}
 // op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows (measured in
 // bench/RESULTS.md) B2 is the faster
 struct dmma_k : real_kernel {
     typedef double R;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
+    static constexpr bool (*simt)(const tb_kproblem *) = z_tiny;
     static constexpr a_read a_here = A_BY_SHAPE;
     static constexpr long pairs_rows = 896;
 };

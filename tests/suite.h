@@ -3,7 +3,21 @@
 #define TB_TEST_SUITE_H
 
 #include <check.h>
+#include <stdlib.h>
+#include <string.h>
 #include "seed.h"
+
+/* TT_KERNELS=name,name...: the suites that go through every kernel test only those (all when unset or empty), to
+ * check one kernel in less time */
+static inline int tt_kernel_selected(const char *name)
+{
+    const char *list = getenv("TT_KERNELS");
+    const size_t len = strlen(name);
+    for (const char *s = list; s && *s; s += strcspn(s, ","), s += *s == ',')
+        if (!strncmp(s, name, len) && (s[len] == ',' || !s[len]))
+            return 1;
+    return !list || !*list;
+}
 
 /* Run s (forking a child per test unless fork is CK_NOFORK); the exit status for automake: 0 or 1. */
 static inline int tt_run_suite(Suite *s, enum fork_status fork)

@@ -17,11 +17,12 @@ static int in_part(int part)
     return TT_GPU_PART < 0 || TT_GPU_PART == part;
 }
 
-/* kernel forced on the GPU path, or NULL when it does not compute the type of BLAS prefix `type` */
+/* kernel forced on the GPU path, or NULL when it does not compute the type of BLAS prefix `type` (or is not among
+ * TT_KERNELS) */
 static const char *force(int kernel, char type)
 {
     const char *name = tileblas_kernel_name(kernel);
-    if (!strchr(tileblas_kernel_types(kernel), type))
+    if (!strchr(tileblas_kernel_types(kernel), type) || !tt_kernel_selected(name))
         return NULL;
     tileblas_set_path(TILEBLAS_PATH_GPU);
     ck_assert_int_eq(tileblas_set_kernel(name), 0);

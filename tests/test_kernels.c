@@ -33,6 +33,11 @@ static int in_part(int part)
     return TT_KERNELS_PART < 0 || TT_KERNELS_PART == part;
 }
 
+static int selected(int kernel)
+{
+    return tt_kernel_selected(tb_kernel_names[kernel]);
+}
+
 static const int shapes[][3] = {
     { 1, 1, 1 },     { 7, 5, 3 },      { 17, 33, 15 },  { 127, 129, 17 }, { 129, 127, 31 },
     { 128, 128, 16 }, { 257, 130, 33 }, { 64, 200, 100 }, { 300, 65, 257 }, { 64, 96, 1000 },
@@ -217,7 +222,7 @@ START_TEST(odd_layouts)
 {
     const int kernel = _i / 8, ta = (_i >> 1) & 1, tb = _i & 1;
     const tb_type type = (_i >> 2) & 1 ? TB_TYPE_D : TB_TYPE_S;
-    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)))
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !selected(kernel))
         return;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
@@ -240,7 +245,8 @@ START_TEST(complex_layouts)
     const tb_type type = _i / 9 % 2 ? TB_TYPE_Z : TB_TYPE_C;
     static const int deep[3] = { 64, 40, 1500 }, tall[3] = { 3000, 256, 1700 }, wide[3] = { 3000, 1300, 64 };
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
-    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_Z ? PART_COMPLEX_Z : PART_COMPLEX))
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_Z ? PART_COMPLEX_Z : PART_COMPLEX) ||
+        !selected(kernel))
         return;
     for (size_t s = 0; s <= nshapes; s++)
         for (int layout = 0; layout <= (s < nshapes ? 2 : 0); layout++) {
@@ -284,7 +290,8 @@ START_TEST(many_tiles)
 {
     const int kernel = _i / 4, ta = (_i >> 1) & 1;
     const tb_type type = _i & 1 ? TB_TYPE_D : TB_TYPE_S;
-    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_D ? PART_MANY_D : PART_MANY_S))
+    if (!(tb_kernel_types[kernel] & TB_TYPE_BIT(type)) || !in_part(type == TB_TYPE_D ? PART_MANY_D : PART_MANY_S) ||
+        !selected(kernel))
         return;
     for (size_t s = 0; s < sizeof many / sizeof many[0]; s++)
         for (int layout = 0; layout <= 2; layout++) {
@@ -406,7 +413,7 @@ static int non_finite_case(int kernel, int K, float beta, int prepared)
 
 START_TEST(non_finite)
 {
-    if (!(tb_kernel_types[_i] & TB_TYPE_BIT(TB_TYPE_S)))
+    if (!(tb_kernel_types[_i] & TB_TYPE_BIT(TB_TYPE_S)) || !selected(_i))
         return;
     for (int prepared = 0; prepared <= 1; prepared++) {
         int ran = non_finite_case(_i, 260, 0.f, prepared);

@@ -1,0 +1,329 @@
+// Complex products computed as complex numbers on the FP32 (CGEMM) or FP64 (ZGEMM) units, for the small and thin
+// products where the real form of kernels/complex.cu spends as much on its conversions, checks and launches as on
+// the product.  A block computes a BM x BN tile of C, a thread TM x TN of its elements; op(A) and op(B) are read where
+// they are stored, whatever their ops, the conjugate taken as they are loaded.  Each element's terms are the naive
+// kernel's (tb_cx_dot: the same fused multiply-adds, in order along k) and C is updated as there (tb_cx_update), so
+// Inf and NaN come out as the naive kernel has them with no check and no fixup; where the tiles are too few to fill
+// the GPU, k is cut into slices whose sums are added in order (split.cuh).  The error bound is the complex one of
+// doc/TESTING.md (each part a sum of 2k products of parts).
+#include "common.cuh"
+#include "split.cuh"
+
+#ifndef TB_CX_SLICE
+#define TB_CX_SLICE 128 // the shallowest slice of k
+#endif
+
+namespace {
+
+// STAGES: tiles of k in shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least
+// (registers are capped to allow it)
+template <class R, int BM_, int BN_, int TM_, int TN_, int BK_, int STAGES_, int MINB_>
+struct cx_config {
+    static constexpr int BM = BM_, BN = BN_, TM = TM_, TN = TN_, BK = BK_, STAGES = STAGES_, MINB = MINB_;
+    static constexpr int TX = BM / TM, THREADS = TX * (BN / TN);
+    static constexpr int PAD = 16 / sizeof(R);                           // parts after a row: 16 bytes
+    static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;       // shared rows, in parts
+    static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
+    static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
+    static_assert(2 * TM * sizeof(R) % 16 == 0 && 2 * TN * sizeof(R) % 16 == 0, "16-byte chunks");
+};
+
+// The complex numbers in 16 bytes (2 of float, 1 of double), read from shared memory at once
+template <class R>
+struct chunk {
+    static constexpr int N = 16 / (2 * sizeof(R));
+
+    // Which of a tile's `side` rows (or columns) is the u-th of thread t's `per`: chunks of N, the same chunk of
+    // consecutive threads adjacent (so that a warp's 16-byte reads of it meet no bank twice), the chunks side N / per
+    // apart
+    static __device__ __forceinline__ int at(int t, int u, int side, int per)
+    {
+        return u / N * (side * N / per) + t * N + u % N;
+    }
+
+    // thread t's `per` (TM or TN) complex numbers of row l of a tile of `side` as 2 per parts, from s (the row)
+    template <int per, int side>
+    static __device__ __forceinline__ void read(R (&v)[2 * per], const R *s, int t)
+    {
+#pragma unroll
+        for (int q = 0; q < per / N; q++) {
+            const R *e = s + 2 * at(t, q * N, side, per);
+            if constexpr (sizeof(R) == 4) {
+                const float4 x = *reinterpret_cast<const float4 *>(e);
+                v[4 * q] = x.x, v[4 * q + 1] = x.y, v[4 * q + 2] = x.z, v[4 * q + 3] = x.w;
+            } else {
+                const double2 x = *reinterpret_cast<const double2 *>(e);
+                v[2 * q] = x.x, v[2 * q + 1] = x.y;
+            }
+        }
+    }
+};
+
+// A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
+template <class R>
+struct cx_problem {
+    const R *a, *b;
+    R *c;
+    int64_t lda, ldb, ldc, m, n, k, kchunk, c_step;
+    int ta, tb;
+    R ar, ai, br, bi;
+    bool raw;
+};
+
+// Shared memory filled by cp.async (no registers between the load and the store, and the copies of the tiles
+// ahead in flight while this one is multiplied): `bytes` at src to dst, zeros where src_bytes is 0
+template <int BYTES>
+__device__ __forceinline__ void copy_async(void *dst, const void *src, bool ok)
+{
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(ok ? BYTES : 0));
+}
+
+__device__ __forceinline__ void copies_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+// all but the newest `pending` groups of copies done (this thread's)
+template <int pending>
+__device__ __forceinline__ void copies_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+}
+
+// One operand's copies of a tile: element e = t + s THREADS (thread t, its copy s) of the tile's `rows` x BK (op(A):
+// along C's rows; op(B): along its columns), read where it is stored.  along_k: the stored matrix runs along k
+// (op(A) transposed, op(B) not); then e's row is e / BK and its k e % BK, else e % ROWS and e / ROWS.  THREADS being
+// a multiple of both, a thread's copies differ only by a fixed step in the row (along_k) or in k (otherwise).
+// WIDE: an element in one copy (its parts aligned together), else a part at a time.
+template <class R, int LOADS, int ROWS, int BK, int THREADS, bool WIDE>
+struct cx_loads {
+    static_assert(THREADS % BK == 0 && THREADS % ROWS == 0, "loads a fixed step apart");
+    const R *at;            // copy 0's element at k0 + its k, parts interleaved
+    int64_t next, step;     // parts from one copy to the next, and from one k to the next
+    int row, l, store, gap; // copy 0's row and k; its place in a shared tile, and the next copy's from it
+    bool along_k;
+
+    template <int ROW>
+    __device__ void init(const R *x, int64_t ld, bool along, int64_t r0, int64_t k0)
+    {
+        const int t = (int)threadIdx.x;
+        along_k = along;
+        row = along ? t / BK : t % ROWS, l = along ? t % BK : t / ROWS;
+        const int64_t r = r0 + row;
+        at = x + 2 * (along ? r * ld + k0 + l : r + (k0 + l) * ld);
+        step = along ? 2 : 2 * ld;
+        next = along ? 2 * ld * (THREADS / BK) : 2 * ld * (THREADS / ROWS);
+        store = l * ROW + 2 * row;
+        gap = along ? 2 * (THREADS / BK) : ROW * (THREADS / ROWS);
+    }
+
+    // the copies of the tile kt tiles past k0 (kend: the slice's end; rows: the matrix's past this tile's first)
+    // into `tile`, zeros outside the matrix
+    __device__ void copy(R *tile, int64_t k0, int kt, int64_t kend, int64_t rows, const R *any) const
+    {
+#pragma unroll
+        for (int s = 0; s < LOADS; s++) {
+            const int r = along_k ? row + s * (THREADS / BK) : row, kk = along_k ? l : l + s * (THREADS / ROWS);
+            const bool ok = r < rows && k0 + kt * BK + kk < kend;
+            const R *e = ok ? at + s * next + kt * BK * step : any; // a valid address where nothing is read
+            R *d = tile + store + s * gap;
+            if (WIDE) {
+                copy_async<2 * sizeof(R)>(d, e, ok);
+            } else {
+                copy_async<sizeof(R)>(d, e, ok);
+                copy_async<sizeof(R)>(d + 1, e + 1, ok);
+            }
+        }
+    }
+};
+
+// CA, CB: op(A), op(B) conjugated (their imaginary parts taken negated in the products: the same values as the naive
+// kernel's negated loads, so the same sums)
+template <class R, class C, bool CA, bool CB, bool WIDE>
+__global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p)
+{
+    constexpr int TILE = C::BK * (C::AROW + C::BROW); // one stage: op(A)'s tile, then op(B)'s
+    __shared__ __align__(16) R tiles[C::STAGES][TILE];
+    constexpr R sa = CA ? -1 : 1, sb = CB ? -1 : 1;
+    const int tx = (int)threadIdx.x % C::TX, ty = (int)threadIdx.x / C::TX;
+    const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
+    const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
+    const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
+    R *c = p.c + blockIdx.z * p.c_step;
+    for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
+        cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE> la;
+        cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE> lb;
+        la.template init<C::AROW>(p.a, p.lda, p.ta != 0, i0, kbeg);
+        lb.template init<C::BROW>(p.b, p.ldb, p.tb == 0, j0, kbeg);
+        const int64_t arows = p.m - i0, brows = p.n - j0;
+        auto copy = [&](int kt) {
+            if (kt < nk) {
+                R *t = tiles[kt % C::STAGES];
+                la.copy(t, kbeg, kt, kend, arows, p.a);
+                lb.copy(t + C::BK * C::AROW, kbeg, kt, kend, brows, p.b);
+            }
+            copies_commit(); // a group every time, empty or not, so that waits count tiles
+        };
+        R re[C::TM][C::TN] = {}, im[C::TM][C::TN] = {};
+#pragma unroll
+        for (int kt = 0; kt < C::STAGES - 1; kt++)
+            copy(kt);
+        for (int kt = 0; kt < nk; kt++) {
+            copies_wait<C::STAGES - 2>();
+            __syncthreads(); // tile kt is in, and every thread is done with tile kt - 1, whose stage is filled next
+            copy(kt + C::STAGES - 1);
+            const R *as = tiles[kt % C::STAGES], *bs = as + C::BK * C::AROW;
+#pragma unroll
+            for (int l = 0; l < C::BK; l++) {
+                R x[2 * C::TM], y[2 * C::TN];
+                chunk<R>::template read<C::TM, C::BM>(x, as + l * C::AROW, tx);
+                chunk<R>::template read<C::TN, C::BN>(y, bs + l * C::BROW, ty);
+#pragma unroll
+                for (int u = 0; u < C::TM; u++)
+#pragma unroll
+                    for (int v = 0; v < C::TN; v++) { // as tb_cx_dot
+                        const R xi = sa * x[2 * u + 1], yi = sb * y[2 * v + 1];
+                        re[u][v] = tb_fma(x[2 * u], y[2 * v], tb_fma(-xi, yi, re[u][v]));
+                        im[u][v] = tb_fma(x[2 * u], yi, tb_fma(xi, y[2 * v], im[u][v]));
+                    }
+            }
+        }
+        copies_wait<0>();
+        __syncthreads(); // the stages are filled again for the next column tile
+#pragma unroll
+        for (int v = 0; v < C::TN; v++) {
+            const int64_t j = j0 + chunk<R>::at(ty, v, C::BN, C::TN);
+#pragma unroll
+            for (int u = 0; u < C::TM; u++) {
+                const int64_t i = i0 + chunk<R>::at(tx, u, C::BM, C::TM);
+                if (i >= p.m || j >= p.n)
+                    continue;
+                R *z = c + 2 * (i + j * p.ldc);
+                if (p.raw)
+                    z[0] = re[u][v], z[1] = im[u][v];
+                else
+                    tb_cx_update(z, tb_cx<R>{ re[u][v], im[u][v] }, p.ar, p.ai, p.br, p.bi);
+            }
+        }
+    }
+}
+
+// C = alpha (the slices' sums, added in order) + beta C
+template <class R>
+__global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t ldw, int slices)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (int64_t j = blockIdx.y; i < p.m && j < p.n; j += gridDim.y) {
+        tb_cx<R> s = { 0, 0 };
+        for (int z = 0; z < slices; z++) {
+            const R *w = ws + z * p.c_step + 2 * (i + j * ldw);
+            s.re += w[0], s.im += w[1];
+        }
+        tb_cx_update((R *)p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
+    }
+}
+
+// The tiles, 32 x 32, three stages of 8 deep; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_*
+// double).  Single: 4 x 4 a thread (64 threads, six blocks an SM at 164 registers), faster than 4 x 2 (128
+// threads) by 4-10 %, since each element read from shared memory serves four products instead of two; double:
+// 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3)
+#ifndef TB_CX_TN
+#define TB_CX_TN 4
+#endif
+#ifndef TB_CX_BK
+#define TB_CX_BK 8
+#endif
+#ifndef TB_CX_STAGES
+#define TB_CX_STAGES 3
+#endif
+#ifndef TB_CX_MINB
+#define TB_CX_MINB 6
+#endif
+#ifndef TB_CXZ_TN
+#define TB_CXZ_TN 2
+#endif
+#ifndef TB_CXZ_MINB
+#define TB_CXZ_MINB 4
+#endif
+typedef cx_config<float, 32, 32, 4, TB_CX_TN, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB> c_small;
+typedef cx_config<double, 32, 32, 4, TB_CXZ_TN, 8, 3, TB_CXZ_MINB> z_small;
+
+template <class R, class C>
+struct cx_kernel_of {
+    // the blocks that fit on all SMs of the current device at once
+    static int64_t wave()
+    {
+        static int per_sm[TB_KERNEL_DEVICES];
+        return tb_wave(per_sm, cx_kernel<R, C, false, false, true>, C::THREADS);
+    }
+
+    static int64_t tiles(const tb_kproblem *p)
+    {
+        return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
+    }
+
+    // the slices of k, and their depth
+    static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
+    {
+        int64_t s = tb_fill_slices(tiles(p), wave(), p->k, C::BK, TB_CX_SLICE);
+        *kchunk = tb_slice_depth(p->k, C::BK, &s);
+        return s;
+    }
+
+    static size_t workspace(const tb_kproblem *p)
+    {
+        int64_t kchunk;
+        const int64_t s = slices(p, &kchunk);
+        return s > 1 ? (size_t)(tb_split_ld<R>(2 * p->m) * p->n * s) * sizeof(R) : 0;
+    }
+
+    static int launch(const tb_kproblem *kp, void *ws, void *stream)
+    {
+        const cudaStream_t st = (cudaStream_t)stream;
+        cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
+                            kp->k, kp->k, 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta,
+                            (R)kp->beta_im, false };
+        int64_t kchunk, s = slices(kp, &kchunk);
+        if (!ws)
+            s = 1, kchunk = kp->k;
+        cx_problem<R> q = p;
+        const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
+        if (s > 1)
+            q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.kchunk = kchunk, q.raw = true;
+        const dim3 grid((unsigned)((p.m + C::BM - 1) / C::BM), tb_grid_y((p.n + C::BN - 1) / C::BN), (unsigned)s);
+        // an element in one copy where both operands' elements are aligned to their whole size
+        const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
+        void (*k)(cx_problem<R>) = cx_kernel<R, C, false, false, false>;
+        if (wide)
+            k = p.ta == 2 ? (p.tb == 2 ? cx_kernel<R, C, true, true, true> : cx_kernel<R, C, true, false, true>)
+                          : (p.tb == 2 ? cx_kernel<R, C, false, true, true> : cx_kernel<R, C, false, false, true>);
+        else
+            k = p.ta == 2 ? (p.tb == 2 ? cx_kernel<R, C, true, true, false> : cx_kernel<R, C, true, false, false>)
+                          : (p.tb == 2 ? cx_kernel<R, C, false, true, false> : cx_kernel<R, C, false, false, false>);
+        k<<<grid, C::THREADS, 0, st>>>(q);
+        int e = (int)cudaGetLastError();
+        if (!e && s > 1) {
+            p.c_step = q.c_step;
+            cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(p, (const R *)ws,
+                                                                                                   ldw, (int)s);
+            e = (int)cudaGetLastError();
+        }
+        return e;
+    }
+};
+
+typedef cx_kernel_of<float, c_small> c_simt;
+typedef cx_kernel_of<double, z_small> z_simt;
+
+} // namespace
+
+extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p)
+{
+    return p->type == TB_TYPE_Z ? z_simt::workspace(p) : c_simt::workspace(p);
+}
+
+extern "C" int tb_launch_cx_simt(const tb_kproblem *p, void *ws, void *stream)
+{
+    return p->type == TB_TYPE_Z ? z_simt::launch(p, ws, stream) : c_simt::launch(p, ws, stream);
+}
