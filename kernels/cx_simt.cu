@@ -25,6 +25,7 @@ struct cx_config {
     static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;       // shared rows, in parts
     static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
     static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
+    static_assert(STAGES * BK * (AROW + BROW) * sizeof(R) <= 48 * 1024, "static shared memory");
     static_assert(2 * TM * sizeof(R) % 16 == 0 && 2 * TN * sizeof(R) % 16 == 0, "16-byte chunks");
 };
 
@@ -126,7 +127,7 @@ struct cx_loads {
         for (int s = 0; s < LOADS; s++) {
             const int r = along_k ? row + s * (THREADS / BK) : row, kk = along_k ? l : l + s * (THREADS / ROWS);
             const bool ok = r < rows && k0 + kt * BK + kk < kend;
-            const R *e = ok ? at + s * next + kt * BK * step : any; // a valid address where nothing is read
+            const R *e = ok ? at + s * next + (int64_t)kt * BK * step : any; // a valid address where nothing is read
             R *d = tile + store + s * gap;
             if (WIDE) {
                 copy_async<2 * sizeof(R)>(d, e, ok);
@@ -243,11 +244,17 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #ifndef TB_CXZ_TN
 #define TB_CXZ_TN 2
 #endif
+#ifndef TB_CXZ_BK
+#define TB_CXZ_BK 8
+#endif
+#ifndef TB_CXZ_STAGES
+#define TB_CXZ_STAGES 3
+#endif
 #ifndef TB_CXZ_MINB
 #define TB_CXZ_MINB 4
 #endif
 typedef cx_config<float, 32, 32, 4, TB_CX_TN, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB> c_small;
-typedef cx_config<double, 32, 32, 4, TB_CXZ_TN, 8, 3, TB_CXZ_MINB> z_small;
+typedef cx_config<double, 32, 32, 4, TB_CXZ_TN, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB> z_small;
 
 template <class R, class C>
 struct cx_kernel_of {
