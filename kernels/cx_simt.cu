@@ -1,7 +1,8 @@
 // Complex products computed as complex numbers on the FP32 (CGEMM) or FP64 (ZGEMM) units, for the small and thin
 // products where the real form of kernels/complex.cu spends as much on its conversions, checks and launches as on
-// the product.  A block computes a BM x BN tile of C, a thread TM x TN of its elements; op(A) and op(B) are read where
-// they are stored, whatever their ops, the conjugate taken as they are loaded.  Each element's terms are the naive
+// the product.  A block computes a BM x BN tile of C, a thread TM x TN of its elements; op(A) and op(B) are copied
+// into shared memory from where they are stored, whatever their ops, a few tiles of k ahead (cp.async), and the
+// conjugate is taken in the products (compiled in for each op pair).  Each element's terms are the naive
 // kernel's (tb_cx_dot: the same fused multiply-adds, in order along k) and C is updated as there (tb_cx_update), so
 // Inf and NaN come out as the naive kernel has them with no check and no fixup; where the tiles are too few to fill
 // the GPU, k is cut into slices whose sums are added in order (split.cuh).  The error bound is the complex one of
@@ -72,7 +73,7 @@ struct cx_problem {
 };
 
 // Shared memory filled by cp.async (no registers between the load and the store, and the copies of the tiles
-// ahead in flight while this one is multiplied): `bytes` at src to dst, zeros where src_bytes is 0
+// ahead in flight while this one is multiplied): BYTES at src to dst, or zeros there where not ok
 template <int BYTES>
 __device__ __forceinline__ void copy_async(void *dst, const void *src, bool ok)
 {
@@ -126,7 +127,7 @@ struct cx_loads {
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
             const int r = along_k ? row + s * (THREADS / BK) : row, kk = along_k ? l : l + s * (THREADS / ROWS);
-            const bool ok = r < rows && k0 + kt * BK + kk < kend;
+            const bool ok = r < rows && k0 + (int64_t)kt * BK + kk < kend;
             const R *e = ok ? at + s * next + (int64_t)kt * BK * step : any; // a valid address where nothing is read
             R *d = tile + store + s * gap;
             if (WIDE) {
@@ -226,7 +227,7 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 }
 
 // The tiles, 32 x 32, three stages of 8 deep; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_*
-// double).  Single: 4 x 4 a thread (64 threads, six blocks an SM at 164 registers), faster than 4 x 2 (128
+// double).  Single: 4 x 4 a thread (64 threads, six blocks an SM), faster than 4 x 2 (128
 // threads) by 4-10 %, since each element read from shared memory serves four products instead of two; double:
 // 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3)
 #ifndef TB_CX_TN
