@@ -312,25 +312,27 @@ struct four_m {
         return true;
     }
 
-    // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll); asked of the
-    // real shape with op(A)'s op, not of real_problem(p, true), whose b_here asks this
-    static bool here_all(const tb_kproblem *p)
+    // What the real kernel's rule `asks` (NULL: no) says of p's real shape with op(A)'s op (not of
+    // real_problem(p, true), whose b_here asks here_all)
+    static bool of_real_shape(bool (*asks)(const tb_kproblem *), const tb_kproblem *p)
     {
-        if (!HereAll)
+        if (!asks)
             return false;
         tb_kproblem q = real_problem(p);
         q.transa = p->transa;
-        return HereAll(&q);
+        return asks(&q);
     }
 
-    // Where cx_simt computes p (Simt, asked as HereAll is)
+    // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll)
+    static bool here_all(const tb_kproblem *p)
+    {
+        return of_real_shape(HereAll, p);
+    }
+
+    // Where cx_simt computes p (Simt)
     static bool simt(const tb_kproblem *p)
     {
-        if (!TB_COMPLEX_SIMT || !Simt)
-            return false;
-        tb_kproblem q = real_problem(p);
-        q.transa = p->transa;
-        return Simt(&q);
+        return TB_COMPLEX_SIMT && of_real_shape(Simt, p);
     }
 
     // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
@@ -615,15 +617,15 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-// Where tc32 does not take the real product, blocked would compute it, reading op(A)'s blocks and op(B)'s pairs in
-// place; cx_simt is the faster there (bench/RESULTS.md)
-static bool blocked_reads_blocks(const tb_kproblem *q)
+// Where tc32 does not take the real product: there c4m-tc32's blocked reads op(A)'s blocks and op(B)'s pairs in place
+// (faster than Ab and B2 whatever n), and cx_simt is faster than either real form (bench/RESULTS.md)
+static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);
 }
 struct blocked_k : real_kernel {
     typedef float R;
-    static constexpr bool (*simt)(const tb_kproblem *) = blocked_reads_blocks;
+    static constexpr bool (*simt)(const tb_kproblem *) = tc32_declines;
     static constexpr launcher launch = tb_launch_blocked, pairs = tb_launch_blocked_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_blocked;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_blocked_pairs;
@@ -641,8 +643,8 @@ struct tc32_k : real_kernel {
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
-    static constexpr bool (*here_all)(const tb_kproblem *) = blocked_reads_blocks;
-    static constexpr bool (*simt)(const tb_kproblem *) = blocked_reads_blocks;
+    static constexpr bool (*here_all)(const tb_kproblem *) = tc32_declines;
+    static constexpr bool (*simt)(const tb_kproblem *) = tc32_declines;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
 // On the FP64 units ZGEMM runs at half the DMMA real form's rate, which wins back its launches and passes only where

@@ -211,15 +211,15 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     }
 }
 
-// C = alpha (the slices' sums, added in order) + beta C
+// C = alpha (the slices' sums, added in order) + beta C; slice z at ws + z step, leading dimension ldw (complex)
 template <class R>
-__global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t ldw, int slices)
+__global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t ldw, int64_t step, int slices)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (int64_t j = blockIdx.y; i < p.m && j < p.n; j += gridDim.y) {
         tb_cx<R> s = { 0, 0 };
         for (int z = 0; z < slices; z++) {
-            const R *w = ws + z * p.c_step + 2 * (i + j * ldw);
+            const R *w = ws + z * step + 2 * (i + j * ldw);
             s.re += w[0], s.im += w[1];
         }
         tb_cx_update((R *)p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
@@ -283,7 +283,15 @@ struct cx_kernel_of {
     {
         int64_t kchunk;
         const int64_t s = slices(p, &kchunk);
-        return s > 1 ? (size_t)(tb_split_ld<R>(2 * p->m) * p->n * s) * sizeof(R) : 0;
+        return tb_split_bytes<R>(2 * p->m, p->n, s);
+    }
+
+    // the kernel for the ops' conjugates, WIDE or not
+    template <bool WIDE>
+    static void (*pick(int ta, int tb))(cx_problem<R>)
+    {
+        return ta == 2 ? (tb == 2 ? cx_kernel<R, C, true, true, WIDE> : cx_kernel<R, C, true, false, WIDE>)
+                       : (tb == 2 ? cx_kernel<R, C, false, true, WIDE> : cx_kernel<R, C, false, false, WIDE>);
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
@@ -302,19 +310,12 @@ struct cx_kernel_of {
         const dim3 grid((unsigned)((p.m + C::BM - 1) / C::BM), tb_grid_y((p.n + C::BN - 1) / C::BN), (unsigned)s);
         // an element in one copy where both operands' elements are aligned to their whole size
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
-        void (*k)(cx_problem<R>) = cx_kernel<R, C, false, false, false>;
-        if (wide)
-            k = p.ta == 2 ? (p.tb == 2 ? cx_kernel<R, C, true, true, true> : cx_kernel<R, C, true, false, true>)
-                          : (p.tb == 2 ? cx_kernel<R, C, false, true, true> : cx_kernel<R, C, false, false, true>);
-        else
-            k = p.ta == 2 ? (p.tb == 2 ? cx_kernel<R, C, true, true, false> : cx_kernel<R, C, true, false, false>)
-                          : (p.tb == 2 ? cx_kernel<R, C, false, true, false> : cx_kernel<R, C, false, false, false>);
+        void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
         k<<<grid, C::THREADS, 0, st>>>(q);
         int e = (int)cudaGetLastError();
         if (!e && s > 1) {
-            p.c_step = q.c_step;
-            cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(p, (const R *)ws,
-                                                                                                   ldw, (int)s);
+            cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(
+                p, (const R *)ws, ldw, q.c_step, (int)s);
             e = (int)cudaGetLastError();
         }
         return e;

@@ -147,9 +147,10 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     const int cplx = tb_type_complex(type);
     const double alpha_im = cplx ? cimag(zalpha) : 0.0, beta_im = cplx && beta != 0.0 ? -0.25 : 0.0;
     tb_kproblem p = { .type = type, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = alpha,
-                      .beta = beta, .alpha_im = alpha_im, .beta_im = beta_im, .a = (char *)tb_at(da, misalign, es) + shift,
-                      .lda = lda, .b = (char *)tb_at(db, misalign, es) + shift, .ldb = ldb, .c = tb_at(dc, GUARD + misalign, es),
-                      .ldc = ldc };
+                      .beta = beta, .alpha_im = alpha_im, .beta_im = beta_im,
+                      .a = (char *)tb_at(da, misalign, es) + shift, .lda = lda,
+                      .b = (char *)tb_at(db, misalign, es) + shift, .ldb = ldb,
+                      .c = tb_at(dc, GUARD + misalign, es), .ldc = ldc };
     /* tc128 runs every shape on the tensor cores of a Hopper GPU (elsewhere it hands them to blocked) */
     if (kernel == tb_kernel_find("tc128") && hopper())
         ck_assert_int_eq(tb_kernel_for(kernel, &p), kernel);
