@@ -138,8 +138,8 @@ static void run_rows(int type, int pa, int pb, int pc, int ta, int tb, int m, in
         if (i < m && i % step && i < m - 300)
             continue;
         for (int j = 0; j < n && i >= m; j++)
-            ck_assert_msg(tt_xget(out, (size_t)i + (size_t)j * ldc, t) == -777.0L, "%s: C's padding (%d, %d) overwritten",
-                          what, i, j);
+            tt_assert_msg(tt_xget(out, (size_t)i + (size_t)j * ldc, t) == -777.0L,
+                          "%s: C's padding (%d, %d) overwritten", what, i, j);
         if (i >= m)
             continue;
         for (int j = 0; j < n; j++)
@@ -160,7 +160,7 @@ static void run_rows(int type, int pa, int pb, int pc, int ta, int tb, int m, in
             const long double complex c0 = beta == 0.0 ? 0.0 : tt_xget(hc, at, t), got = tt_xget(out, at, t);
             const long double complex want = za * (sr[j] + si[j] * I) + zb * c0;
             const double bound = tt_bound_factor(t, k) * u * (cabsl(za) * mag[j] + cabsl(zb) * cabsl(c0));
-            ck_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
+            tt_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
                           "%s: C(%d,%d) = %.17Lg%+.17Lgi, want %.17Lg%+.17Lgi", what, i, j, creall(got), cimagl(got),
                           creall(want), cimagl(want));
         }
@@ -212,7 +212,7 @@ START_TEST(row_major)
             double sum = 0, mag = 0;
             for (int l = 0; l < k; l++)
                 sum += (double)ha[i * k + l] * hb[l * n + j], mag += fabs((double)ha[i * k + l] * hb[l * n + j]);
-            ck_assert_msg(fabs(out[i * n + j] - sum) <= 2.0 * (k + 2) * ldexp(1.0, -24) * mag,
+            tt_assert_msg(fabs(out[i * n + j] - sum) <= 2.0 * (k + 2) * ldexp(1.0, -24) * mag,
                           "C(%d,%d) = %.9g, want %.9g", i, j, out[i * n + j], sum);
         }
     cudaFree(a), cudaFree(c), free(b), free(ha), free(hb), free(out);

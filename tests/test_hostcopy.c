@@ -34,7 +34,7 @@ static void copy_and_check(int64_t rows, int64_t cols, int64_t sld, int64_t dld)
     float *dst = mem + GUARD;
     tb_copy2d(dst, dld, src, sld, rows, cols, sizeof(float));
     for (int64_t g = 0; g < GUARD; g++)
-        ck_assert_msg(mem[g] == poison && dst[dld * cols + g] == poison, "guard touched (%lld x %lld)",
+        tt_assert_msg(mem[g] == poison && dst[dld * cols + g] == poison, "guard touched (%lld x %lld)",
                       (long long)rows, (long long)cols);
     for (int64_t j = 0; j < cols; j++)
         for (int64_t i = 0; i < dld; i++) {
@@ -75,7 +75,7 @@ START_TEST(start_then_finish)
         copy_and_check(1023, 777, 1031, 1024);
         tb_copy2d_finish(&job);
         for (int i = 0; i < ROWS * COLS; i++)
-            ck_assert_msg(dst[i] == src[i], "round %d: element %d is %g, not %g", round, i, (double)dst[i],
+            tt_assert_msg(dst[i] == src[i], "round %d: element %d is %g, not %g", round, i, (double)dst[i],
                           (double)src[i]);
     }
     free(src), free(dst);
@@ -110,10 +110,10 @@ START_TEST(touch_maps_the_block_and_changes_nothing)
     unsigned char *in = malloc(bytes / 4096);
     ck_assert(in && mincore(x, bytes, in) == 0);
     for (int64_t p = 0; p < (int64_t)(bytes / 4096); p++)
-        ck_assert_msg((in[p] & 1) == (p % 4 != 3), "page %lld %s", (long long)p, in[p] & 1 ? "mapped" : "not mapped");
+        tt_assert_msg((in[p] & 1) == (p % 4 != 3), "page %lld %s", (long long)p, in[p] & 1 ? "mapped" : "not mapped");
     for (int64_t i = 0; i < ld * cols; i++) {
         float want = i == 5 * ld + 7 ? 3.5f : i == (cols - 1) * ld + rows - 1 ? -2.0f : 0.0f;
-        ck_assert_msg(x[i] == want, "element %lld is %g", (long long)i, (double)x[i]);
+        tt_assert_msg(x[i] == want, "element %lld is %g", (long long)i, (double)x[i]);
     }
     /* a block that is small, or empty, is touched too, or left */
     tb_touch2d(x + 1, ld, 1, 1, sizeof(float));

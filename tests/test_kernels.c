@@ -83,21 +83,30 @@ static int64_t leading(int64_t rows, int layout)
     return layout == 1 ? rows + 1 + (rows % 2) : ((rows + 3) & ~(int64_t)3) + 4;
 }
 
-/* x . y over k terms: in double for single-precision elements (their products are exact there, and the sum's
- * error far inside FP32's bound), in long double for double ones (11 bits beyond FP64's) */
-static long double dot(const double *x, const double *y, int64_t k, int wide)
-{
-    if (!wide) {
-        double sum = 0;
-        for (int64_t l = 0; l < k; l++)
-            sum += x[l] * y[l];
-        return sum;
+/* op(A)'s row x and op(B)'s column y along k (real parts, imaginary parts, magnitudes): their product, in double for
+ * single-precision elements (their products are exact there, and the sum's error far inside FP32's bound), in long
+ * double for double ones (11 bits beyond FP64's); *mag = the sum of the magnitudes' products, for the bound.  One
+ * pass of independent sums (the imaginary ones only for the complex types): this reference is most of the suite's
+ * time. */
+#define PRODUCT(name, T)                                                                                              \
+    static long double complex name(const double *xr, const double *xi, const double *xa, const double *yr,            \
+                                    const double *yi, const double *ya, int64_t k, int cplx, double *mag)              \
+    {                                                                                                                 \
+        T rr = 0, ii = 0, ri = 0, ir = 0;                                                                             \
+        double m = 0;                                                                                                 \
+        if (!cplx)                                                                                                    \
+            for (int64_t l = 0; l < k; l++)                                                                           \
+                rr += (T)xr[l] * yr[l], m += xa[l] * ya[l];                                                           \
+        else                                                                                                          \
+            for (int64_t l = 0; l < k; l++) {                                                                         \
+                const T x = xr[l], y = xi[l];                                                                         \
+                rr += x * yr[l], ii += y * yi[l], ri += x * yi[l], ir += y * yr[l], m += xa[l] * ya[l];               \
+            }                                                                                                         \
+        *mag = m;                                                                                                     \
+        return CMPLXL((long double)rr - ii, (long double)ri + ir);                                                    \
     }
-    long double sum = 0;
-    for (int64_t l = 0; l < k; l++)
-        sum += (long double)x[l] * y[l];
-    return sum;
-}
+PRODUCT(product_narrow, double)
+PRODUCT(product_wide, long double)
 
 /* whether row (column) i of n is checked: every stride-th, and the last two */
 static int checked(int64_t i, int64_t n, int stride)
@@ -106,10 +115,10 @@ static int checked(int64_t i, int64_t n, int stride)
 }
 
 /* one case: kernel, type, ops (2: the conjugate transpose, complex types), shape, layout, alpha (its imaginary part
- * for the complex types only) and beta (for the complex types with imaginary part -0.25 where it is not 0).  The reference is a long-double product;
- * the bound is that of doc/TESTING.md with the type's unit roundoff.  Every element of C is checked against it where stride is 1;
- * otherwise the rows and columns a multiple of stride, and the last two of each (everything outside C is always
- * checked for being left alone). */
+ * for the complex types only) and beta (for the complex types with imaginary part -0.25 where it is not 0).  The
+ * reference is product_narrow's or product_wide's; the bound is that of doc/TESTING.md with the type's unit
+ * roundoff.  Every element of C is checked against it where stride is 1; otherwise the rows and columns a multiple of
+ * stride, and the last two of each (everything outside C is always checked for being left alone). */
 static int launch_prepared(int kernel, const tb_kproblem *p);
 
 /* prepared: through the kernel's prepared operands (launch_prepared); nothing is checked where it has none */
@@ -183,18 +192,20 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
     for (int64_t r = 0; r < m; r++)
         for (int64_t l = 0; l < k && checked(r, m, stride); l++) {
             const long double complex x = tt_op_at(a, (size_t)lda, ta, (size_t)r, (size_t)l, type);
-            ar[r * k + l] = (double)creall(x), ai[r * k + l] = (double)cimagl(x), aa[r * k + l] = (double)cabsl(x);
+            const double re = (double)creall(x), im = (double)cimagl(x);
+            ar[r * k + l] = re, ai[r * k + l] = im, aa[r * k + l] = hypot(re, im);
         }
     for (int64_t c = 0; c < n; c++)
         for (int64_t l = 0; l < k && checked(c, n, stride); l++) {
             const long double complex y = tt_op_at(b, (size_t)ldb, tb, (size_t)l, (size_t)c, type);
-            br[c * k + l] = (double)creall(y), bi[c * k + l] = (double)cimagl(y), ba[c * k + l] = (double)cabsl(y);
+            const double re = (double)creall(y), im = (double)cimagl(y);
+            br[c * k + l] = re, bi[c * k + l] = im, ba[c * k + l] = hypot(re, im);
         }
     for (size_t i = 0; i < nc; i++) {
         int64_t e = (int64_t)i - GUARD - misalign;
         int64_t r = e % ldc, c = e / ldc;
         if (!(e >= 0 && e < ldc * n && r < m)) {
-            ck_assert_msg(!memcmp((char *)hc + i * es, (char *)hc0 + i * es, es), "%s: wrote outside C at offset %lld",
+            tt_assert_msg(!memcmp((char *)hc + i * es, (char *)hc0 + i * es, es), "%s: wrote outside C at offset %lld",
                           what, (long long)e);
             continue;
         }
@@ -202,16 +213,12 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
             continue;
         const double *xr = ar + r * k, *xi = ai + r * k, *yr = br + c * k, *yi = bi + c * k;
         const double *xa = aa + r * k, *ya = ba + c * k;
-        double mag = 0;
-        for (int64_t l = 0; l < k; l++)
-            mag += xa[l] * ya[l];
-        const long double sr = dot(xr, yr, k, fp64) - (cplx ? dot(xi, yi, k, fp64) : 0),
-                          si = cplx ? dot(xr, yi, k, fp64) + dot(xi, yr, k, fp64) : 0;
-        const long double complex sum = CMPLXL(sr, si);
+        double mag;
+        const long double complex sum = (fp64 ? product_wide : product_narrow)(xr, xi, xa, yr, yi, ya, k, cplx, &mag);
         const long double complex c0 = beta == 0.0 ? 0.0 : tt_xget(hc0, i, type), got = tt_xget(hc, i, type);
         const long double complex want = za * sum + zb * c0;
         const double bound = tt_bound_factor(type, k) * u * (cabs(za) * mag + cabs(zb) * (double)cabsl(c0));
-        ck_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
+        tt_assert_msg(!isnan(creall(got)) && !isnan(cimagl(got)) && (double)cabsl(got - want) <= bound,
                       "%s: C(%lld,%lld) = %.17Lg%+.17Lgi, want %.17Lg%+.17Lgi", what, (long long)r, (long long)c,
                       creall(got), cimagl(got), creall(want), cimagl(want));
     }
@@ -398,7 +405,7 @@ static int non_finite_case(int kernel, int K, float beta, int prepared)
             if (!ran)
                 continue;
             if (!isfinite(want)) {
-                ck_assert_msg(isnan(want) ? isnan(got) : got == want, "%s K=%d%s: C(%d,%d) = %g, want %g",
+                tt_assert_msg(isnan(want) ? isnan(got) : got == want, "%s K=%d%s: C(%d,%d) = %g, want %g",
                               tb_kernel_names[kernel], K, prepared ? " prepared" : "", i, j, got, want);
                 continue;
             }
@@ -406,7 +413,7 @@ static int non_finite_case(int kernel, int K, float beta, int prepared)
             const long double err = fabsl((long double)got - want),
                               scale = mag + (beta == 0.f ? 0.f : fabsf(beta * c0[i + j * M]));
             const double u = ldexp(1.0, tb_kernel_maths[kernel] == TB_MATH_BIT(TB_MATH_TF32) ? -11 : -24);
-            ck_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * u * scale, "%s K=%d%s: C(%d,%d) = %g, want %g",
+            tt_assert_msg(isfinite(got) && err <= 4.0L * (K + 2) * u * scale, "%s K=%d%s: C(%d,%d) = %g, want %g",
                           tb_kernel_names[kernel], K, prepared ? " prepared" : "", i, j, got, want);
         }
     cudaFree(da), cudaFree(db), cudaFree(dc);

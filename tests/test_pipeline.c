@@ -467,7 +467,7 @@ static void check_padding(const call *x)
 {
     for (int64_t j = 0; j < x->p.n; j++)
         for (int64_t i = x->p.m; i < filled_rows(x->p.m, x->p.ldc); i++)
-            ck_assert_msg(!memcmp(&x->c[i + j * x->p.ldc], &x->c0[i + j * x->p.ldc], sizeof(float)),
+            tt_assert_msg(!memcmp(&x->c[i + j * x->p.ldc], &x->c0[i + j * x->p.ldc], sizeof(float)),
                           "padding written");
 }
 
