@@ -258,7 +258,7 @@ static inline bool few_columns(const tb_kproblem *p)
 typedef int (*launcher)(const tb_kproblem *, void *, void *);
 
 // Where the real form's conversions, checks and launches weigh as much as its product, the complex product is
-// computed as complex numbers instead (kernels/cx_simt.cu: one launch, or two with k split, and no fixup), as each
+// computed as complex numbers instead (kernels/cx.cu: one launch, or two with k split, and no fixup), as each
 // real kernel's `simt` says of the real shape; -DTB_COMPLEX_SIMT=0 builds the real form everywhere
 #ifndef TB_COMPLEX_SIMT
 #define TB_COMPLEX_SIMT 1
@@ -282,6 +282,8 @@ struct real_kernel {
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
+    static constexpr launcher direct = tb_launch_cx_simt; // what computes simt's products, and its workspace
+    static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_simt;
 };
 
 // The complex product on the real kernel K (real_kernel above)
@@ -297,6 +299,8 @@ struct four_m {
     static constexpr const tb_kernel_prep *P = K::prep;
     static constexpr bool (*HereAll)(const tb_kproblem *) = K::here_all;
     static constexpr bool (*Simt)(const tb_kproblem *) = K::simt;
+    static constexpr launcher Direct = K::direct;
+    static constexpr size_t (*DirectWorkspace)(const tb_kproblem *) = K::direct_workspace;
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
     static constexpr long PAIRS_ROWS = K::pairs_rows;
@@ -329,7 +333,7 @@ struct four_m {
         return of_real_shape(HereAll, p);
     }
 
-    // Where cx_simt computes p (Simt)
+    // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (Simt)
     static bool simt(const tb_kproblem *p)
     {
         return TB_COMPLEX_SIMT && of_real_shape(Simt, p);
@@ -384,13 +388,13 @@ struct four_m {
 
     static size_t workspace(const tb_kproblem *p)
     {
-        return simt(p) ? tb_workspace_cx_simt(p) : layout_of(p).bytes;
+        return simt(p) ? DirectWorkspace(p) : layout_of(p).bytes;
     }
 
     static int launch(const tb_kproblem *p, void *ws, void *stream)
     {
         if (simt(p)) // without a workspace too: k is then not split
-            return tb_launch_cx_simt(p, ws, stream);
+            return Direct(p, ws, stream);
         if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
             return tb_launch_naive(p, NULL, stream);
         const layout l = layout_of(p);
@@ -582,7 +586,7 @@ struct four_m {
 
     static size_t prep_workspace(const tb_kproblem *p)
     {
-        return simt(p) ? tb_workspace_cx_simt(p) : prep_ws_layout(p).bytes;
+        return simt(p) ? DirectWorkspace(p) : prep_ws_layout(p).bytes;
     }
 
     // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
@@ -591,7 +595,7 @@ struct four_m {
     {
         const cudaStream_t s = (cudaStream_t)stream;
         if (simt(p)) // a tile of another shape than the one the operands were prepared for
-            return tb_launch_cx_simt(p, ws, stream);
+            return Direct(p, ws, stream);
         if (!ws)
             return tb_launch_naive(p, NULL, stream);
         const prep_layout la = prep_layout_of(p, 0, a_rows), lb = prep_layout_of(p, 1, b_rows);
@@ -649,6 +653,10 @@ struct tc32_k : real_kernel {
 };
 // On the FP64 units ZGEMM runs at half the DMMA real form's rate, which wins back its launches and passes only where
 // the product is a few microseconds' work: real flops (8 m n k) up to TB_CXZ_SIMT_FLOPS (bench/RESULTS.md)
+// -DTB_CXZ_DMMA=1: those products on the FP64 tensor cores as complex numbers (cx-dmma) instead, to time against
+#ifndef TB_CXZ_DMMA
+#define TB_CXZ_DMMA 0
+#endif
 #ifndef TB_CXZ_SIMT_FLOPS
 #define TB_CXZ_SIMT_FLOPS 3e8
 #endif
@@ -665,6 +673,10 @@ struct dmma_k : real_kernel {
     static constexpr bool (*simt)(const tb_kproblem *) = z_tiny;
     static constexpr a_read a_here = A_BY_SHAPE;
     static constexpr long pairs_rows = 896;
+#if TB_CXZ_DMMA
+    static constexpr launcher direct = tb_launch_cx_dmma;
+    static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_dmma;
+#endif
 };
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): the real
 // kernel reads op(A)'s blocks (tb_launch_dmma_blocks; tb_launch_tc32_blocks, tc32's or blocked's) and Ab is not

@@ -20,6 +20,7 @@
 // each operand is contiguous along; otherwise each double is copied on its own (VEC = false).  Results: FP64
 // products accumulated in FP64 by the tensor cores.
 #include <stdint.h>
+#include "mma_f64.cuh"
 #include "split.cuh"
 
 namespace {
@@ -209,32 +210,6 @@ struct tile_loader {
         kleft -= DEPTH;
     }
 };
-
-// D = A * B + D for one 16 x 8 x 8 tile; the fragments are those of mma.m16n8k8 f64: with g = lane / 4 and
-// t = lane % 4, a = A(g, t), A(g+8, t), A(g, t+4), A(g+8, t+4); b = B(t, g), B(t+4, g);
-// d = D(g, 2t), D(g, 2t+1), D(g+8, 2t), D(g+8, 2t+1).  Rows and k are only names here: fragments() below maps them
-// onto the tile's rows and k so that a thread's values lie side by side in shared memory.
-__device__ __forceinline__ void mma16x8x8(double (&d)[4], const double (&a)[4], const double (&b)[2])
-{
-#if __CUDA_ARCH__ >= 900
-    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
-#elif __CUDA_ARCH__ >= 800
-    // m8n8k4: a = A(g, t), b = B(t, g), d = D(g, 2t), D(g, 2t+1): the top and bottom halves, k in two steps
-    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-        : "+d"(d[0]), "+d"(d[1]) : "d"(a[0]), "d"(b[0]));
-    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-        : "+d"(d[0]), "+d"(d[1]) : "d"(a[2]), "d"(b[1]));
-    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-        : "+d"(d[2]), "+d"(d[3]) : "d"(a[1]), "d"(b[0]));
-    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-        : "+d"(d[2]), "+d"(d[3]) : "d"(a[3]), "d"(b[1]));
-#else
-    __trap(); // no FP64 tensor cores before sm_80
-#endif
-}
 
 // Which block tile of C block b computes: groups of 8 tile rows, column by column within a group, so that blocks
 // running at once share panels of op(A) and op(B) in L2.

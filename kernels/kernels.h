@@ -197,9 +197,12 @@ TB_KERNEL_HIDDEN size_t tb_workspace_tc32_pairs(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
 TB_KERNEL_HIDDEN int tb_takes_tf32(const tb_kproblem *p);
-/* complex products as complex numbers, op(A) and op(B) read as stored (kernels/cx_simt.cu) */
+/* complex products as complex numbers, op(A) and op(B) read as stored (kernels/cx.cu): on the FP32 or FP64 units,
+ * and ZGEMM on the FP64 tensor cores */
 TB_KERNEL_HIDDEN int tb_launch_cx_simt(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_cx_simt(const tb_kproblem *p);
+TB_KERNEL_HIDDEN int tb_launch_cx_dmma(const tb_kproblem *p, void *workspace, void *stream);
+TB_KERNEL_HIDDEN size_t tb_workspace_cx_dmma(const tb_kproblem *p);
 /* complex products as four real ones (kernels/complex.cu), on the real kernel named */
 TB_KERNEL_HIDDEN int tb_launch_c4m_blocked(const tb_kproblem *p, void *workspace, void *stream);
 TB_KERNEL_HIDDEN size_t tb_workspace_c4m_blocked(const tb_kproblem *p);

@@ -1,13 +1,15 @@
-// Complex products computed as complex numbers on the FP32 (CGEMM) or FP64 (ZGEMM) units, for the small and thin
-// products where the real form of kernels/complex.cu spends as much on its conversions, checks and launches as on
-// the product.  A block computes a BM x BN tile of C, a thread TM x TN of its elements; op(A) and op(B) are copied
-// into shared memory from where they are stored, whatever their ops, a few tiles of k ahead (cp.async), and the
-// conjugate is taken in the products (compiled in for each op pair).  Each element's terms are the naive
-// kernel's (tb_cx_dot: the same fused multiply-adds, in order along k) and C is updated as there (tb_cx_update), so
-// Inf and NaN come out as the naive kernel has them with no check and no fixup; where the tiles are too few to fill
-// the GPU, k is cut into slices whose sums are added in order (split.cuh).  The error bound is the complex one of
-// doc/TESTING.md (each part a sum of 2k products of parts).
+// Complex products computed as complex numbers, for the small and thin products where the real form of
+// kernels/complex.cu spends as much on its conversions, checks and launches as on the product: on the FP32 (CGEMM)
+// or FP64 (ZGEMM) units (row cx-simt), or, ZGEMM, on the FP64 tensor cores (cx-dmma).  A block computes a BM x BN
+// tile of C; op(A) and op(B) are copied into shared memory from where they are stored, whatever their ops, a few
+// tiles of k ahead (cp.async), and the conjugate is taken in the products (compiled in for each op pair).  On the
+// units, each element's terms are the naive kernel's (tb_cx_dot: the same fused multiply-adds, in order along k);
+// on the tensor cores, the same terms (the real part's second with the imaginary part of op(A) negated), summed in
+// the MMA's order.  C is updated as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no
+// check and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums are added in
+// order (split.cuh).  The error bound is the complex one of doc/TESTING.md (each part a sum of 2k products of parts).
 #include "common.cuh"
+#include "mma_f64.cuh"
 #include "split.cuh"
 
 #ifndef TB_CX_SLICE
@@ -16,18 +18,20 @@
 
 namespace {
 
-// STAGES: tiles of k in shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least
-// (registers are capped to allow it)
-template <class R, int BM_, int BN_, int TM_, int TN_, int BK_, int STAGES_, int MINB_>
+// U: how the threads multiply (simt or dmma16 below), which gives THREADS for a BM x BN tile; STAGES: tiles of k in
+// shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least (registers are capped to
+// allow it); PAD: parts after each shared row
+template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_>
 struct cx_config {
-    static constexpr int BM = BM_, BN = BN_, TM = TM_, TN = TN_, BK = BK_, STAGES = STAGES_, MINB = MINB_;
-    static constexpr int TX = BM / TM, THREADS = TX * (BN / TN);
-    static constexpr int PAD = 16 / sizeof(R);                           // parts after a row: 16 bytes
-    static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;       // shared rows, in parts
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_;
+    static constexpr int THREADS = U::threads(BM, BN);
+    static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
     static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
     static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
     static_assert(STAGES * BK * (AROW + BROW) * sizeof(R) <= 48 * 1024, "static shared memory");
-    static_assert(2 * TM * sizeof(R) % 16 == 0 && 2 * TN * sizeof(R) % 16 == 0, "16-byte chunks");
+    static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
+    template <bool CA, bool CB>
+    using math = typename U::template math<R, cx_config, CA, CB>;
 };
 
 // The complex numbers in 16 bytes (2 of float, 1 of double), read from shared memory at once
@@ -59,6 +63,119 @@ struct chunk {
             }
         }
     }
+};
+
+// How the threads multiply a stage's tiles (op(A)'s BK shared rows, then op(B)'s: row l holds k = l).  Each
+// math<R, C, CA, CB> holds a thread's sums; multiply() adds a stage's products (CA, CB: op(A), op(B) conjugated, their
+// imaginary parts taken negated: the same values as the naive kernel's negated loads, so the same terms), and each()
+// hands every sum with its row and column in the block's tile to f.
+
+// On the FP32 or FP64 units: each thread TM x TN elements, spread by chunk<R>::at
+template <int TM, int TN>
+struct simt {
+    static constexpr int threads(int bm, int bn)
+    {
+        return bm / TM * (bn / TN);
+    }
+
+    template <class R, class C, bool CA, bool CB>
+    struct math {
+        static_assert(2 * TM * sizeof(R) % 16 == 0 && 2 * TN * sizeof(R) % 16 == 0, "16-byte chunks");
+        static constexpr int TX = C::BM / TM;
+        R re[TM][TN] = {}, im[TM][TN] = {};
+
+        __device__ __forceinline__ void multiply(const R *as, const R *bs)
+        {
+            constexpr R sa = CA ? -1 : 1, sb = CB ? -1 : 1;
+            const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
+#pragma unroll
+            for (int l = 0; l < C::BK; l++) {
+                R x[2 * TM], y[2 * TN];
+                chunk<R>::template read<TM, C::BM>(x, as + l * C::AROW, tx);
+                chunk<R>::template read<TN, C::BN>(y, bs + l * C::BROW, ty);
+#pragma unroll
+                for (int u = 0; u < TM; u++)
+#pragma unroll
+                    for (int v = 0; v < TN; v++) { // as tb_cx_dot
+                        const R xi = sa * x[2 * u + 1], yi = sb * y[2 * v + 1];
+                        re[u][v] = tb_fma(x[2 * u], y[2 * v], tb_fma(-xi, yi, re[u][v]));
+                        im[u][v] = tb_fma(x[2 * u], yi, tb_fma(xi, y[2 * v], im[u][v]));
+                    }
+            }
+        }
+
+        template <class F>
+        __device__ __forceinline__ void each(F f) const
+        {
+            const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
+#pragma unroll
+            for (int v = 0; v < TN; v++)
+#pragma unroll
+                for (int u = 0; u < TM; u++)
+                    f(chunk<R>::at(tx, u, C::BM, TM), chunk<R>::at(ty, v, C::BN, TN), re[u][v], im[u][v]);
+        }
+    };
+};
+
+// On the FP64 tensor cores (ZGEMM): each warp 16 x 16 of C, two m16n8k8 tiles side by side, a complex product four
+// real ones.  A thread's fragments are whole complex numbers (16-byte reads, parts split in registers); a quarter
+// warp reads four k and two rows, so rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
+struct dmma16 {
+    static constexpr int threads(int bm, int bn)
+    {
+        return bm / 16 * (bn / 16) * 32;
+    }
+
+    template <class R, class C, bool CA, bool CB>
+    struct math {
+        static_assert(sizeof(R) == 8 && C::BK % 8 == 0, "FP64, whole steps of 8");
+        static_assert(C::AROW / 2 % 8 == 2 && C::BROW / 2 % 8 == 2, "rows two bank groups apart");
+        static constexpr int WX = C::BM / 16; // warps along the tile's rows
+        double re[2][4] = {}, im[2][4] = {};  // tile j's fragment d (mma16x8x8), real and imaginary parts
+
+        __device__ __forceinline__ void multiply(const R *as, const R *bs)
+        {
+            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32, g = lane / 4, t = lane % 4;
+            const int wm = w % WX * 16, wn = w / WX * 16;
+#pragma unroll
+            for (int kk = 0; kk < C::BK; kk += 8) {
+                double ar[4], ai[4], an[4], br[2][2], bi[2][2];
+#pragma unroll
+                for (int q = 0; q < 4; q++) { // A(g + 8 (q & 1), t + 4 (q >> 1))
+                    const double2 x = *reinterpret_cast<const double2 *>(
+                        as + (kk + t + 4 * (q >> 1)) * C::AROW + 2 * (wm + g + 8 * (q & 1)));
+                    ar[q] = x.x, ai[q] = CA ? -x.y : x.y, an[q] = -ai[q];
+                }
+#pragma unroll
+                for (int j = 0; j < 2; j++)
+#pragma unroll
+                    for (int q = 0; q < 2; q++) { // B(t + 4 q, g) of tile j
+                        const double2 y = *reinterpret_cast<const double2 *>(
+                            bs + (kk + t + 4 * q) * C::BROW + 2 * (wn + 8 * j + g));
+                        br[j][q] = y.x, bi[j][q] = CB ? -y.y : y.y;
+                    }
+#pragma unroll
+                for (int j = 0; j < 2; j++) {
+                    mma16x8x8(re[j], ar, br[j]);
+                    mma16x8x8(re[j], an, bi[j]);
+                    mma16x8x8(im[j], ar, bi[j]);
+                    mma16x8x8(im[j], ai, br[j]);
+                }
+            }
+        }
+
+        template <class F>
+        __device__ __forceinline__ void each(F f) const
+        {
+            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32, g = lane / 4, t = lane % 4;
+            const int wm = w % WX * 16, wn = w / WX * 16;
+#pragma unroll
+            for (int j = 0; j < 2; j++)
+#pragma unroll
+                for (int q = 0; q < 4; q++) // D(g + 8 (q >> 1), 2 t + (q & 1))
+                    f(wm + g + 8 * (q >> 1), wn + 8 * j + 2 * t + (q & 1), re[j][q], im[j][q]);
+        }
+    };
 };
 
 // A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
@@ -140,15 +257,12 @@ struct cx_loads {
     }
 };
 
-// CA, CB: op(A), op(B) conjugated (their imaginary parts taken negated in the products: the same values as the naive
-// kernel's negated loads, so the same sums)
+// CA, CB: op(A), op(B) conjugated (C::math); WIDE: an element in one copy (cx_loads)
 template <class R, class C, bool CA, bool CB, bool WIDE>
 __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p)
 {
     constexpr int TILE = C::BK * (C::AROW + C::BROW); // one stage: op(A)'s tile, then op(B)'s
     __shared__ __align__(16) R tiles[C::STAGES][TILE];
-    constexpr R sa = CA ? -1 : 1, sb = CB ? -1 : 1;
-    const int tx = (int)threadIdx.x % C::TX, ty = (int)threadIdx.x / C::TX;
     const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
     const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
@@ -167,7 +281,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             }
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
-        R re[C::TM][C::TN] = {}, im[C::TM][C::TN] = {};
+        typename C::template math<CA, CB> sums;
 #pragma unroll
         for (int kt = 0; kt < C::STAGES - 1; kt++)
             copy(kt);
@@ -175,39 +289,21 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             copies_wait<C::STAGES - 2>();
             __syncthreads(); // tile kt is in, and every thread is done with tile kt - 1, whose stage is filled next
             copy(kt + C::STAGES - 1);
-            const R *as = tiles[kt % C::STAGES], *bs = as + C::BK * C::AROW;
-#pragma unroll
-            for (int l = 0; l < C::BK; l++) {
-                R x[2 * C::TM], y[2 * C::TN];
-                chunk<R>::template read<C::TM, C::BM>(x, as + l * C::AROW, tx);
-                chunk<R>::template read<C::TN, C::BN>(y, bs + l * C::BROW, ty);
-#pragma unroll
-                for (int u = 0; u < C::TM; u++)
-#pragma unroll
-                    for (int v = 0; v < C::TN; v++) { // as tb_cx_dot
-                        const R xi = sa * x[2 * u + 1], yi = sb * y[2 * v + 1];
-                        re[u][v] = tb_fma(x[2 * u], y[2 * v], tb_fma(-xi, yi, re[u][v]));
-                        im[u][v] = tb_fma(x[2 * u], yi, tb_fma(xi, y[2 * v], im[u][v]));
-                    }
-            }
+            const R *as = tiles[kt % C::STAGES];
+            sums.multiply(as, as + C::BK * C::AROW);
         }
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next column tile
-#pragma unroll
-        for (int v = 0; v < C::TN; v++) {
-            const int64_t j = j0 + chunk<R>::at(ty, v, C::BN, C::TN);
-#pragma unroll
-            for (int u = 0; u < C::TM; u++) {
-                const int64_t i = i0 + chunk<R>::at(tx, u, C::BM, C::TM);
-                if (i >= p.m || j >= p.n)
-                    continue;
-                R *z = c + 2 * (i + j * p.ldc);
-                if (p.raw)
-                    z[0] = re[u][v], z[1] = im[u][v];
-                else
-                    tb_cx_update(z, tb_cx<R>{ re[u][v], im[u][v] }, p.ar, p.ai, p.br, p.bi);
-            }
-        }
+        sums.each([&](int r, int col, R re, R im) {
+            const int64_t i = i0 + r, j = j0 + col;
+            if (i >= p.m || j >= p.n)
+                return;
+            R *z = c + 2 * (i + j * p.ldc);
+            if (p.raw)
+                z[0] = re, z[1] = im;
+            else
+                tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
+        });
     }
 }
 
@@ -226,10 +322,11 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
     }
 }
 
-// The tiles, 32 x 32, three stages of 8 deep; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_*
-// double).  Single: 4 x 4 a thread (64 threads, six blocks an SM), faster than 4 x 2 (128
-// threads) by 4-10 %, since each element read from shared memory serves four products instead of two; double:
-// 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3)
+// The tiles, 32 x 32; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_* double, TB_CXD_* double on
+// the tensor cores).  Single: three stages of 8 deep, 4 x 4 a thread (64 threads, six blocks an SM), faster than
+// 4 x 2 (128 threads) by 4-10 %, since each element read from shared memory serves four products instead of two;
+// double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps, two
+// stages of 16 deep (one barrier a stage; 34 KiB).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -254,8 +351,18 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #ifndef TB_CXZ_MINB
 #define TB_CXZ_MINB 4
 #endif
-typedef cx_config<float, 32, 32, 4, TB_CX_TN, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB> c_small;
-typedef cx_config<double, 32, 32, 4, TB_CXZ_TN, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB> z_small;
+#ifndef TB_CXD_BK
+#define TB_CXD_BK 16
+#endif
+#ifndef TB_CXD_STAGES
+#define TB_CXD_STAGES 2
+#endif
+#ifndef TB_CXD_MINB
+#define TB_CXD_MINB 2
+#endif
+typedef cx_config<float, 32, 32, simt<4, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
+typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB, 2> z_small;
+typedef cx_config<double, 32, 32, dmma16, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4> z_dmma;
 
 template <class R, class C>
 struct cx_kernel_of {
@@ -324,6 +431,7 @@ struct cx_kernel_of {
 
 typedef cx_kernel_of<float, c_small> c_simt;
 typedef cx_kernel_of<double, z_small> z_simt;
+typedef cx_kernel_of<double, z_dmma> z_tensor;
 
 } // namespace
 
@@ -335,4 +443,14 @@ extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p)
 extern "C" int tb_launch_cx_simt(const tb_kproblem *p, void *ws, void *stream)
 {
     return p->type == TB_TYPE_Z ? z_simt::launch(p, ws, stream) : c_simt::launch(p, ws, stream);
+}
+
+extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p)
+{
+    return z_tensor::workspace(p);
+}
+
+extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, void *ws, void *stream)
+{
+    return z_tensor::launch(p, ws, stream);
 }
