@@ -18,7 +18,7 @@
 
 namespace {
 
-// U: how the threads multiply (simt or dmma16 below), which gives THREADS for a BM x BN tile; STAGES: tiles of k in
+// U: how the threads multiply (simt or dmma below), which gives THREADS for a BM x BN tile; STAGES: tiles of k in
 // shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least (registers are capped to
 // allow it); PAD: parts after each shared row
 template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_>
@@ -117,50 +117,55 @@ struct simt {
     };
 };
 
-// On the FP64 tensor cores (ZGEMM): each warp 16 x 16 of C, two m16n8k8 tiles side by side, a complex product four
-// real ones.  A thread's fragments are whole complex numbers (16-byte reads, parts split in registers); a quarter
-// warp reads four k and two rows, so rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
-struct dmma16 {
+// On the FP64 tensor cores (ZGEMM): each warp 16 MI x 8 NJ of C, MI x NJ m16n8k8 tiles, a complex product four real
+// ones.  A thread's fragments are whole complex numbers (16-byte reads, parts split in registers); a quarter warp
+// reads four k and two rows, so rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
+template <int MI, int NJ>
+struct dmma {
     static constexpr int threads(int bm, int bn)
     {
-        return bm / 16 * (bn / 16) * 32;
+        return bm / (16 * MI) * (bn / (8 * NJ)) * 32;
     }
 
     template <class R, class C, bool CA, bool CB>
     struct math {
         static_assert(sizeof(R) == 8 && C::BK % 8 == 0, "FP64, whole steps of 8");
         static_assert(C::AROW / 2 % 8 == 2 && C::BROW / 2 % 8 == 2, "rows two bank groups apart");
-        static constexpr int WX = C::BM / 16; // warps along the tile's rows
-        double re[2][4] = {}, im[2][4] = {};  // tile j's fragment d (mma16x8x8), real and imaginary parts
+        static constexpr int WX = C::BM / (16 * MI); // warps along the tile's rows
+        double re[MI][NJ][4] = {}, im[MI][NJ][4] = {}; // tile (i, j)'s fragment d (mma16x8x8), parts apart
 
         __device__ __forceinline__ void multiply(const R *as, const R *bs)
         {
             const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32, g = lane / 4, t = lane % 4;
-            const int wm = w % WX * 16, wn = w / WX * 16;
+            const int wm = w % WX * 16 * MI, wn = w / WX * 8 * NJ;
 #pragma unroll
             for (int kk = 0; kk < C::BK; kk += 8) {
-                double ar[4], ai[4], an[4], br[2][2], bi[2][2];
+                double ar[MI][4], ai[MI][4], an[MI][4], br[NJ][2], bi[NJ][2];
 #pragma unroll
-                for (int q = 0; q < 4; q++) { // A(g + 8 (q & 1), t + 4 (q >> 1))
-                    const double2 x = *reinterpret_cast<const double2 *>(
-                        as + (kk + t + 4 * (q >> 1)) * C::AROW + 2 * (wm + g + 8 * (q & 1)));
-                    ar[q] = x.x, ai[q] = CA ? -x.y : x.y, an[q] = -ai[q];
-                }
+                for (int i = 0; i < MI; i++)
 #pragma unroll
-                for (int j = 0; j < 2; j++)
+                    for (int q = 0; q < 4; q++) { // A(g + 8 (q & 1), t + 4 (q >> 1)) of tile row i
+                        const double2 x = *reinterpret_cast<const double2 *>(
+                            as + (kk + t + 4 * (q >> 1)) * C::AROW + 2 * (wm + 16 * i + g + 8 * (q & 1)));
+                        ar[i][q] = x.x, ai[i][q] = CA ? -x.y : x.y, an[i][q] = -ai[i][q];
+                    }
 #pragma unroll
-                    for (int q = 0; q < 2; q++) { // B(t + 4 q, g) of tile j
+                for (int j = 0; j < NJ; j++)
+#pragma unroll
+                    for (int q = 0; q < 2; q++) { // B(t + 4 q, g) of tile column j
                         const double2 y = *reinterpret_cast<const double2 *>(
                             bs + (kk + t + 4 * q) * C::BROW + 2 * (wn + 8 * j + g));
                         br[j][q] = y.x, bi[j][q] = CB ? -y.y : y.y;
                     }
 #pragma unroll
-                for (int j = 0; j < 2; j++) {
-                    mma16x8x8(re[j], ar, br[j]);
-                    mma16x8x8(re[j], an, bi[j]);
-                    mma16x8x8(im[j], ar, bi[j]);
-                    mma16x8x8(im[j], ai, br[j]);
-                }
+                for (int i = 0; i < MI; i++)
+#pragma unroll
+                    for (int j = 0; j < NJ; j++) {
+                        mma16x8x8(re[i][j], ar[i], br[j]);
+                        mma16x8x8(re[i][j], an[i], bi[j]);
+                        mma16x8x8(im[i][j], ar[i], bi[j]);
+                        mma16x8x8(im[i][j], ai[i], br[j]);
+                    }
             }
         }
 
@@ -168,12 +173,14 @@ struct dmma16 {
         __device__ __forceinline__ void each(F f) const
         {
             const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32, g = lane / 4, t = lane % 4;
-            const int wm = w % WX * 16, wn = w / WX * 16;
+            const int wm = w % WX * 16 * MI, wn = w / WX * 8 * NJ;
 #pragma unroll
-            for (int j = 0; j < 2; j++)
+            for (int i = 0; i < MI; i++)
 #pragma unroll
-                for (int q = 0; q < 4; q++) // D(g + 8 (q >> 1), 2 t + (q & 1))
-                    f(wm + g + 8 * (q >> 1), wn + 8 * j + 2 * t + (q & 1), re[j][q], im[j][q]);
+                for (int j = 0; j < NJ; j++)
+#pragma unroll
+                    for (int q = 0; q < 4; q++) // D(g + 8 (q >> 1), 2 t + (q & 1))
+                        f(wm + 16 * i + g + 8 * (q >> 1), wn + 8 * j + 2 * t + (q & 1), re[i][j][q], im[i][j][q]);
         }
     };
 };
@@ -325,8 +332,8 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // The tiles, 32 x 32; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_* double, TB_CXD_* double on
 // the tensor cores).  Single: three stages of 8 deep, 4 x 4 a thread (64 threads, six blocks an SM), faster than
 // 4 x 2 (128 threads) by 4-10 %, since each element read from shared memory serves four products instead of two;
-// double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps, two
-// stages of 16 deep (one barrier a stage; 34 KiB).
+// double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
+// 16 x 16 (TB_CXD_MI x TB_CXD_NJ MMA tiles a warp), two stages of 16 deep (one barrier a stage; 34 KiB).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -351,6 +358,18 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #ifndef TB_CXZ_MINB
 #define TB_CXZ_MINB 4
 #endif
+#ifndef TB_CXD_BM
+#define TB_CXD_BM 32
+#endif
+#ifndef TB_CXD_BN
+#define TB_CXD_BN 32
+#endif
+#ifndef TB_CXD_MI
+#define TB_CXD_MI 1
+#endif
+#ifndef TB_CXD_NJ
+#define TB_CXD_NJ 2
+#endif
 #ifndef TB_CXD_BK
 #define TB_CXD_BK 16
 #endif
@@ -362,7 +381,8 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #endif
 typedef cx_config<float, 32, 32, simt<4, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
 typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB, 2> z_small;
-typedef cx_config<double, 32, 32, dmma16, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4> z_dmma;
+typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4>
+    z_dmma;
 
 template <class R, class C>
 struct cx_kernel_of {
