@@ -1,13 +1,15 @@
 // Complex products computed as complex numbers, for the small and thin products where the real form of
 // kernels/complex.cu spends as much on its conversions, checks and launches as on the product: on the FP32 (CGEMM)
-// or FP64 (ZGEMM) units (row cx-simt), or, ZGEMM, on the FP64 tensor cores (cx-dmma).  A block computes a BM x BN
+// or FP64 (ZGEMM) units (row cx-simt), or, ZGEMM, on the FP64 tensor cores (cx-dmma). A block computes a BM x BN
 // tile of C; op(A) and op(B) are copied into shared memory from where they are stored, whatever their ops, a few
-// tiles of k ahead (cp.async), and the conjugate is taken in the products (compiled in for each op pair).  On the
-// units, each element's terms are the naive kernel's (tb_cx_dot: the same fused multiply-adds, in order along k);
-// on the tensor cores, the same terms (the real part's second with the imaginary part of op(A) negated), summed in
-// the MMA's order.  C is updated as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no
-// check and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums are added in
-// order (split.cuh).  The error bound is the complex one of doc/TESTING.md (each part a sum of 2k products of parts).
+// tiles of k ahead (cp.async), and the conjugate is taken in the products (compiled in for each op pair). On the
+// units, each element's terms are the naive kernel's (tb_cx_dot: the same fused multiply-adds, in order along k); on
+// the tensor cores, the same terms (the real part's second with the imaginary part of op(A) negated), summed in the
+// MMA's order. C is updated as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no check
+// and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums are added in order
+// (split.cuh; or within a cluster of blocks: TB_CX_CLUSTER). The error bound is the complex one of doc/TESTING.md
+// (each part a sum of 2k products of parts).
+#include <cooperative_groups.h>
 #include "common.cuh"
 #include "mma_f64.cuh"
 #include "split.cuh"
@@ -15,6 +17,13 @@
 #ifndef TB_CX_SLICE
 #define TB_CX_SLICE 128 // the shallowest slice of k
 #endif
+// -DTB_CX_CLUSTER=1 (Hopper): the slices of a tile's k run as one cluster of blocks that add their sums through each
+// other's shared memory, in order, and update C themselves: no workspace and no second launch (at most 8 slices,
+// the portable cluster size); the same sums as the second launch's, bit for bit
+#ifndef TB_CX_CLUSTER
+#define TB_CX_CLUSTER 0
+#endif
+#define TB_CX_CLUSTER_MAX 8
 
 namespace {
 
@@ -264,6 +273,48 @@ struct cx_loads {
     }
 };
 
+// The slices' sums of one element added in order (slice z's at part(z)), as both ways of keeping them do
+template <class R, class F>
+__device__ __forceinline__ tb_cx<R> sum_in_order(int slices, F part)
+{
+    tb_cx<R> v = { 0, 0 };
+    for (int z = 0; z < slices; z++) {
+        const R *w = part(z);
+        v.re += w[0], v.im += w[1];
+    }
+    return v;
+}
+
+#if TB_CX_CLUSTER
+// The slices of one tile, a cluster of gridDim.z blocks (block z: slice z): each block's sums into its own shared
+// memory (stage, free now), then each block adds a share of the tile's elements over the slices in order, as
+// cx_sum_slices does, and updates C; the second barrier keeps every block's shared memory until all have read it
+template <class R, class C, class M>
+__device__ void cluster_sum(const cx_problem<R> &p, const M &sums, R *stage, int64_t i0, int64_t j0)
+{
+#if __CUDA_ARCH__ >= 900
+    static_assert(2 * C::BM * C::BN <= C::STAGES * C::BK * (C::AROW + C::BROW), "a tile's sums in the stages");
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    sums.each([&](int r, int col, R re, R im) {
+        R *w = stage + 2 * (r + col * C::BM);
+        w[0] = re, w[1] = im;
+    });
+    cluster.sync();
+    const int slices = (int)gridDim.z;
+    const int first = (int)threadIdx.x + (int)cluster.block_rank() * C::THREADS;
+    for (int e = first; e < C::BM * C::BN; e += C::THREADS * slices) {
+        const int64_t i = i0 + e % C::BM, j = j0 + e / C::BM;
+        if (i >= p.m || j >= p.n)
+            continue;
+        const tb_cx<R> v = sum_in_order<R>(slices, [&](int z) { return cluster.map_shared_rank(stage, z) + 2 * e; });
+        tb_cx_update(p.c + 2 * (i + j * p.ldc), v, p.ar, p.ai, p.br, p.bi);
+    }
+    cluster.sync();
+#endif
+}
+#endif
+
 // CA, CB: op(A), op(B) conjugated (C::math); WIDE: an element in one copy (cx_loads)
 template <class R, class C, bool CA, bool CB, bool WIDE>
 __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p)
@@ -301,6 +352,12 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         }
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next column tile
+#if TB_CX_CLUSTER && __CUDA_ARCH__ >= 900
+        if (gridDim.z > 1) {
+            cluster_sum<R, C>(p, sums, &tiles[0][0], i0, j0);
+            continue;
+        }
+#endif
         sums.each([&](int r, int col, R re, R im) {
             const int64_t i = i0 + r, j = j0 + col;
             if (i >= p.m || j >= p.n)
@@ -320,11 +377,7 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (int64_t j = blockIdx.y; i < p.m && j < p.n; j += gridDim.y) {
-        tb_cx<R> s = { 0, 0 };
-        for (int z = 0; z < slices; z++) {
-            const R *w = ws + z * step + 2 * (i + j * ldw);
-            s.re += w[0], s.im += w[1];
-        }
+        const tb_cx<R> s = sum_in_order<R>(slices, [&](int z) { return ws + z * step + 2 * (i + j * ldw); });
         tb_cx_update((R *)p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
     }
 }
@@ -402,6 +455,8 @@ struct cx_kernel_of {
     static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
     {
         int64_t s = tb_fill_slices(tiles(p), wave(), p->k, C::BK, TB_CX_SLICE);
+        if (TB_CX_CLUSTER && s > TB_CX_CLUSTER_MAX)
+            s = TB_CX_CLUSTER_MAX;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         return s;
     }
@@ -410,7 +465,7 @@ struct cx_kernel_of {
     {
         int64_t kchunk;
         const int64_t s = slices(p, &kchunk);
-        return tb_split_bytes<R>(2 * p->m, p->n, s);
+        return TB_CX_CLUSTER ? 0 : tb_split_bytes<R>(2 * p->m, p->n, s);
     }
 
     // the kernel for the ops' conjugates, WIDE or not
@@ -428,16 +483,26 @@ struct cx_kernel_of {
                             kp->k, kp->k, 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta,
                             (R)kp->beta_im, false };
         int64_t kchunk, s = slices(kp, &kchunk);
-        if (!ws)
+        if (!ws && !TB_CX_CLUSTER)
             s = 1, kchunk = kp->k;
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         if (s > 1)
-            q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.kchunk = kchunk, q.raw = true;
+            q.kchunk = kchunk;
+        if (s > 1 && !TB_CX_CLUSTER)
+            q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
         const dim3 grid((unsigned)((p.m + C::BM - 1) / C::BM), tb_grid_y((p.n + C::BN - 1) / C::BN), (unsigned)s);
         // an element in one copy where both operands' elements are aligned to their whole size
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
         void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
+        if (TB_CX_CLUSTER && s > 1) { // the slices of a tile one cluster (cluster_sum)
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = 1, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = (unsigned)s;
+            cudaLaunchConfig_t cfg = {};
+            cfg.gridDim = grid, cfg.blockDim = dim3(C::THREADS), cfg.stream = st, cfg.attrs = at, cfg.numAttrs = 1;
+            return (int)cudaLaunchKernelEx(&cfg, k, q);
+        }
         k<<<grid, C::THREADS, 0, st>>>(q);
         int e = (int)cudaGetLastError();
         if (!e && s > 1) {
