@@ -622,7 +622,7 @@ struct four_m {
 };
 
 // Where tc32 does not take the real product: there c4m-tc32's blocked reads op(A)'s blocks and op(B)'s pairs in place
-// (faster than Ab and B2 whatever n), and cx_simt is faster than either real form (bench/RESULTS.md)
+// (faster than Ab and B2 whatever n), and cx-simt is faster than either real form (bench/RESULTS.md)
 static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);

@@ -93,15 +93,24 @@ struct simt {
         static constexpr int TX = C::BM / TM;
         R re[TM][TN] = {}, im[TM][TN] = {};
 
+        // this thread's column of threads along the tile's rows (tx) and row along its columns (ty)
+        static __device__ __forceinline__ int tx()
+        {
+            return (int)threadIdx.x % TX;
+        }
+        static __device__ __forceinline__ int ty()
+        {
+            return (int)threadIdx.x / TX;
+        }
+
         __device__ __forceinline__ void multiply(const R *as, const R *bs)
         {
             constexpr R sa = CA ? -1 : 1, sb = CB ? -1 : 1;
-            const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
 #pragma unroll
             for (int l = 0; l < C::BK; l++) {
                 R x[2 * TM], y[2 * TN];
-                chunk<R>::template read<TM, C::BM>(x, as + l * C::AROW, tx);
-                chunk<R>::template read<TN, C::BN>(y, bs + l * C::BROW, ty);
+                chunk<R>::template read<TM, C::BM>(x, as + l * C::AROW, tx());
+                chunk<R>::template read<TN, C::BN>(y, bs + l * C::BROW, ty());
 #pragma unroll
                 for (int u = 0; u < TM; u++)
 #pragma unroll
@@ -116,12 +125,11 @@ struct simt {
         template <class F>
         __device__ __forceinline__ void each(F f) const
         {
-            const int tx = (int)threadIdx.x % TX, ty = (int)threadIdx.x / TX;
 #pragma unroll
             for (int v = 0; v < TN; v++)
 #pragma unroll
                 for (int u = 0; u < TM; u++)
-                    f(chunk<R>::at(tx, u, C::BM, TM), chunk<R>::at(ty, v, C::BN, TN), re[u][v], im[u][v]);
+                    f(chunk<R>::at(tx(), u, C::BM, TM), chunk<R>::at(ty(), v, C::BN, TN), re[u][v], im[u][v]);
         }
     };
 };
@@ -143,10 +151,20 @@ struct dmma {
         static constexpr int WX = C::BM / (16 * MI); // warps along the tile's rows
         double re[MI][NJ][4] = {}, im[MI][NJ][4] = {}; // tile (i, j)'s fragment d (mma16x8x8), parts apart
 
+        // the lane's g and t (mma16x8x8), and its warp's first row (wm) and column (wn) in the block's tile
+        struct place {
+            int g, t, wm, wn;
+        };
+        static __device__ __forceinline__ place here()
+        {
+            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32;
+            return { lane / 4, lane % 4, w % WX * 16 * MI, w / WX * 8 * NJ };
+        }
+
         __device__ __forceinline__ void multiply(const R *as, const R *bs)
         {
-            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32, g = lane / 4, t = lane % 4;
-            const int wm = w % WX * 16 * MI, wn = w / WX * 8 * NJ;
+            const place h = here();
+            const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
 #pragma unroll
             for (int kk = 0; kk < C::BK; kk += 8) {
                 double ar[MI][4], ai[MI][4], an[MI][4], br[NJ][2], bi[NJ][2];
@@ -181,8 +199,8 @@ struct dmma {
         template <class F>
         __device__ __forceinline__ void each(F f) const
         {
-            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32, g = lane / 4, t = lane % 4;
-            const int wm = w % WX * 16 * MI, wn = w / WX * 8 * NJ;
+            const place h = here();
+            const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
 #pragma unroll
             for (int i = 0; i < MI; i++)
 #pragma unroll
@@ -463,9 +481,11 @@ struct cx_kernel_of {
 
     static size_t workspace(const tb_kproblem *p)
     {
+        if (TB_CX_CLUSTER) // the slices' sums stay in shared memory
+            return 0;
         int64_t kchunk;
         const int64_t s = slices(p, &kchunk);
-        return TB_CX_CLUSTER ? 0 : tb_split_bytes<R>(2 * p->m, p->n, s);
+        return tb_split_bytes<R>(2 * p->m, p->n, s);
     }
 
     // the kernel for the ops' conjugates, WIDE or not
