@@ -259,9 +259,9 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 
 // Where the real form's conversions, checks and launches weigh as much as its product, the complex product is
 // computed as complex numbers instead (kernels/cx.cu: one launch, or two with k split, and no fixup), as each
-// real kernel's `simt` says of the real shape; -DTB_COMPLEX_SIMT=0 builds the real form everywhere
-#ifndef TB_COMPLEX_SIMT
-#define TB_COMPLEX_SIMT 1
+// real kernel's `direct_takes` says of the real shape; -DTB_COMPLEX_DIRECT=0 builds the real form everywhere
+#ifndef TB_COMPLEX_DIRECT
+#define TB_COMPLEX_DIRECT 1
 #endif
 
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
@@ -278,11 +278,11 @@ struct real_kernel {
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = nullptr;
     static constexpr bool (*here_all)(const tb_kproblem *) = nullptr;
-    static constexpr bool (*simt)(const tb_kproblem *) = nullptr;
+    static constexpr bool (*direct_takes)(const tb_kproblem *) = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
-    static constexpr launcher direct = tb_launch_cx_simt; // what computes simt's products, and its workspace
+    static constexpr launcher direct = tb_launch_cx_simt; // what computes direct_takes' products, and its workspace
     static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_simt;
 };
 
@@ -298,7 +298,7 @@ struct four_m {
                                                                                            : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
     static constexpr bool (*HereAll)(const tb_kproblem *) = K::here_all;
-    static constexpr bool (*Simt)(const tb_kproblem *) = K::simt;
+    static constexpr bool (*DirectTakes)(const tb_kproblem *) = K::direct_takes;
     static constexpr launcher Direct = K::direct;
     static constexpr size_t (*DirectWorkspace)(const tb_kproblem *) = K::direct_workspace;
     static constexpr a_read AREAD = K::a_here;
@@ -333,10 +333,10 @@ struct four_m {
         return of_real_shape(HereAll, p);
     }
 
-    // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (Simt)
-    static bool simt(const tb_kproblem *p)
+    // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (DirectTakes)
+    static bool direct(const tb_kproblem *p)
     {
-        return TB_COMPLEX_SIMT && of_real_shape(Simt, p);
+        return TB_COMPLEX_DIRECT && of_real_shape(DirectTakes, p);
     }
 
     // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
@@ -388,12 +388,12 @@ struct four_m {
 
     static size_t workspace(const tb_kproblem *p)
     {
-        return simt(p) ? DirectWorkspace(p) : layout_of(p).bytes;
+        return direct(p) ? DirectWorkspace(p) : layout_of(p).bytes;
     }
 
     static int launch(const tb_kproblem *p, void *ws, void *stream)
     {
-        if (simt(p)) // without a workspace too: k is then not split
+        if (direct(p)) // without a workspace too: k is then not split
             return Direct(p, ws, stream);
         if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
             return tb_launch_naive(p, NULL, stream);
@@ -542,7 +542,7 @@ struct four_m {
     static size_t prep_bytes(const tb_kproblem *tile, int which, int64_t rows)
     {
         const tb_kproblem qt = real_problem(tile);
-        if (simt(tile) || (P && !P->bytes(&qt, which, which ? rows : 2 * rows)))
+        if (direct(tile) || (P && !P->bytes(&qt, which, which ? rows : 2 * rows)))
             return 0;
         return prep_layout_of(tile, which, rows).bytes;
     }
@@ -586,7 +586,7 @@ struct four_m {
 
     static size_t prep_workspace(const tb_kproblem *p)
     {
-        return simt(p) ? DirectWorkspace(p) : prep_ws_layout(p).bytes;
+        return direct(p) ? DirectWorkspace(p) : prep_ws_layout(p).bytes;
     }
 
     // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
@@ -594,7 +594,7 @@ struct four_m {
                            int64_t b_rows, int64_t j0, void *ws, void *stream)
     {
         const cudaStream_t s = (cudaStream_t)stream;
-        if (simt(p)) // a tile of another shape than the one the operands were prepared for
+        if (direct(p)) // a tile of another shape than the one the operands were prepared for
             return Direct(p, ws, stream);
         if (!ws)
             return tb_launch_naive(p, NULL, stream);
@@ -629,7 +629,7 @@ static bool tc32_declines(const tb_kproblem *q)
 }
 struct blocked_k : real_kernel {
     typedef float R;
-    static constexpr bool (*simt)(const tb_kproblem *) = tc32_declines;
+    static constexpr bool (*direct_takes)(const tb_kproblem *) = tc32_declines;
     static constexpr launcher launch = tb_launch_blocked, pairs = tb_launch_blocked_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_blocked;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_blocked_pairs;
@@ -648,21 +648,21 @@ struct tc32_k : real_kernel {
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr bool (*here_all)(const tb_kproblem *) = tc32_declines;
-    static constexpr bool (*simt)(const tb_kproblem *) = tc32_declines;
+    static constexpr bool (*direct_takes)(const tb_kproblem *) = tc32_declines;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
-// On the FP64 units ZGEMM runs at half the DMMA real form's rate, which wins back its launches and passes only where
-// the product is a few microseconds' work: real flops (8 m n k) up to TB_CXZ_SIMT_FLOPS (bench/RESULTS.md)
-// -DTB_CXZ_DMMA=1: those products on the FP64 tensor cores as complex numbers (cx-dmma) instead, to time against
+// ZGEMM's small products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k split, no
+// conversions, checks or fixup) up to TB_CXZ_DIRECT_FLOPS real flops (8 m n k; from run Y1's sweep, where cx-dmma
+// was the faster up to 7.6e8 and the real form from 1.6e9: bench/RESULTS.md); -DTB_CXZ_DMMA=0 gives them to cx-simt
 #ifndef TB_CXZ_DMMA
-#define TB_CXZ_DMMA 0
+#define TB_CXZ_DMMA 1
 #endif
-#ifndef TB_CXZ_SIMT_FLOPS
-#define TB_CXZ_SIMT_FLOPS 3e8
+#ifndef TB_CXZ_DIRECT_FLOPS
+#define TB_CXZ_DIRECT_FLOPS 1e9
 #endif
 static bool z_tiny(const tb_kproblem *q)
 {
-    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= TB_CXZ_SIMT_FLOPS;
+    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= TB_CXZ_DIRECT_FLOPS; // the real shape's 2 m n k
 }
 // op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows (measured in
 // bench/RESULTS.md) B2 is the faster
@@ -670,7 +670,7 @@ struct dmma_k : real_kernel {
     typedef double R;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
-    static constexpr bool (*simt)(const tb_kproblem *) = z_tiny;
+    static constexpr bool (*direct_takes)(const tb_kproblem *) = z_tiny;
     static constexpr a_read a_here = A_BY_SHAPE;
     static constexpr long pairs_rows = 896;
 #if TB_CXZ_DMMA
