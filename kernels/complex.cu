@@ -627,6 +627,15 @@ static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);
 }
+// -DTB_CXC_THIN_T_COLS=N (to time; 0, off, until measured): also the products with op(A) transposed and at most N
+// columns, where tc32 takes the real product but cx-simt was the faster in run W3 (992×128×3413 TC 0.50 against 0.73)
+#ifndef TB_CXC_THIN_T_COLS
+#define TB_CXC_THIN_T_COLS 0
+#endif
+static bool c_direct(const tb_kproblem *q)
+{
+    return tc32_declines(q) || (q->transa && q->n <= TB_CXC_THIN_T_COLS);
+}
 struct blocked_k : real_kernel {
     typedef float R;
     static constexpr bool (*direct_takes)(const tb_kproblem *) = tc32_declines;
@@ -648,7 +657,7 @@ struct tc32_k : real_kernel {
     static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
     static constexpr bool (*here_all)(const tb_kproblem *) = tc32_declines;
-    static constexpr bool (*direct_takes)(const tb_kproblem *) = tc32_declines;
+    static constexpr bool (*direct_takes)(const tb_kproblem *) = c_direct;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
 // ZGEMM's small products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k split, no
