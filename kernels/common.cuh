@@ -166,15 +166,15 @@ static inline int tb_sm_count(void)
     return tb_device_attr(sms, cudaDevAttrMultiProcessorCount, 132);
 }
 
-// The blocks of `kernel` (launched with `threads` threads) that fit on all SMs of the current device at once; the
-// count an SM kept in cache[] (a race computes it twice)
+// The blocks of `kernel` (launched with `threads` threads and `smem` bytes of dynamic shared memory) that fit on all
+// SMs of the current device at once; the count an SM kept in cache[] (a race computes it twice)
 template <class Kernel>
-static inline int64_t tb_wave(int cache[TB_KERNEL_DEVICES], Kernel kernel, int threads)
+static inline int64_t tb_wave(int cache[TB_KERNEL_DEVICES], Kernel kernel, int threads, size_t smem = 0)
 {
     const int d = tb_kernel_device();
     int n;
     if (!tb_device_known(cache, d, &n)) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) != cudaSuccess || n < 1)
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, smem) != cudaSuccess || n < 1)
             n = 1;
         cudaGetLastError();
         tb_device_keep(cache, d, n);

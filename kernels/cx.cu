@@ -37,7 +37,10 @@ struct cx_config {
     static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
     static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
     static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
-    static_assert(STAGES * BK * (AROW + BROW) * sizeof(R) <= 48 * 1024, "static shared memory");
+    // the stages' bytes; past 48 KiB they are dynamic shared memory, which the launch asks for (cx_kernel_of)
+    static constexpr size_t SMEM = STAGES * BK * (AROW + BROW) * sizeof(R);
+    static constexpr bool DYNAMIC = SMEM > 48 * 1024;
+    static_assert(SMEM <= 227 * 1024, "shared memory of one block (Hopper)");
     static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
     template <bool CA, bool CB>
     using math = typename U::template math<R, cx_config, CA, CB>;
@@ -338,7 +341,10 @@ template <class R, class C, bool CA, bool CB, bool WIDE>
 __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p)
 {
     constexpr int TILE = C::BK * (C::AROW + C::BROW); // one stage: op(A)'s tile, then op(B)'s
-    __shared__ __align__(16) R tiles[C::STAGES][TILE];
+    // the stages: a static array, or dynamic shared memory where they exceed the 48 KiB a static array may have
+    __shared__ __align__(16) R fixed[C::DYNAMIC ? 1 : C::STAGES][C::DYNAMIC ? 1 : TILE];
+    extern __shared__ __align__(16) unsigned char cx_dynamic[];
+    R(*const tiles)[TILE] = C::DYNAMIC ? reinterpret_cast<R(*)[TILE]>(cx_dynamic) : reinterpret_cast<R(*)[TILE]>(fixed);
     const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
     const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
@@ -404,7 +410,8 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // the tensor cores).  Single: three stages of 8 deep, 4 x 4 a thread (64 threads, six blocks an SM), faster than
 // 4 x 2 (128 threads) by 4-10 %, since each element read from shared memory serves four products instead of two;
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
-// 16 x 16 (TB_CXD_MI x TB_CXD_NJ MMA tiles a warp), two stages of 16 deep (one barrier a stage; 34 KiB).
+// 16 x 16 (TB_CXD_MI x TB_CXD_NJ MMA tiles a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages past
+// 48 KiB, as three or four of 16 deep, are dynamic shared memory).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -457,11 +464,33 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 
 template <class R, class C>
 struct cx_kernel_of {
+    // the dynamic shared memory a launch asks for
+    static constexpr size_t DYN = C::DYNAMIC ? C::SMEM : 0;
+
+    // every kernel of C allowed its dynamic shared memory on the current device (once a device); 0 or an error
+    static int allow()
+    {
+        static int done[TB_KERNEL_DEVICES];
+        const int d = tb_kernel_device();
+        int v;
+        if (!C::DYNAMIC || tb_device_known(done, d, &v))
+            return 0;
+        void (*const all[])(cx_problem<R>) = { pick<true>(0, 0), pick<true>(0, 2), pick<true>(2, 0),
+                                                pick<true>(2, 2), pick<false>(0, 0), pick<false>(0, 2),
+                                                pick<false>(2, 0), pick<false>(2, 2) };
+        for (auto k : all)
+            if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM) != cudaSuccess)
+                return (int)cudaGetLastError();
+        tb_device_keep(done, d, 1);
+        return 0;
+    }
+
     // the blocks that fit on all SMs of the current device at once
     static int64_t wave()
     {
         static int per_sm[TB_KERNEL_DEVICES];
-        return tb_wave(per_sm, cx_kernel<R, C, false, false, true>, C::THREADS);
+        allow();
+        return tb_wave(per_sm, cx_kernel<R, C, false, false, true>, C::THREADS, DYN);
     }
 
     static int64_t tiles(const tb_kproblem *p)
@@ -499,6 +528,8 @@ struct cx_kernel_of {
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
+        if (const int e = allow())
+            return e;
         cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
                             kp->k, kp->k, 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta,
                             (R)kp->beta_im, false };
@@ -520,10 +551,11 @@ struct cx_kernel_of {
             at[0].id = cudaLaunchAttributeClusterDimension;
             at[0].val.clusterDim.x = 1, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = (unsigned)s;
             cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = grid, cfg.blockDim = dim3(C::THREADS), cfg.stream = st, cfg.attrs = at, cfg.numAttrs = 1;
+            cfg.gridDim = grid, cfg.blockDim = dim3(C::THREADS), cfg.dynamicSmemBytes = DYN, cfg.stream = st;
+            cfg.attrs = at, cfg.numAttrs = 1;
             return (int)cudaLaunchKernelEx(&cfg, k, q);
         }
-        k<<<grid, C::THREADS, 0, st>>>(q);
+        k<<<grid, C::THREADS, DYN, st>>>(q);
         int e = (int)cudaGetLastError();
         if (!e && s > 1) {
             cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(
