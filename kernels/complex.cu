@@ -628,7 +628,7 @@ static bool tc32_declines(const tb_kproblem *q)
     return !tb_takes_tc32(q);
 }
 // -DTB_CXC_THIN_T_COLS=N (to time; 0, off, until measured): also the products with op(A) transposed and at most N
-// columns, where tc32 takes the real product but cx-simt was the faster in run W3 (992×128×3413 TC 0.50 against 0.73)
+// columns, some of which tc32 takes although cx-simt computes them faster (bench/RESULTS.md)
 #ifndef TB_CXC_THIN_T_COLS
 #define TB_CXC_THIN_T_COLS 0
 #endif
@@ -661,8 +661,8 @@ struct tc32_k : real_kernel {
     static constexpr a_read a_here = A_BY_SHAPE;
 };
 // ZGEMM's small products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k split, no
-// conversions, checks or fixup) up to TB_CXZ_DIRECT_FLOPS real flops (8 m n k; from run Y1's sweep, where cx-dmma
-// was the faster up to 7.6e8 and the real form from 1.6e9: bench/RESULTS.md); -DTB_CXZ_DMMA=0 gives them to cx-simt
+// conversions, checks or fixup) up to TB_CXZ_DIRECT_FLOPS real flops (8 m n k; where it is the faster,
+// bench/RESULTS.md); -DTB_CXZ_DMMA=0 gives them to cx-simt
 #ifndef TB_CXZ_DMMA
 #define TB_CXZ_DMMA 1
 #endif

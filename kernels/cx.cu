@@ -467,29 +467,20 @@ struct cx_kernel_of {
     // the dynamic shared memory a launch asks for
     static constexpr size_t DYN = C::DYNAMIC ? C::SMEM : 0;
 
-    // every kernel of C allowed its dynamic shared memory on the current device (once a device); 0 or an error
-    static int allow()
+    // kernel k allowed the dynamic shared memory of C's stages, where they need it (at each launch, as dmma.cu
+    // does: only builds with deeper stages ask); 0 or an error
+    static int allow(void (*k)(cx_problem<R>))
     {
-        static int done[TB_KERNEL_DEVICES];
-        const int d = tb_kernel_device();
-        int v;
-        if (!C::DYNAMIC || tb_device_known(done, d, &v))
+        if (!C::DYNAMIC)
             return 0;
-        void (*const all[])(cx_problem<R>) = { pick<true>(0, 0), pick<true>(0, 2), pick<true>(2, 0),
-                                                pick<true>(2, 2), pick<false>(0, 0), pick<false>(0, 2),
-                                                pick<false>(2, 0), pick<false>(2, 2) };
-        for (auto k : all)
-            if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM) != cudaSuccess)
-                return (int)cudaGetLastError();
-        tb_device_keep(done, d, 1);
-        return 0;
+        return (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     }
 
     // the blocks that fit on all SMs of the current device at once
     static int64_t wave()
     {
         static int per_sm[TB_KERNEL_DEVICES];
-        allow();
+        allow(cx_kernel<R, C, false, false, true>);
         return tb_wave(per_sm, cx_kernel<R, C, false, false, true>, C::THREADS, DYN);
     }
 
@@ -528,8 +519,6 @@ struct cx_kernel_of {
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
-        if (const int e = allow())
-            return e;
         cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
                             kp->k, kp->k, 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta,
                             (R)kp->beta_im, false };
@@ -546,6 +535,8 @@ struct cx_kernel_of {
         // an element in one copy where both operands' elements are aligned to their whole size
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
         void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
+        if (const int e = allow(k))
+            return e;
         if (TB_CX_CLUSTER && s > 1) { // the slices of a tile one cluster (cluster_sum)
             cudaLaunchAttribute at[1];
             at[0].id = cudaLaunchAttributeClusterDimension;
