@@ -660,18 +660,23 @@ struct tc32_k : real_kernel {
     static constexpr bool (*direct_takes)(const tb_kproblem *) = c_direct;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
-// ZGEMM's small products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k split, no
-// conversions, checks or fixup) up to TB_CXZ_DIRECT_FLOPS real flops (8 m n k; where it is the faster,
-// bench/RESULTS.md); -DTB_CXZ_DMMA=0 gives them to cx-simt
+// ZGEMM's small and thin products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k
+// split, no conversions, checks or fixup) up to TB_CXZ_DIRECT_FLOPS real flops (8 m n k), or where C has at most
+// TB_CXZ_DIRECT_SIDE rows or columns, too few of the real form's tiles (where it is the faster, bench/RESULTS.md);
+// -DTB_CXZ_DMMA=0 gives them to cx-simt
 #ifndef TB_CXZ_DMMA
 #define TB_CXZ_DMMA 1
 #endif
 #ifndef TB_CXZ_DIRECT_FLOPS
 #define TB_CXZ_DIRECT_FLOPS 1e9
 #endif
-static bool z_tiny(const tb_kproblem *q)
+#ifndef TB_CXZ_DIRECT_SIDE
+#define TB_CXZ_DIRECT_SIDE 512
+#endif
+static bool z_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
-    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= TB_CXZ_DIRECT_FLOPS; // the real shape's 2 m n k
+    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= TB_CXZ_DIRECT_FLOPS || q->m / 2 <= TB_CXZ_DIRECT_SIDE ||
+           q->n <= TB_CXZ_DIRECT_SIDE;
 }
 // op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows (measured in
 // bench/RESULTS.md) B2 is the faster
@@ -679,7 +684,7 @@ struct dmma_k : real_kernel {
     typedef double R;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
-    static constexpr bool (*direct_takes)(const tb_kproblem *) = z_tiny;
+    static constexpr bool (*direct_takes)(const tb_kproblem *) = z_direct;
     static constexpr a_read a_here = A_BY_SHAPE;
     static constexpr long pairs_rows = 896;
 #if TB_CXZ_DMMA

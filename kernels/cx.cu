@@ -29,10 +29,11 @@ namespace {
 
 // U: how the threads multiply (simt or dmma below), which gives THREADS for a BM x BN tile; STAGES: tiles of k in
 // shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least (registers are capped to
-// allow it); PAD: parts after each shared row
-template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_>
+// allow it); PAD: parts after each shared row; SPLIT: the blocks an SM that k's slices are chosen to fill (0: as
+// many as fit)
+template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_, int SPLIT_ = 0>
 struct cx_config {
-    static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_;
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_, SPLIT = SPLIT_;
     static constexpr int THREADS = U::threads(BM, BN);
     static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
     static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
@@ -411,7 +412,9 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // 4 x 2 (128 threads) by 4-10 %, since each element read from shared memory serves four products instead of two;
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ MMA tiles a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages past
-// 48 KiB, as three or four of 16 deep, are dynamic shared memory).
+// 48 KiB, as three or four of 16 deep, are dynamic shared memory), registers capped for three blocks an SM (a few
+// spilled; 2-19 % faster on the thin products than two blocks, which left the warps waiting), k split only to fill
+// two blocks an SM (a split made to fill the third cost more than it gained).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -455,11 +458,15 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #define TB_CXD_STAGES 2
 #endif
 #ifndef TB_CXD_MINB
-#define TB_CXD_MINB 2
+#define TB_CXD_MINB 3
+#endif
+#ifndef TB_CXD_SPLIT
+#define TB_CXD_SPLIT 2
 #endif
 typedef cx_config<float, 32, 32, simt<4, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
 typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB, 2> z_small;
-typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4>
+typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4,
+                  TB_CXD_SPLIT>
     z_dmma;
 
 template <class R, class C>
@@ -492,7 +499,8 @@ struct cx_kernel_of {
     // the slices of k, and their depth
     static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
     {
-        int64_t s = tb_fill_slices(tiles(p), wave(), p->k, C::BK, TB_CX_SLICE);
+        const int64_t most = C::SPLIT ? C::SPLIT * (int64_t)tb_sm_count() : INT64_MAX, w = wave();
+        int64_t s = tb_fill_slices(tiles(p), w < most ? w : most, p->k, C::BK, TB_CX_SLICE);
         if (TB_CX_CLUSTER && s > TB_CX_CLUSTER_MAX)
             s = TB_CX_CLUSTER_MAX;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
