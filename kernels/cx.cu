@@ -171,14 +171,14 @@ struct dmma {
             const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
 #pragma unroll
             for (int kk = 0; kk < C::BK; kk += 8) {
-                double ar[MI][4], ai[MI][4], an[MI][4], br[NJ][2], bi[NJ][2];
+                double ar[MI][4], ai[MI][4], br[NJ][2], bi[NJ][2];
 #pragma unroll
                 for (int i = 0; i < MI; i++)
 #pragma unroll
                     for (int q = 0; q < 4; q++) { // A(g + 8 (q & 1), t + 4 (q >> 1)) of tile row i
                         const double2 x = *reinterpret_cast<const double2 *>(
                             as + (kk + t + 4 * (q >> 1)) * C::AROW + 2 * (wm + 16 * i + g + 8 * (q & 1)));
-                        ar[i][q] = x.x, ai[i][q] = CA ? -x.y : x.y, an[i][q] = -ai[i][q];
+                        ar[i][q] = x.x, ai[i][q] = CA ? -x.y : x.y;
                     }
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
@@ -188,15 +188,23 @@ struct dmma {
                             bs + (kk + t + 4 * q) * C::BROW + 2 * (wn + 8 * j + g));
                         br[j][q] = y.x, bi[j][q] = CB ? -y.y : y.y;
                     }
+                // op(A)'s imaginary part negated in place for the real part's second term, after its other use
+                // (each sum's terms in the order they had with a negated copy), so that no registers hold both signs
 #pragma unroll
-                for (int i = 0; i < MI; i++)
+                for (int i = 0; i < MI; i++) {
 #pragma unroll
                     for (int j = 0; j < NJ; j++) {
                         mma16x8x8(re[i][j], ar[i], br[j]);
-                        mma16x8x8(re[i][j], an[i], bi[j]);
                         mma16x8x8(im[i][j], ar[i], bi[j]);
                         mma16x8x8(im[i][j], ai[i], br[j]);
                     }
+#pragma unroll
+                    for (int q = 0; q < 4; q++)
+                        ai[i][q] = -ai[i][q];
+#pragma unroll
+                    for (int j = 0; j < NJ; j++)
+                        mma16x8x8(re[i][j], ai[i], bi[j]);
+                }
             }
         }
 
@@ -252,38 +260,47 @@ __device__ __forceinline__ void copies_wait()
 // along C's rows; op(B): along its columns), read where it is stored.  along_k: the stored matrix runs along k
 // (op(A) transposed, op(B) not); then e's row is e / BK and its k e % BK, else e % ROWS and e / ROWS.  THREADS being
 // a multiple of both, a thread's copies differ only by a fixed step in the row (along_k) or in k (otherwise).
-// WIDE: an element in one copy (its parts aligned together), else a part at a time.
+// WIDE: an element in one copy (its parts aligned together), else a part at a time.  The state is kept small, as
+// registers bound the blocks an SM: one pointer that moves a tile along k at each copy(), the copies' rows inside
+// the matrix as a mask made once, and k checked against what is left of the slice.
 template <class R, int LOADS, int ROWS, int BK, int THREADS, bool WIDE>
 struct cx_loads {
     static_assert(THREADS % BK == 0 && THREADS % ROWS == 0, "loads a fixed step apart");
-    const R *at;            // copy 0's element at k0 + its k, parts interleaved
-    int64_t next, step;     // parts from one copy to the next, and from one k to the next
-    int row, l, store, gap; // copy 0's row and k; its place in a shared tile, and the next copy's from it
+    static_assert(LOADS <= 32, "a bit a copy");
+    const R *at;            // copy 0's element in the next tile to copy, parts interleaved
+    int64_t next, step;     // parts from one copy to the next, and from one tile to the next
+    unsigned rows_in;       // bit s: copy s's row is inside the matrix
+    int l, store, gap;      // copy 0's k in a tile; its place in a shared tile, and the next copy's from it
     bool along_k;
 
+    // x from row r0 and k k0 on; rows: the matrix's rows (or columns) past r0
     template <int ROW>
-    __device__ void init(const R *x, int64_t ld, bool along, int64_t r0, int64_t k0)
+    __device__ void init(const R *x, int64_t ld, bool along, int64_t r0, int64_t k0, int64_t rows)
     {
         const int t = (int)threadIdx.x;
         along_k = along;
-        row = along ? t / BK : t % ROWS, l = along ? t % BK : t / ROWS;
+        const int row = along ? t / BK : t % ROWS;
+        l = along ? t % BK : t / ROWS;
         const int64_t r = r0 + row;
         at = x + 2 * (along ? r * ld + k0 + l : r + (k0 + l) * ld);
-        step = along ? 2 : 2 * ld;
+        step = along ? 2 * BK : 2 * BK * ld;
         next = along ? 2 * ld * (THREADS / BK) : 2 * ld * (THREADS / ROWS);
         store = l * ROW + 2 * row;
         gap = along ? 2 * (THREADS / BK) : ROW * (THREADS / ROWS);
+        rows_in = 0;
+#pragma unroll
+        for (int s = 0; s < LOADS; s++)
+            rows_in |= (unsigned)(row + (along ? s * (THREADS / BK) : 0) < rows) << s;
     }
 
-    // the copies of the tile kt tiles past k0 (kend: the slice's end; rows: the matrix's past this tile's first)
-    // into `tile`, zeros outside the matrix
-    __device__ void copy(R *tile, int64_t k0, int kt, int64_t kend, int64_t rows, const R *any) const
+    // the copies of the next tile into `tile`, zeros outside the matrix (left: the slice's k from this tile on)
+    __device__ void copy(R *tile, int64_t left, const R *any)
     {
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
-            const int r = along_k ? row + s * (THREADS / BK) : row, kk = along_k ? l : l + s * (THREADS / ROWS);
-            const bool ok = r < rows && k0 + (int64_t)kt * BK + kk < kend;
-            const R *e = ok ? at + s * next + (int64_t)kt * BK * step : any; // a valid address where nothing is read
+            const int kk = along_k ? l : l + s * (THREADS / ROWS);
+            const bool ok = (rows_in >> s & 1) && kk < left;
+            const R *e = ok ? at + s * next : any; // a valid address where nothing is read
             R *d = tile + store + s * gap;
             if (WIDE) {
                 copy_async<2 * sizeof(R)>(d, e, ok);
@@ -292,6 +309,7 @@ struct cx_loads {
                 copy_async<sizeof(R)>(d + 1, e + 1, ok);
             }
         }
+        at += step;
     }
 };
 
@@ -353,14 +371,14 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
         cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE> la;
         cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE> lb;
-        la.template init<C::AROW>(p.a, p.lda, p.ta != 0, i0, kbeg);
-        lb.template init<C::BROW>(p.b, p.ldb, p.tb == 0, j0, kbeg);
-        const int64_t arows = p.m - i0, brows = p.n - j0;
-        auto copy = [&](int kt) {
+        la.template init<C::AROW>(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
+        lb.template init<C::BROW>(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
+        auto copy = [&](int kt) { // tiles in order, each once
             if (kt < nk) {
                 R *t = tiles[kt % C::STAGES];
-                la.copy(t, kbeg, kt, kend, arows, p.a);
-                lb.copy(t + C::BK * C::AROW, kbeg, kt, kend, brows, p.b);
+                const int64_t left = kend - kbeg - (int64_t)kt * C::BK;
+                la.copy(t, left, p.a);
+                lb.copy(t + C::BK * C::AROW, left, p.b);
             }
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
