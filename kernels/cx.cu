@@ -197,8 +197,8 @@ struct dmma {
                                                  : *reinterpret_cast<const double2 *>(bs + k * C::BROW + 2 * c);
                         br[j][q] = y.x, bi[j][q] = CB ? -y.y : y.y;
                     }
-                // op(A)'s imaginary part negated in place for the real part's second term, after its other use
-                // (each sum's terms in the order they had with a negated copy), so that no registers hold both signs
+                // op(A)'s imaginary part negated in place for the real part's second term, after its other use (each
+                // sum's terms in the same order as with a negated copy, which DMMA would take at no cost either)
 #pragma unroll
                 for (int i = 0; i < MI; i++) {
 #pragma unroll
@@ -442,8 +442,8 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ MMA tiles a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages past
 // 48 KiB, as three or four of 16 deep, are dynamic shared memory), registers capped for three blocks an SM (a few
-// spilled; 2-19 % faster on the thin products than two blocks, which left the warps waiting), k split only to fill
-// two blocks an SM (a split made to fill the third cost more than it gained).  -DTB_CXD_PLANES=1 keeps each shared
+// spilled, but two blocks left the warps waiting; bench/RESULTS.md), k split only to fill two blocks an SM (a split
+// made to fill the third cost more than it gained).  -DTB_CXD_PLANES=1 keeps each shared
 // row's real parts apart from its imaginary ones, so that the fragments need no moves between registers.
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
