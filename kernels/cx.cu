@@ -34,7 +34,6 @@ namespace {
 template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_, int SPLIT_ = 0>
 struct cx_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_, SPLIT = SPLIT_;
-    static constexpr bool PLANES = U::PLANES; // a shared row holds its real parts, then its imaginary parts
     static constexpr int THREADS = U::threads(BM, BN);
     static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
     static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
@@ -87,7 +86,6 @@ struct chunk {
 // On the FP32 or FP64 units: each thread TM x TN elements, spread by chunk<R>::at
 template <int TM, int TN>
 struct simt {
-    static constexpr bool PLANES = false;
     static constexpr int threads(int bm, int bn)
     {
         return bm / TM * (bn / TN);
@@ -140,36 +138,35 @@ struct simt {
     };
 };
 
-// On the FP64 tensor cores (ZGEMM): each warp 16 MI x 8 NJ of C, MI x NJ m16n8k8 tiles, a complex product four real
-// ones.  A thread's fragments are whole complex numbers (16-byte reads, parts split in registers); a quarter warp
-// reads four k and two rows, so rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.  With PLANES_
-// (a shared row's real parts, then its imaginary parts) each part is read straight into its fragment (8-byte reads,
-// no moves between registers); a warp's read of four k and eight rows meets each bank twice (the least for 256
-// bytes) where rows are 64 bytes past a multiple of 128 apart.
-template <int MI, int NJ, bool PLANES_ = false>
+// On the FP64 tensor cores (ZGEMM): each warp 8 MI x 8 NJ of C, MI x NJ tiles of 8 x 8 complex numbers, each one real
+// m16n8k16 per eight complex k.  Its 16 rows are the tile's rows' real parts, then their imaginary parts, and its k
+// takes each complex k twice: op(A) as [re -im; im re] times op(B) as [re; im].  Then a 16-byte read of op(A) or
+// op(B) fills two adjacent registers of a fragment as they stand, op(A)'s second column is the same parts swapped
+// and one negated (the only moves), and one MMA does what four m16n8k8 would (that form, whose fragments needed a
+// move for every part, was 3-11 % slower on seven of nine shapes timed and lost both sweeps; bench/RESULTS.md).  A
+// quarter warp reads four k of two rows, so rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
+template <int MI, int NJ>
 struct dmma {
-    static constexpr bool PLANES = PLANES_;
     static constexpr int threads(int bm, int bn)
     {
-        return bm / (16 * MI) * (bn / (8 * NJ)) * 32;
+        return bm / (8 * MI) * (bn / (8 * NJ)) * 32;
     }
 
     template <class R, class C, bool CA, bool CB>
     struct math {
         static_assert(sizeof(R) == 8 && C::BK % 8 == 0, "FP64, whole steps of 8");
-        static_assert(PLANES ? C::AROW % 16 == 8 && C::BROW % 16 == 8 : C::AROW / 2 % 8 == 2 && C::BROW / 2 % 8 == 2,
-                      "rows apart by the banks' pattern of the reads");
-        static constexpr int WX = C::BM / (16 * MI); // warps along the tile's rows
-        double re[MI][NJ][4] = {}, im[MI][NJ][4] = {}; // tile (i, j)'s fragment d (mma16x8x8), parts apart
+        static_assert(C::AROW / 2 % 8 == 2 && C::BROW / 2 % 8 == 2, "rows apart by the banks' pattern of the reads");
+        static constexpr int WX = C::BM / (8 * MI); // warps along the tile's rows
+        double d[MI][NJ][4] = {}; // tile (i, j): row g's real parts at 2 t, 2 t + 1, then its imaginary parts
 
-        // the lane's g and t (mma16x8x8), and its warp's first row (wm) and column (wn) in the block's tile
+        // the lane's g and t (mma16x8x16), and its warp's first row (wm) and column (wn) in the block's tile
         struct place {
             int g, t, wm, wn;
         };
         static __device__ __forceinline__ place here()
         {
             const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32;
-            return { lane / 4, lane % 4, w % WX * 16 * MI, w / WX * 8 * NJ };
+            return { lane / 4, lane % 4, w % WX * 8 * MI, w / WX * 8 * NJ };
         }
 
         __device__ __forceinline__ void multiply(const R *as, const R *bs)
@@ -178,42 +175,31 @@ struct dmma {
             const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
 #pragma unroll
             for (int kk = 0; kk < C::BK; kk += 8) {
-                double ar[MI][4], ai[MI][4], br[NJ][2], bi[NJ][2];
+                // fragment slots 2P, 2P + 1 (rows g, g + 8 at the real k t + 4 P): complex k kk + t + 4 (P >> 1),
+                // its real column (P even) or its imaginary one
+                double a[MI][8], b[NJ][4];
 #pragma unroll
                 for (int i = 0; i < MI; i++)
 #pragma unroll
-                    for (int q = 0; q < 4; q++) { // A(g + 8 (q & 1), t + 4 (q >> 1)) of tile row i
-                        const int k = kk + t + 4 * (q >> 1), r = wm + 16 * i + g + 8 * (q & 1);
-                        const double2 x = PLANES ? double2{ as[k * C::AROW + r], as[k * C::AROW + C::BM + r] }
-                                                 : *reinterpret_cast<const double2 *>(as + k * C::AROW + 2 * r);
-                        ar[i][q] = x.x, ai[i][q] = CA ? -x.y : x.y;
+                    for (int p = 0; p < 2; p++) {
+                        const int k = kk + t + 4 * p, r = wm + 8 * i + g;
+                        const double2 x = *reinterpret_cast<const double2 *>(as + k * C::AROW + 2 * r);
+                        const double xi = CA ? -x.y : x.y;
+                        a[i][4 * p] = x.x, a[i][4 * p + 1] = xi, a[i][4 * p + 2] = -xi, a[i][4 * p + 3] = x.x;
                     }
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
 #pragma unroll
-                    for (int q = 0; q < 2; q++) { // B(t + 4 q, g) of tile column j
-                        const int k = kk + t + 4 * q, c = wn + 8 * j + g;
-                        const double2 y = PLANES ? double2{ bs[k * C::BROW + c], bs[k * C::BROW + C::BN + c] }
-                                                 : *reinterpret_cast<const double2 *>(bs + k * C::BROW + 2 * c);
-                        br[j][q] = y.x, bi[j][q] = CB ? -y.y : y.y;
-                    }
-                // op(A)'s imaginary part negated in place for the real part's second term, after its other use (each
-                // sum's terms in the same order as with a negated copy, which DMMA would take at no cost either)
-#pragma unroll
-                for (int i = 0; i < MI; i++) {
-#pragma unroll
-                    for (int j = 0; j < NJ; j++) {
-                        mma16x8x8(re[i][j], ar[i], br[j]);
-                        mma16x8x8(im[i][j], ar[i], bi[j]);
-                        mma16x8x8(im[i][j], ai[i], br[j]);
+                    for (int p = 0; p < 2; p++) {
+                        const int k = kk + t + 4 * p, c = wn + 8 * j + g;
+                        const double2 y = *reinterpret_cast<const double2 *>(bs + k * C::BROW + 2 * c);
+                        b[j][2 * p] = y.x, b[j][2 * p + 1] = CB ? -y.y : y.y;
                     }
 #pragma unroll
-                    for (int q = 0; q < 4; q++)
-                        ai[i][q] = -ai[i][q];
+                for (int i = 0; i < MI; i++)
 #pragma unroll
                     for (int j = 0; j < NJ; j++)
-                        mma16x8x8(re[i][j], ai[i], bi[j]);
-                }
+                        mma16x8x16(d[i][j], a[i], b[j]);
             }
         }
 
@@ -227,8 +213,8 @@ struct dmma {
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
 #pragma unroll
-                    for (int q = 0; q < 4; q++) // D(g + 8 (q >> 1), 2 t + (q & 1))
-                        f(wm + 16 * i + g + 8 * (q >> 1), wn + 8 * j + 2 * t + (q & 1), re[i][j][q], im[i][j][q]);
+                    for (int e = 0; e < 2; e++)
+                        f(wm + 8 * i + g, wn + 8 * j + 2 * t + e, d[i][j][e], d[i][j][2 + e]);
         }
     };
 };
@@ -269,13 +255,11 @@ __device__ __forceinline__ void copies_wait()
 // along C's rows; op(B): along its columns), read where it is stored.  along_k: the stored matrix runs along k
 // (op(A) transposed, op(B) not); then e's row is e / BK and its k e % BK, else e % ROWS and e / ROWS.  THREADS being
 // a multiple of both, a thread's copies differ only by a fixed step in the row (along_k) or in k (otherwise).
-// WIDE: an element in one copy (its parts aligned together), else a part at a time; PLANES: the parts to the row's
-// two planes (C::PLANES), always a part at a time.  The state is kept small, as
+// WIDE: an element in one copy (its parts aligned together), else a part at a time.  The state is kept small, as
 // registers bound the blocks an SM: one pointer that moves a tile along k at each copy(), the copies' rows inside
 // the matrix as a mask made once, and k checked against what is left of the slice.
-template <class R, int LOADS, int ROWS, int BK, int THREADS, bool WIDE, bool PLANES>
+template <class R, int LOADS, int ROWS, int BK, int THREADS, bool WIDE>
 struct cx_loads {
-    static constexpr int PER = PLANES ? 1 : 2, IM = PLANES ? ROWS : 1; // parts an element in a row; where its im is
     static_assert(THREADS % BK == 0 && THREADS % ROWS == 0, "loads a fixed step apart");
     static_assert(LOADS <= 32, "a bit a copy");
     const R *at;            // copy 0's element in the next tile to copy, parts interleaved
@@ -296,8 +280,8 @@ struct cx_loads {
         at = x + 2 * (along ? r * ld + k0 + l : r + (k0 + l) * ld);
         step = along ? 2 * BK : 2 * BK * ld;
         next = along ? 2 * ld * (THREADS / BK) : 2 * ld * (THREADS / ROWS);
-        store = l * ROW + PER * row;
-        gap = along ? PER * (THREADS / BK) : ROW * (THREADS / ROWS);
+        store = l * ROW + 2 * row;
+        gap = along ? 2 * (THREADS / BK) : ROW * (THREADS / ROWS);
         rows_in = 0;
 #pragma unroll
         for (int s = 0; s < LOADS; s++)
@@ -313,11 +297,11 @@ struct cx_loads {
             const bool ok = (rows_in >> s & 1) && kk < left;
             const R *e = ok ? at + s * next : any; // a valid address where nothing is read
             R *d = tile + store + s * gap;
-            if (WIDE && !PLANES) {
+            if (WIDE) {
                 copy_async<2 * sizeof(R)>(d, e, ok);
             } else {
                 copy_async<sizeof(R)>(d, e, ok);
-                copy_async<sizeof(R)>(d + IM, e + 1, ok);
+                copy_async<sizeof(R)>(d + 1, e + 1, ok);
             }
         }
         at += step;
@@ -380,8 +364,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
     R *c = p.c + blockIdx.z * p.c_step;
     for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
-        cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE, C::PLANES> la;
-        cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE, C::PLANES> lb;
+        cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE> la;
+        cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE> lb;
         la.template init<C::AROW>(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
         lb.template init<C::BROW>(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
         auto copy = [&](int kt) { // tiles in order, each once
@@ -440,11 +424,11 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // the tensor cores).  Single: three stages of 8 deep, 4 x 4 a thread (64 threads, six blocks an SM), faster than
 // 4 x 2 (128 threads) by 4-10 %, since each element read from shared memory serves four products instead of two;
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
-// 16 x 16 (TB_CXD_MI x TB_CXD_NJ MMA tiles a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages past
-// 48 KiB, as three or four of 16 deep, are dynamic shared memory), registers capped for three blocks an SM (a few
-// spilled, but two blocks left the warps waiting; bench/RESULTS.md), k split only to fill two blocks an SM (a split
-// made to fill the third cost more than it gained).  -DTB_CXD_PLANES=1 keeps each shared
-// row's real parts apart from its imaginary ones, so that the fragments need no moves between registers.
+// 16 x 16 (TB_CXD_MI x TB_CXD_NJ tiles of 8 x 8 a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages
+// past 48 KiB, as three of 16 or two of 32 deep, are dynamic shared memory), registers capped for three blocks an SM
+// (two left the warps waiting), k split only to fill two blocks an SM (a split made to fill the third cost more than
+// it gained).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares, slower on thin products, which
+// are what this kernel is given (bench/RESULTS.md, thirty-fourth session).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -476,7 +460,7 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #define TB_CXD_BN 32
 #endif
 #ifndef TB_CXD_MI
-#define TB_CXD_MI 1
+#define TB_CXD_MI 2
 #endif
 #ifndef TB_CXD_NJ
 #define TB_CXD_NJ 2
@@ -493,13 +477,10 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #ifndef TB_CXD_SPLIT
 #define TB_CXD_SPLIT 2
 #endif
-#ifndef TB_CXD_PLANES
-#define TB_CXD_PLANES 0
-#endif
 typedef cx_config<float, 32, 32, simt<4, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
 typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB, 2> z_small;
-typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ, TB_CXD_PLANES>, TB_CXD_BK, TB_CXD_STAGES,
-                  TB_CXD_MINB, TB_CXD_PLANES ? 8 : 4, TB_CXD_SPLIT>
+typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4,
+                  TB_CXD_SPLIT>
     z_dmma;
 
 template <class R, class C>
