@@ -142,9 +142,9 @@ struct simt {
 // m16n8k16 per eight complex k.  Its 16 rows are the tile's rows' real parts, then their imaginary parts, and its k
 // takes each complex k twice: op(A) as [re -im; im re] times op(B) as [re; im].  Then a 16-byte read of op(A) or
 // op(B) fills two adjacent registers of a fragment as they stand, op(A)'s second column is the same parts swapped
-// and one negated (the only moves), and one MMA does what four m16n8k8 would (that form, whose fragments needed a
-// move for every part, was 3-11 % slower on seven of nine shapes timed and lost both sweeps; bench/RESULTS.md).  A
-// quarter warp reads four k of two rows, so rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
+// and one negated (the only moves), and one MMA does what four m16n8k8 would (that form needed a register move for
+// every part of its fragments, and was the slower; bench/RESULTS.md).  A quarter warp reads four k of two rows, so
+// rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
 template <int MI, int NJ>
 struct dmma {
     static constexpr int threads(int bm, int bn)
@@ -428,7 +428,7 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // past 48 KiB, as three of 16 or two of 32 deep, are dynamic shared memory), registers capped for three blocks an SM
 // (two left the warps waiting), k split only to fill two blocks an SM (a split made to fill the third cost more than
 // it gained).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares, slower on thin products, which
-// are what this kernel is given (bench/RESULTS.md, thirty-fourth session).
+// are what this kernel is given (bench/RESULTS.md).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
