@@ -24,6 +24,10 @@
 #define TB_CX_CLUSTER 0
 #endif
 #define TB_CX_CLUSTER_MAX 8
+// -DTB_CX_SPLIT_BELOW=W (to time): k split only where C has fewer tiles than W times the blocks that run at once
+#ifndef TB_CX_SPLIT_BELOW
+#define TB_CX_SPLIT_BELOW 0
+#endif
 
 namespace {
 
@@ -291,10 +295,15 @@ struct cx_loads {
     // the copies of the next tile into `tile`, zeros outside the matrix (left: the slice's k from this tile on)
     __device__ void copy(R *tile, int64_t left, const R *any)
     {
+        const int in = left < BK ? (int)left : BK; // the tile's k inside the slice, compared in 32 bits
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
             const int kk = along_k ? l : l + s * (THREADS / ROWS);
+#if TB_CX_COPY64
             const bool ok = (rows_in >> s & 1) && kk < left;
+#else
+            const bool ok = (rows_in >> s & 1) && kk < in;
+#endif
             const R *e = ok ? at + s * next : any; // a valid address where nothing is read
             R *d = tile + store + s * gap;
             if (WIDE) {
@@ -514,7 +523,10 @@ struct cx_kernel_of {
     static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
     {
         const int64_t most = C::SPLIT ? C::SPLIT * (int64_t)tb_sm_count() : INT64_MAX, w = wave();
-        int64_t s = tb_fill_slices(tiles(p), w < most ? w : most, p->k, C::BK, TB_CX_SLICE);
+        const int64_t slots = w < most ? w : most;
+        int64_t s = TB_CX_SPLIT_BELOW && tiles(p) >= TB_CX_SPLIT_BELOW * slots
+                        ? 1
+                        : tb_fill_slices(tiles(p), slots, p->k, C::BK, TB_CX_SLICE);
         if (TB_CX_CLUSTER && s > TB_CX_CLUSTER_MAX)
             s = TB_CX_CLUSTER_MAX;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
