@@ -627,14 +627,19 @@ static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);
 }
-// -DTB_CXC_THIN_T_COLS=N (to time; 0, off, until measured): also the products with op(A) transposed and at most N
-// columns, some of which tc32 takes although cx-simt computes them faster (bench/RESULTS.md)
+// Also the thin products with op(A) transposed whose C is small (at most TB_CXC_THIN_T_COLS columns and
+// TB_CXC_THIN_T_ELEMS complex elements): tc32 takes their real product but has too few tiles of it to fill the
+// GPU, and cx-simt is faster there (bench/RESULTS.md); past that envelope, not measured, tc32 keeps them
 #ifndef TB_CXC_THIN_T_COLS
-#define TB_CXC_THIN_T_COLS 0
+#define TB_CXC_THIN_T_COLS 320
 #endif
-static bool c_direct(const tb_kproblem *q)
+#ifndef TB_CXC_THIN_T_ELEMS
+#define TB_CXC_THIN_T_ELEMS 3e5
+#endif
+static bool c_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
-    return tc32_declines(q) || (q->transa && q->n <= TB_CXC_THIN_T_COLS);
+    return tc32_declines(q) || (q->transa && q->n <= TB_CXC_THIN_T_COLS &&
+                                (double)(q->m / 2) * (double)q->n <= TB_CXC_THIN_T_ELEMS);
 }
 struct blocked_k : real_kernel {
     typedef float R;

@@ -24,17 +24,13 @@
 #define TB_CX_CLUSTER 0
 #endif
 #define TB_CX_CLUSTER_MAX 8
-// -DTB_CX_SPLIT_BELOW=W (to time): k split only where C has fewer tiles than W times the blocks that run at once
-#ifndef TB_CX_SPLIT_BELOW
-#define TB_CX_SPLIT_BELOW 0
-#endif
 
 namespace {
 
 // U: how the threads multiply (simt or dmma below), which gives THREADS for a BM x BN tile; STAGES: tiles of k in
 // shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least (registers are capped to
-// allow it); PAD: parts after each shared row; SPLIT: the blocks an SM that k's slices are chosen to fill (0: as
-// many as fit)
+// allow it); PAD: parts after each shared row; SPLIT: k is split only where C has fewer tiles than SPLIT blocks an
+// SM, into slices that fill those (0: whatever the tiles, slices that fill as many blocks as fit)
 template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_, int SPLIT_ = 0>
 struct cx_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_, SPLIT = SPLIT_;
@@ -295,15 +291,10 @@ struct cx_loads {
     // the copies of the next tile into `tile`, zeros outside the matrix (left: the slice's k from this tile on)
     __device__ void copy(R *tile, int64_t left, const R *any)
     {
-        const int in = left < BK ? (int)left : BK; // the tile's k inside the slice, compared in 32 bits
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
             const int kk = along_k ? l : l + s * (THREADS / ROWS);
-#if TB_CX_COPY64
             const bool ok = (rows_in >> s & 1) && kk < left;
-#else
-            const bool ok = (rows_in >> s & 1) && kk < in;
-#endif
             const R *e = ok ? at + s * next : any; // a valid address where nothing is read
             R *d = tile + store + s * gap;
             if (WIDE) {
@@ -435,9 +426,10 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ tiles of 8 x 8 a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages
 // past 48 KiB, as three of 16 or two of 32 deep, are dynamic shared memory), registers capped for three blocks an SM
-// (two left the warps waiting), k split only to fill two blocks an SM (a split made to fill the third cost more than
-// it gained).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares, slower on thin products, which
-// are what this kernel is given (bench/RESULTS.md).
+// (two left the warps waiting), k split only where C has fewer tiles than two blocks an SM, into slices that fill
+// those (filling the third cost more than it gained, and past them the slices' sums, written and read again, cost
+// more than a fuller last wave gained).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares,
+// slower on thin products, which are what this kernel is given (bench/RESULTS.md).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -524,9 +516,7 @@ struct cx_kernel_of {
     {
         const int64_t most = C::SPLIT ? C::SPLIT * (int64_t)tb_sm_count() : INT64_MAX, w = wave();
         const int64_t slots = w < most ? w : most;
-        int64_t s = TB_CX_SPLIT_BELOW && tiles(p) >= TB_CX_SPLIT_BELOW * slots
-                        ? 1
-                        : tb_fill_slices(tiles(p), slots, p->k, C::BK, TB_CX_SLICE);
+        int64_t s = C::SPLIT && tiles(p) >= slots ? 1 : tb_fill_slices(tiles(p), slots, p->k, C::BK, TB_CX_SLICE);
         if (TB_CX_CLUSTER && s > TB_CX_CLUSTER_MAX)
             s = TB_CX_CLUSTER_MAX;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
