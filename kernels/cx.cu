@@ -24,6 +24,11 @@
 #define TB_CX_CLUSTER 0
 #endif
 #define TB_CX_CLUSTER_MAX 8
+// -DTB_CX_STATIC_OPS=1 (to time): a kernel for each op pair, which knows where its operands run along k when
+// compiled (else one for each pair of conjugates, choosing that at run time)
+#ifndef TB_CX_STATIC_OPS
+#define TB_CX_STATIC_OPS 0
+#endif
 
 namespace {
 
@@ -257,8 +262,9 @@ __device__ __forceinline__ void copies_wait()
 // a multiple of both, a thread's copies differ only by a fixed step in the row (along_k) or in k (otherwise).
 // WIDE: an element in one copy (its parts aligned together), else a part at a time.  The state is kept small, as
 // registers bound the blocks an SM: one pointer that moves a tile along k at each copy(), the copies' rows inside
-// the matrix as a mask made once, and k checked against what is left of the slice.
-template <class R, int LOADS, int ROWS, int BK, int THREADS, bool WIDE>
+// the matrix as a mask made once, and k checked against what is left of the slice.  ROW: a shared row's parts;
+// ALONG: along_k known when compiled (0 or 1), or 2, chosen at run time.
+template <class R, int LOADS, int ROWS, int BK, int THREADS, bool WIDE, int ROW, int ALONG>
 struct cx_loads {
     static_assert(THREADS % BK == 0 && THREADS % ROWS == 0, "loads a fixed step apart");
     static_assert(LOADS <= 32, "a bit a copy");
@@ -268,12 +274,22 @@ struct cx_loads {
     int l, store, gap;      // copy 0's k in a tile; its place in a shared tile, and the next copy's from it
     bool along_k;
 
-    // x from row r0 and k k0 on; rows: the matrix's rows (or columns) past r0
-    template <int ROW>
-    __device__ void init(const R *x, int64_t ld, bool along, int64_t r0, int64_t k0, int64_t rows)
+    __device__ bool along() const
+    {
+        return ALONG == 2 ? along_k : ALONG == 1;
+    }
+    // from one copy's place in a shared tile to the next's
+    static __host__ __device__ constexpr int gap_for(bool along)
+    {
+        return along ? 2 * (THREADS / BK) : ROW * (THREADS / ROWS);
+    }
+
+    // x from row r0 and k k0 on; rows: the matrix's rows (or columns) past r0; x_along: along_k at run time
+    __device__ void init(const R *x, int64_t ld, bool x_along, int64_t r0, int64_t k0, int64_t rows)
     {
         const int t = (int)threadIdx.x;
-        along_k = along;
+        along_k = x_along;
+        const bool along = this->along();
         const int row = along ? t / BK : t % ROWS;
         l = along ? t % BK : t / ROWS;
         const int64_t r = r0 + row;
@@ -281,7 +297,7 @@ struct cx_loads {
         step = along ? 2 * BK : 2 * BK * ld;
         next = along ? 2 * ld * (THREADS / BK) : 2 * ld * (THREADS / ROWS);
         store = l * ROW + 2 * row;
-        gap = along ? 2 * (THREADS / BK) : ROW * (THREADS / ROWS);
+        gap = gap_for(along);
         rows_in = 0;
 #pragma unroll
         for (int s = 0; s < LOADS; s++)
@@ -293,10 +309,10 @@ struct cx_loads {
     {
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
-            const int kk = along_k ? l : l + s * (THREADS / ROWS);
+            const int kk = along() ? l : l + s * (THREADS / ROWS);
             const bool ok = (rows_in >> s & 1) && kk < left;
             const R *e = ok ? at + s * next : any; // a valid address where nothing is read
-            R *d = tile + store + s * gap;
+            R *d = tile + store + s * (ALONG == 2 ? gap : gap_for(ALONG));
             if (WIDE) {
                 copy_async<2 * sizeof(R)>(d, e, ok);
             } else {
@@ -350,10 +366,12 @@ __device__ void cluster_sum(const cx_problem<R> &p, const M &sums, R *stage, int
 }
 #endif
 
-// CA, CB: op(A), op(B) conjugated (C::math); WIDE: an element in one copy (cx_loads)
-template <class R, class C, bool CA, bool CB, bool WIDE>
+// OA, OB: op(A)'s and op(B)'s op when compiled, 0 (N), 1 (T), 2 (C) or 3 (N or T, at run time); conjugated ones
+// are multiplied as such (C::math); WIDE: an element in one copy (cx_loads)
+template <class R, class C, int OA, int OB, bool WIDE>
 __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p)
 {
+    constexpr bool CA = OA == 2, CB = OB == 2;
     constexpr int TILE = C::BK * (C::AROW + C::BROW); // one stage: op(A)'s tile, then op(B)'s
     // the stages: a static array, or dynamic shared memory where they exceed the 48 KiB a static array may have
     __shared__ __align__(16) R fixed[C::DYNAMIC ? 1 : C::STAGES][C::DYNAMIC ? 1 : TILE];
@@ -364,10 +382,10 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
     R *c = p.c + blockIdx.z * p.c_step;
     for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
-        cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE> la;
-        cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE> lb;
-        la.template init<C::AROW>(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
-        lb.template init<C::BROW>(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
+        cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE, C::AROW, OA == 3 ? 2 : OA != 0> la;
+        cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE, C::BROW, OB == 3 ? 2 : OB == 0> lb;
+        la.init(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
+        lb.init(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
         auto copy = [&](int kt) { // tiles in order, each once
             if (kt < nk) {
                 R *t = tiles[kt % C::STAGES];
@@ -502,8 +520,8 @@ struct cx_kernel_of {
     static int64_t wave()
     {
         static int per_sm[TB_KERNEL_DEVICES];
-        allow(cx_kernel<R, C, false, false, true>);
-        return tb_wave(per_sm, cx_kernel<R, C, false, false, true>, C::THREADS, DYN);
+        allow(cx_kernel<R, C, 3, 3, true>);
+        return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
     }
 
     static int64_t tiles(const tb_kproblem *p)
@@ -536,8 +554,16 @@ struct cx_kernel_of {
     template <bool WIDE>
     static void (*pick(int ta, int tb))(cx_problem<R>)
     {
-        return ta == 2 ? (tb == 2 ? cx_kernel<R, C, true, true, WIDE> : cx_kernel<R, C, true, false, WIDE>)
-                       : (tb == 2 ? cx_kernel<R, C, false, true, WIDE> : cx_kernel<R, C, false, false, WIDE>);
+        if constexpr (TB_CX_STATIC_OPS)
+            return ta == 0 ? pick_b<WIDE, 0>(tb) : ta == 1 ? pick_b<WIDE, 1>(tb) : pick_b<WIDE, 2>(tb);
+        else
+            return ta == 2 ? (tb == 2 ? cx_kernel<R, C, 2, 2, WIDE> : cx_kernel<R, C, 2, 3, WIDE>)
+                           : (tb == 2 ? cx_kernel<R, C, 3, 2, WIDE> : cx_kernel<R, C, 3, 3, WIDE>);
+    }
+    template <bool WIDE, int OA>
+    static void (*pick_b(int tb))(cx_problem<R>)
+    {
+        return tb == 0 ? cx_kernel<R, C, OA, 0, WIDE> : tb == 1 ? cx_kernel<R, C, OA, 1, WIDE> : cx_kernel<R, C, OA, 2, WIDE>;
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
