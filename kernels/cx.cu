@@ -563,7 +563,9 @@ struct cx_kernel_of {
     template <bool WIDE, int OA>
     static void (*pick_b(int tb))(cx_problem<R>)
     {
-        return tb == 0 ? cx_kernel<R, C, OA, 0, WIDE> : tb == 1 ? cx_kernel<R, C, OA, 1, WIDE> : cx_kernel<R, C, OA, 2, WIDE>;
+        return tb == 0   ? cx_kernel<R, C, OA, 0, WIDE>
+               : tb == 1 ? cx_kernel<R, C, OA, 1, WIDE>
+                         : cx_kernel<R, C, OA, 2, WIDE>;
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
