@@ -29,6 +29,10 @@
 #ifndef TB_CX_STATIC_OPS
 #define TB_CX_STATIC_OPS 0
 #endif
+// -DTB_CX_COPY_LATE=1 (to time): the next tile's copies issued after this one's products rather than before
+#ifndef TB_CX_COPY_LATE
+#define TB_CX_COPY_LATE 0
+#endif
 
 namespace {
 
@@ -402,9 +406,12 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         for (int kt = 0; kt < nk; kt++) {
             copies_wait<C::STAGES - 2>();
             __syncthreads(); // tile kt is in, and every thread is done with tile kt - 1, whose stage is filled next
-            copy(kt + C::STAGES - 1);
+            if (!TB_CX_COPY_LATE)
+                copy(kt + C::STAGES - 1);
             const R *as = tiles[kt % C::STAGES];
             sums.multiply(as, as + C::BK * C::AROW);
+            if (TB_CX_COPY_LATE)
+                copy(kt + C::STAGES - 1);
         }
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next column tile
