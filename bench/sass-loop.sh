@@ -2,7 +2,7 @@
 # What a kernel's inner loops are made of: for each innermost loop (a backward branch) that holds a math
 # instruction (DMMA, HMMA, FFMA, DFMA), its address range, its instruction count and the count of each opcode,
 # most first; with -o, also the order of its loads, copies, barriers and MMAs (other instructions as counts between
-# them), which shows where a loop's copies sit against its products (bench/RESULTS.md compares kernels/cx.cu's
+# them), which shows where a loop's copies sit against its products (doc/NOTES.md compares kernels/cx.cu's
 # builds this way).
 #   sh bench/sass-loop.sh [-o] FILE.sass [PATTERN]
 # FILE.sass: `cuobjdump -sass` output (of a .o from nvcc -c, or a .cubin); PATTERN: a regular expression for the
@@ -11,22 +11,11 @@ set -eu
 order=0
 [ "${1:-}" = -o ] && { order=1; shift; }
 [ $# -ge 1 ] || { echo "usage: sass-loop.sh [-o] FILE.sass [PATTERN]" >&2; exit 2; }
-awk -v pat="${2:-.}" -v order="$order" '
-function hex(h,    v, k) { v = 0; h = tolower(h); sub(/^0x/, "", h)
-    for (k = 1; k <= length(h); k++) v = 16 * v + index("0123456789abcdef", substr(h, k, 1)) - 1
-    return v }
-/Function :/ { if (infn) exit; if ($0 ~ pat) infn = 1; next }
-infn && match($0, /\/\*[0-9a-f]+\*\//) {
-    addr = hex(substr($0, RSTART + 2, RLENGTH - 4))
-    text = substr($0, RSTART + RLENGTH); sub(/;.*/, "", text); sub(/^[ \t]+/, "", text)
-    if (text ~ /^@!PT[ \t]/) text = "NOP" # never runs: padding, as NOP
-    sub(/^@!?U?P[T0-9]+[ \t]+/, "", text)
-    n++; A[n] = addr; T[n] = text
-}
+lines=$(cat "$(dirname "$0")/sass-lines.awk")
+awk -v pat="${2:-.}" -v order="$order" "$lines"'
 END {
-    for (i = 1; i <= n; i++) # the loops: backward branches, from LO[i] to A[i]
-        if (T[i] ~ /^BRA/ && match(T[i], /0x[0-9a-f]+/) && hex(substr(T[i], RSTART, RLENGTH)) < A[i])
-            LO[i] = hex(substr(T[i], RSTART, RLENGTH))
+    for (i = 1; i <= n; i++) # the loops, from LO[i] to A[i]
+        if (back(i) >= 0) LO[i] = back(i)
     for (i = 1; i <= n; i++) {
         if (!(i in LO)) continue
         lo = LO[i]; inner = 0

@@ -10,21 +10,11 @@
 # .reuse; any other instruction in between clears that.  cuobjdump need not run on a GPU machine.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sass-reuse.sh FILE.sass [PATTERN]" >&2; exit 2; }
-awk -v pat="${2:-.}" '
-function hex(h,    v, k) { v = 0; h = tolower(h); sub(/^0x/, "", h)
-    for (k = 1; k <= length(h); k++) v = 16 * v + index("0123456789abcdef", substr(h, k, 1)) - 1
-    return v }
-/Function :/ { if (infn) exit; if ($0 ~ pat) infn = 1; next }
-infn && match($0, /\/\*[0-9a-f]+\*\//) {
-    addr = hex(substr($0, RSTART + 2, RLENGTH - 4))
-    text = substr($0, RSTART + RLENGTH); sub(/;.*/, "", text); sub(/^[ \t]+/, "", text)
-    sub(/^@!?U?P[T0-9]+[ \t]+/, "", text)
-    n++; A[n] = addr; T[n] = text
-}
+lines=$(cat "$(dirname "$0")/sass-lines.awk")
+awk -v pat="${2:-.}" "$lines"'
 END {
     for (i = 1; i <= n; i++) {
-        if (T[i] !~ /^BRA/ || !match(T[i], /0x[0-9a-f]+/)) continue
-        lo = hex(substr(T[i], RSTART, RLENGTH)); if (lo >= A[i]) continue
+        if ((lo = back(i)) < 0) continue
         insts = ffma = r3 = pair = 0; split("", prev)
         for (j = 1; j <= n; j++) {
             if (A[j] < lo || A[j] > A[i]) continue
