@@ -540,8 +540,8 @@ struct cx_kernel_of {
     static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
     {
         const int64_t most = C::SPLIT ? C::SPLIT * (int64_t)tb_sm_count() : INT64_MAX, w = wave();
-        const int64_t slots = w < most ? w : most;
-        int64_t s = C::SPLIT && tiles(p) >= slots ? 1 : tb_fill_slices(tiles(p), slots, p->k, C::BK, TB_CX_SLICE);
+        const int64_t slots = w < most ? w : most, t = tiles(p);
+        int64_t s = C::SPLIT && t >= slots ? 1 : tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
         if (TB_CX_CLUSTER && s > TB_CX_CLUSTER_MAX)
             s = TB_CX_CLUSTER_MAX;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
