@@ -33,6 +33,11 @@
 #ifndef TB_CX_COPY_LATE
 #define TB_CX_COPY_LATE 0
 #endif
+// -DTB_CX_WHOLE_TILES=1 (to time): a slice's tiles of k taken from its end, so that only the first can be partial
+// and every other copies with no check of k or zeros (cx_loads::copy)
+#ifndef TB_CX_WHOLE_TILES
+#define TB_CX_WHOLE_TILES 0
+#endif
 
 namespace {
 
@@ -308,13 +313,18 @@ struct cx_loads {
             rows_in |= (unsigned)(row + (along ? s * (THREADS / BK) : 0) < rows) << s;
     }
 
-    // the copies of the next tile into `tile`, zeros outside the matrix (left: the slice's k from this tile on)
-    __device__ void copy(R *tile, int64_t left, const R *any)
+    // the copies of the next tile into `tile`.  CHECK 1: zeros outside the matrix (its k up to `left` inside the
+    // slice), 2: and before `from`; 0: a tile wholly inside the slice, k not checked, and a row outside the matrix
+    // not copied at all (what its shared row holds meets only C's rows or columns outside the matrix, not written)
+    template <int CHECK = 1>
+    __device__ void copy(R *tile, int64_t left = 0, const R *any = nullptr, int from = 0)
     {
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
             const int kk = along() ? l : l + s * (THREADS / ROWS);
-            const bool ok = (rows_in >> s & 1) && kk < left;
+            if (!CHECK && !(rows_in >> s & 1))
+                continue;
+            const bool ok = !CHECK || ((rows_in >> s & 1) && kk < left && (CHECK < 2 || kk >= from));
             const R *e = ok ? at + s * next : any; // a valid address where nothing is read
             R *d = tile + store + s * (ALONG == 2 ? gap : gap_for(ALONG));
             if (WIDE) {
@@ -384,18 +394,26 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
     const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
+    // WHOLE_TILES: the slice's k from `shift` into its first tile on (zeros before), every later tile whole
+    const int shift = TB_CX_WHOLE_TILES ? (int)((int64_t)nk * C::BK - (kend - kbeg)) : 0;
     R *c = p.c + blockIdx.z * p.c_step;
     for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
         cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE, C::AROW, OA == 3 ? 2 : OA != 0> la;
         cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE, C::BROW, OB == 3 ? 2 : OB == 0> lb;
-        la.init(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
-        lb.init(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
+        la.init(p.a, p.lda, p.ta != 0, i0, kbeg - shift, p.m - i0);
+        lb.init(p.b, p.ldb, p.tb == 0, j0, kbeg - shift, p.n - j0);
         auto copy = [&](int kt) { // tiles in order, each once
             if (kt < nk) {
                 R *t = tiles[kt % C::STAGES];
-                const int64_t left = kend - kbeg - (int64_t)kt * C::BK;
-                la.copy(t, left, p.a);
-                lb.copy(t + C::BK * C::AROW, left, p.b);
+                const int64_t left = kend - kbeg + shift - (int64_t)kt * C::BK;
+                constexpr int FIRST = TB_CX_WHOLE_TILES ? 2 : 1; // the checks of a slice's first tile (every one's)
+                if (TB_CX_WHOLE_TILES && kt > 0) {
+                    la.template copy<0>(t);
+                    lb.template copy<0>(t + C::BK * C::AROW);
+                } else {
+                    la.template copy<FIRST>(t, left, p.a, shift);
+                    lb.template copy<FIRST>(t + C::BK * C::AROW, left, p.b, shift);
+                }
             }
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
