@@ -33,6 +33,10 @@
 #ifndef TB_CX_COPY_LATE
 #define TB_CX_COPY_LATE 0
 #endif
+// -DTB_CX_COPY_CG=1 (to time): 16-byte copies that bypass L1 (cp.async.cg, as cuBLAS's ZGEMM kernels copy)
+#ifndef TB_CX_COPY_CG
+#define TB_CX_COPY_CG 0
+#endif
 // -DTB_CX_WHOLE_TILES=1 (to time): a slice's tiles of k taken from its end, so that only the first can be partial
 // and every other copies with no check of k or zeros (cx_loads::copy)
 #ifndef TB_CX_WHOLE_TILES
@@ -250,7 +254,11 @@ template <int BYTES>
 __device__ __forceinline__ void copy_async(void *dst, const void *src, bool ok)
 {
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(ok ? BYTES : 0));
+    if (TB_CX_COPY_CG && BYTES == 16) // past L1, and the L2 asked for the rest of the 128-byte line with it
+        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 16 : 0));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES),
+                     "r"(ok ? BYTES : 0));
 }
 
 __device__ __forceinline__ void copies_commit()
