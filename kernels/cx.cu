@@ -37,6 +37,10 @@
 #ifndef TB_CX_COPY_CG
 #define TB_CX_COPY_CG 0
 #endif
+// -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
+#ifndef TB_CX_TAIL
+#define TB_CX_TAIL 0
+#endif
 // -DTB_CX_WHOLE_TILES=1 (to time): a slice's tiles of k taken from its end, so that only the first can be partial
 // and every other copies with no check of k or zeros (cx_loads::copy)
 #ifndef TB_CX_WHOLE_TILES
@@ -574,15 +578,6 @@ struct cx_kernel_of {
         return s;
     }
 
-    static size_t workspace(const tb_kproblem *p)
-    {
-        if (TB_CX_CLUSTER) // the slices' sums stay in shared memory
-            return 0;
-        int64_t kchunk;
-        const int64_t s = slices(p, &kchunk);
-        return tb_split_bytes<R>(2 * p->m, p->n, s);
-    }
-
     // the kernel for the ops' conjugates, WIDE or not
     template <bool WIDE>
     static void (*pick(int ta, int tb))(cx_problem<R>)
@@ -601,15 +596,59 @@ struct cx_kernel_of {
                          : cx_kernel<R, C, OA, 2, WIDE>;
     }
 
+    // TAIL: where C's tiles are more than a wave and k is not split, the tiles past the last whole wave (whole
+    // row tiles) as a launch of their own with k split to fill the GPU, after the whole waves unsplit: the rows
+    // of the first launch, and the second's slices in *tail; 0 where one launch is better
+    static int64_t tail_rows(const tb_kproblem *p, int64_t *tail)
+    {
+        if (!TB_CX_TAIL)
+            return 0;
+        int64_t kchunk;
+        const int64_t w = wave(), t = tiles(p), cols = (p->n + C::BN - 1) / C::BN;
+        if (t <= w || t % w == 0 || slices(p, &kchunk) > 1)
+            return 0;
+        const int64_t rows = t / w * w / cols * C::BM;
+        if (rows <= 0 || rows >= p->m)
+            return 0;
+        const tb_kproblem q = tb_kproblem_block(p, rows, p->m - rows, 0, p->n);
+        *tail = tb_fill_slices(tiles(&q), w, p->k, C::BK, TB_CX_SLICE);
+        if (TB_CX_CLUSTER && *tail > TB_CX_CLUSTER_MAX)
+            *tail = TB_CX_CLUSTER_MAX;
+        tb_slice_depth(p->k, C::BK, tail);
+        return *tail > 1 ? rows : 0;
+    }
+
+    static size_t workspace(const tb_kproblem *p)
+    {
+        if (TB_CX_CLUSTER) // the slices' sums stay in shared memory
+            return 0;
+        int64_t kchunk, s = slices(p, &kchunk), tail;
+        if (const int64_t rows = tail_rows(p, &tail))
+            return tb_split_bytes<R>(2 * (p->m - rows), p->n, tail);
+        return tb_split_bytes<R>(2 * p->m, p->n, s);
+    }
+
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
+    {
+        int64_t kchunk, tail;
+        if (ws || TB_CX_CLUSTER)
+            if (const int64_t rows = tail_rows(kp, &tail)) {
+                const tb_kproblem head = tb_kproblem_block(kp, 0, rows, 0, kp->n);
+                const tb_kproblem rest = tb_kproblem_block(kp, rows, kp->m - rows, 0, kp->n);
+                const int e = launch_slices(&head, 1, kp->k, NULL, stream);
+                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream);
+            }
+        const int64_t s = slices(kp, &kchunk);
+        return ws || TB_CX_CLUSTER ? launch_slices(kp, s, kchunk, ws, stream) : launch_slices(kp, 1, kp->k, ws, stream);
+    }
+
+    // the kernel over s slices of kchunk (and their sum, without the cluster sum, in ws)
+    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
         cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
                             kp->k, kp->k, 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta,
                             (R)kp->beta_im, false };
-        int64_t kchunk, s = slices(kp, &kchunk);
-        if (!ws && !TB_CX_CLUSTER)
-            s = 1, kchunk = kp->k;
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         if (s > 1)
