@@ -37,6 +37,11 @@
 #ifndef TB_CX_COPY_CG
 #define TB_CX_COPY_CG 0
 #endif
+// -DTB_CX_DIAG=1 or 2 (to time the loop's parts; wrong results): 1, no copies past the first stages (the products
+// of what they hold); 2, no products (the copies alone)
+#ifndef TB_CX_DIAG
+#define TB_CX_DIAG 0
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -436,11 +441,12 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         for (int kt = 0; kt < nk; kt++) {
             copies_wait<C::STAGES - 2>();
             __syncthreads(); // tile kt is in, and every thread is done with tile kt - 1, whose stage is filled next
-            if (!TB_CX_COPY_LATE)
+            if (!TB_CX_COPY_LATE && TB_CX_DIAG != 1)
                 copy(kt + C::STAGES - 1);
             const R *as = tiles[kt % C::STAGES];
-            sums.multiply(as, as + C::BK * C::AROW);
-            if (TB_CX_COPY_LATE)
+            if (TB_CX_DIAG != 2)
+                sums.multiply(as, as + C::BK * C::AROW);
+            if (TB_CX_COPY_LATE && TB_CX_DIAG != 1)
                 copy(kt + C::STAGES - 1);
         }
         copies_wait<0>();
