@@ -42,6 +42,11 @@
 #ifndef TB_CX_DIAG
 #define TB_CX_DIAG 0
 #endif
+// -DTB_CX_PIPE=1 (to time): the fragments of a tile's next step read while this step is multiplied, across the
+// barrier too (the next tile's first step read right after it), so that the MMAs need not wait on those reads
+#ifndef TB_CX_PIPE
+#define TB_CX_PIPE 0
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -63,6 +68,7 @@ struct cx_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_, SPLIT = SPLIT_;
     static constexpr int THREADS = U::threads(BM, BN);
     static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
+    static constexpr int TILE = BK * (AROW + BROW); // one stage: op(A)'s tile, then op(B)'s
     static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
     static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
     // the stages' bytes; past 48 KiB they are dynamic shared memory, which the launch asks for (cx_kernel_of)
@@ -106,9 +112,10 @@ struct chunk {
 };
 
 // How the threads multiply a stage's tiles (op(A)'s BK shared rows, then op(B)'s: row l holds k = l).  Each
-// math<R, C, CA, CB> holds a thread's sums; multiply() adds a stage's products (CA, CB: op(A), op(B) conjugated, their
-// imaginary parts taken negated: the same values as the naive kernel's negated loads, so the same terms), and each()
-// hands every sum with its row and column in the block's tile to f.
+// math<R, C, CA, CB> holds a thread's sums; a stage is STEP k at a time: load() reads a step's parts from shared
+// memory into a frag, mma() adds its products (CA, CB: op(A), op(B) conjugated, their imaginary parts taken
+// negated: the same values as the naive kernel's negated loads, so the same terms), and each() hands every sum
+// with its row and column in the block's tile to f.
 
 // On the FP32 or FP64 units: each thread TM x TN elements, spread by chunk<R>::at
 template <int TM, int TN>
@@ -134,23 +141,27 @@ struct simt {
             return (int)threadIdx.x / TX;
         }
 
-        __device__ __forceinline__ void multiply(const R *as, const R *bs)
+        // one step along k: this thread's parts of op(A)'s row l and op(B)'s
+        static constexpr int STEP = 1;
+        struct frag {
+            R x[2 * TM], y[2 * TN];
+        };
+        static __device__ __forceinline__ void load(frag &f, const R *as, const R *bs, int l)
+        {
+            chunk<R>::template read<TM, C::BM>(f.x, as + l * C::AROW, tx());
+            chunk<R>::template read<TN, C::BN>(f.y, bs + l * C::BROW, ty());
+        }
+        __device__ __forceinline__ void mma(const frag &f)
         {
             constexpr R sa = CA ? -1 : 1, sb = CB ? -1 : 1;
 #pragma unroll
-            for (int l = 0; l < C::BK; l++) {
-                R x[2 * TM], y[2 * TN];
-                chunk<R>::template read<TM, C::BM>(x, as + l * C::AROW, tx());
-                chunk<R>::template read<TN, C::BN>(y, bs + l * C::BROW, ty());
+            for (int u = 0; u < TM; u++)
 #pragma unroll
-                for (int u = 0; u < TM; u++)
-#pragma unroll
-                    for (int v = 0; v < TN; v++) { // as tb_cx_dot
-                        const R xi = sa * x[2 * u + 1], yi = sb * y[2 * v + 1];
-                        re[u][v] = tb_fma(x[2 * u], y[2 * v], tb_fma(-xi, yi, re[u][v]));
-                        im[u][v] = tb_fma(x[2 * u], yi, tb_fma(xi, y[2 * v], im[u][v]));
-                    }
-            }
+                for (int v = 0; v < TN; v++) { // as tb_cx_dot
+                    const R xi = sa * f.x[2 * u + 1], yi = sb * f.y[2 * v + 1];
+                    re[u][v] = tb_fma(f.x[2 * u], f.y[2 * v], tb_fma(-xi, yi, re[u][v]));
+                    im[u][v] = tb_fma(f.x[2 * u], yi, tb_fma(xi, f.y[2 * v], im[u][v]));
+                }
         }
 
         template <class F>
@@ -196,38 +207,43 @@ struct dmma {
             return { lane / 4, lane % 4, w % WX * 8 * MI, w / WX * 8 * NJ };
         }
 
-        __device__ __forceinline__ void multiply(const R *as, const R *bs)
+        // one step along k, eight complex k: the fragments of op(A) (rows wm + 8 i + g) and op(B) (columns
+        // wn + 8 j + g).  Slots 2P, 2P + 1 (rows g, g + 8 at the real k t + 4 P): complex k kk + t + 4 (P >> 1), its
+        // real column (P even) or its imaginary one
+        static constexpr int STEP = 8;
+        struct frag {
+            double a[MI][8], b[NJ][4];
+        };
+        static __device__ __forceinline__ void load(frag &f, const R *as, const R *bs, int kk)
         {
             const place h = here();
             const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
 #pragma unroll
-            for (int kk = 0; kk < C::BK; kk += 8) {
-                // fragment slots 2P, 2P + 1 (rows g, g + 8 at the real k t + 4 P): complex k kk + t + 4 (P >> 1),
-                // its real column (P even) or its imaginary one
-                double a[MI][8], b[NJ][4];
+            for (int i = 0; i < MI; i++)
 #pragma unroll
-                for (int i = 0; i < MI; i++)
+                for (int p = 0; p < 2; p++) {
+                    const int k = kk + t + 4 * p, r = wm + 8 * i + g;
+                    const double2 x = *reinterpret_cast<const double2 *>(as + k * C::AROW + 2 * r);
+                    const double xi = CA ? -x.y : x.y;
+                    double *a = f.a[i] + 4 * p;
+                    a[0] = x.x, a[1] = xi, a[2] = -xi, a[3] = x.x;
+                }
 #pragma unroll
-                    for (int p = 0; p < 2; p++) {
-                        const int k = kk + t + 4 * p, r = wm + 8 * i + g;
-                        const double2 x = *reinterpret_cast<const double2 *>(as + k * C::AROW + 2 * r);
-                        const double xi = CA ? -x.y : x.y;
-                        a[i][4 * p] = x.x, a[i][4 * p + 1] = xi, a[i][4 * p + 2] = -xi, a[i][4 * p + 3] = x.x;
-                    }
+            for (int j = 0; j < NJ; j++)
+#pragma unroll
+                for (int p = 0; p < 2; p++) {
+                    const int k = kk + t + 4 * p, c = wn + 8 * j + g;
+                    const double2 y = *reinterpret_cast<const double2 *>(bs + k * C::BROW + 2 * c);
+                    f.b[j][2 * p] = y.x, f.b[j][2 * p + 1] = CB ? -y.y : y.y;
+                }
+        }
+        __device__ __forceinline__ void mma(const frag &f)
+        {
+#pragma unroll
+            for (int i = 0; i < MI; i++)
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
-#pragma unroll
-                    for (int p = 0; p < 2; p++) {
-                        const int k = kk + t + 4 * p, c = wn + 8 * j + g;
-                        const double2 y = *reinterpret_cast<const double2 *>(bs + k * C::BROW + 2 * c);
-                        b[j][2 * p] = y.x, b[j][2 * p + 1] = CB ? -y.y : y.y;
-                    }
-#pragma unroll
-                for (int i = 0; i < MI; i++)
-#pragma unroll
-                    for (int j = 0; j < NJ; j++)
-                        mma16x8x16(d[i][j], a[i], b[j]);
-            }
+                    mma16x8x16(d[i][j], f.a[i], f.b[j]);
         }
 
         template <class F>
@@ -397,17 +413,83 @@ __device__ void cluster_sum(const cx_problem<R> &p, const M &sums, R *stage, int
 }
 #endif
 
+// A stage's products, a step at a time
+template <class M, class R>
+__device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int bk)
+{
+#pragma unroll
+    for (int kk = 0; kk < bk; kk += M::STEP) {
+        typename M::frag f;
+        M::load(f, as, bs, kk);
+        sums.mma(f);
+    }
+}
+
+// A column tile's products over its nk tiles of k: copy(kt) queues tile kt's copies into stage kt % STAGES (and
+// commits a group, empty past nk); the stages are STAGES - 1 tiles ahead of the products
+template <class C, class M, class R, class Copy>
+__device__ __forceinline__ void products(M &sums, R (*tiles)[C::TILE], int nk, Copy &copy)
+{
+#pragma unroll
+    for (int kt = 0; kt < C::STAGES - 1; kt++)
+        copy(kt);
+    for (int kt = 0; kt < nk; kt++) {
+        copies_wait<C::STAGES - 2>();
+        __syncthreads(); // tile kt is in, and every thread is done with tile kt - 1, whose stage is filled next
+        if (!TB_CX_COPY_LATE && TB_CX_DIAG != 1)
+            copy(kt + C::STAGES - 1);
+        const R *as = tiles[kt % C::STAGES];
+        if (TB_CX_DIAG != 2)
+            multiply(sums, as, as + C::BK * C::AROW, C::BK);
+        if (TB_CX_COPY_LATE && TB_CX_DIAG != 1)
+            copy(kt + C::STAGES - 1);
+    }
+}
+
+// The same with all STAGES tiles in flight and a step's reads from shared memory made while the step before is
+// multiplied, across a tile's end too: the next tile's first step is read right after the barrier, and this
+// tile's last products follow it (PIPE)
+template <class C, class M, class R, class Copy>
+__device__ __forceinline__ void products_pipelined(M &sums, R (*tiles)[C::TILE], int nk, Copy &copy)
+{
+    constexpr int STEPS = C::BK / M::STEP;
+    static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
+#pragma unroll
+    for (int kt = 0; kt < C::STAGES; kt++)
+        copy(kt);
+    copies_wait<C::STAGES - 1>();
+    __syncthreads(); // tile 0 is in
+    typename M::frag f[2];
+    M::load(f[0], tiles[0], tiles[0] + C::BK * C::AROW, 0);
+    for (int kt = 0; kt < nk; kt++) {
+        const R *as = tiles[kt % C::STAGES];
+#pragma unroll
+        for (int st = 0; st < STEPS; st++) {
+            if (st + 1 < STEPS) {
+                M::load(f[(st + 1) % 2], as, as + C::BK * C::AROW, (st + 1) * M::STEP);
+            } else if (kt + 1 < nk) {
+                copies_wait<C::STAGES - 2>();
+                __syncthreads(); // tile kt + 1 is in, and every thread has read tile kt, whose stage is filled next
+                copy(kt + C::STAGES);
+                const R *an = tiles[(kt + 1) % C::STAGES];
+                M::load(f[(st + 1) % 2], an, an + C::BK * C::AROW, 0);
+            }
+            sums.mma(f[st % 2]);
+        }
+    }
+}
+
 // OA, OB: op(A)'s and op(B)'s op when compiled, 0 (N), 1 (T), 2 (C) or 3 (N or T, at run time); conjugated ones
 // are multiplied as such (C::math); WIDE: an element in one copy (cx_loads)
 template <class R, class C, int OA, int OB, bool WIDE>
 __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p)
 {
     constexpr bool CA = OA == 2, CB = OB == 2;
-    constexpr int TILE = C::BK * (C::AROW + C::BROW); // one stage: op(A)'s tile, then op(B)'s
     // the stages: a static array, or dynamic shared memory where they exceed the 48 KiB a static array may have
-    __shared__ __align__(16) R fixed[C::DYNAMIC ? 1 : C::STAGES][C::DYNAMIC ? 1 : TILE];
+    __shared__ __align__(16) R fixed[C::DYNAMIC ? 1 : C::STAGES][C::DYNAMIC ? 1 : C::TILE];
     extern __shared__ __align__(16) unsigned char cx_dynamic[];
-    R(*const tiles)[TILE] = C::DYNAMIC ? reinterpret_cast<R(*)[TILE]>(cx_dynamic) : reinterpret_cast<R(*)[TILE]>(fixed);
+    R(*const tiles)[C::TILE] =
+        C::DYNAMIC ? reinterpret_cast<R(*)[C::TILE]>(cx_dynamic) : reinterpret_cast<R(*)[C::TILE]>(fixed);
     const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
     const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
@@ -435,20 +517,10 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
         typename C::template math<CA, CB> sums;
-#pragma unroll
-        for (int kt = 0; kt < C::STAGES - 1; kt++)
-            copy(kt);
-        for (int kt = 0; kt < nk; kt++) {
-            copies_wait<C::STAGES - 2>();
-            __syncthreads(); // tile kt is in, and every thread is done with tile kt - 1, whose stage is filled next
-            if (!TB_CX_COPY_LATE && TB_CX_DIAG != 1)
-                copy(kt + C::STAGES - 1);
-            const R *as = tiles[kt % C::STAGES];
-            if (TB_CX_DIAG != 2)
-                sums.multiply(as, as + C::BK * C::AROW);
-            if (TB_CX_COPY_LATE && TB_CX_DIAG != 1)
-                copy(kt + C::STAGES - 1);
-        }
+        if constexpr (TB_CX_PIPE)
+            products_pipelined<C>(sums, tiles, nk, copy);
+        else
+            products<C>(sums, tiles, nk, copy);
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next column tile
 #if TB_CX_CLUSTER && __CUDA_ARCH__ >= 900
