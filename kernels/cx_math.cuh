@@ -1,0 +1,198 @@
+// kernels/cx.cu's threads multiplying a stage of shared memory: on the FP32 or FP64 units (simt) or on the FP64
+// tensor cores (dmma), each a math<R, C, CA, CB> for a config C of cx.cu.
+#ifndef TB_KERNELS_CX_MATH_CUH
+#define TB_KERNELS_CX_MATH_CUH
+
+#include "common.cuh"
+#include "mma_f64.cuh"
+
+namespace {
+
+// The complex numbers in 16 bytes (2 of float, 1 of double), read from shared memory at once
+template <class R>
+struct chunk {
+    static constexpr int N = 16 / (2 * sizeof(R));
+
+    // Which of a tile's `side` rows (or columns) is the u-th of thread t's `per`: chunks of N, the same chunk of
+    // consecutive threads adjacent (so that a warp's 16-byte reads of it meet no bank twice), the chunks side N / per
+    // apart
+    static __device__ __forceinline__ int at(int t, int u, int side, int per)
+    {
+        return u / N * (side * N / per) + t * N + u % N;
+    }
+
+    // thread t's `per` (TM or TN) complex numbers of row l of a tile of `side` as 2 per parts, from s (the row)
+    template <int per, int side>
+    static __device__ __forceinline__ void read(R (&v)[2 * per], const R *s, int t)
+    {
+#pragma unroll
+        for (int q = 0; q < per / N; q++) {
+            const R *e = s + 2 * at(t, q * N, side, per);
+            if constexpr (sizeof(R) == 4) {
+                const float4 x = *reinterpret_cast<const float4 *>(e);
+                v[4 * q] = x.x, v[4 * q + 1] = x.y, v[4 * q + 2] = x.z, v[4 * q + 3] = x.w;
+            } else {
+                const double2 x = *reinterpret_cast<const double2 *>(e);
+                v[2 * q] = x.x, v[2 * q + 1] = x.y;
+            }
+        }
+    }
+};
+
+// How the threads multiply a stage's tiles (op(A)'s BK shared rows, then op(B)'s: row l holds k = l).  Each
+// math<R, C, CA, CB> holds a thread's sums; a stage is STEP k at a time: load() reads a step's parts from shared
+// memory into a frag, mma() adds its products (CA, CB: op(A), op(B) conjugated, their imaginary parts taken
+// negated: the same values as the naive kernel's negated loads, so the same terms), and each() hands every sum
+// with its row and column in the block's tile to f.
+
+// On the FP32 or FP64 units: each thread TM x TN elements, spread by chunk<R>::at
+template <int TM, int TN>
+struct simt {
+    static constexpr int threads(int bm, int bn)
+    {
+        return bm / TM * (bn / TN);
+    }
+
+    template <class R, class C, bool CA, bool CB>
+    struct math {
+        static_assert(2 * TM * sizeof(R) % 16 == 0 && 2 * TN * sizeof(R) % 16 == 0, "16-byte chunks");
+        static constexpr int TX = C::BM / TM;
+        R re[TM][TN] = {}, im[TM][TN] = {};
+
+        // this thread's column of threads along the tile's rows (tx) and row along its columns (ty)
+        static __device__ __forceinline__ int tx()
+        {
+            return (int)threadIdx.x % TX;
+        }
+        static __device__ __forceinline__ int ty()
+        {
+            return (int)threadIdx.x / TX;
+        }
+
+        // one step along k: this thread's parts of op(A)'s row l and op(B)'s
+        static constexpr int STEP = 1;
+        struct frag {
+            R x[2 * TM], y[2 * TN];
+        };
+        static __device__ __forceinline__ void load(frag &f, const R *as, const R *bs, int l)
+        {
+            chunk<R>::template read<TM, C::BM>(f.x, as + l * C::AROW, tx());
+            chunk<R>::template read<TN, C::BN>(f.y, bs + l * C::BROW, ty());
+        }
+        __device__ __forceinline__ void mma(const frag &f)
+        {
+            constexpr R sa = CA ? -1 : 1, sb = CB ? -1 : 1;
+#pragma unroll
+            for (int u = 0; u < TM; u++)
+#pragma unroll
+                for (int v = 0; v < TN; v++) { // as tb_cx_dot
+                    const R xi = sa * f.x[2 * u + 1], yi = sb * f.y[2 * v + 1];
+                    re[u][v] = tb_fma(f.x[2 * u], f.y[2 * v], tb_fma(-xi, yi, re[u][v]));
+                    im[u][v] = tb_fma(f.x[2 * u], yi, tb_fma(xi, f.y[2 * v], im[u][v]));
+                }
+        }
+
+        template <class F>
+        __device__ __forceinline__ void each(F f) const
+        {
+#pragma unroll
+            for (int v = 0; v < TN; v++)
+#pragma unroll
+                for (int u = 0; u < TM; u++)
+                    f(chunk<R>::at(tx(), u, C::BM, TM), chunk<R>::at(ty(), v, C::BN, TN), re[u][v], im[u][v]);
+        }
+    };
+};
+
+// On the FP64 tensor cores (ZGEMM): each warp 8 MI x 8 NJ of C, MI x NJ tiles of 8 x 8 complex numbers, each one real
+// m16n8k16 per eight complex k.  Its 16 rows are the tile's rows' real parts, then their imaginary parts, and its k
+// takes each complex k twice: op(A) as [re -im; im re] times op(B) as [re; im].  Then a 16-byte read of op(A) or
+// op(B) fills two adjacent registers of a fragment as they stand, op(A)'s second column is the same parts swapped
+// and one negated (the only moves), and one MMA does what four m16n8k8 would (that form needed a register move for
+// every part of its fragments, and was the slower; bench/RESULTS.md).  A quarter warp reads four k of two rows, so
+// rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
+template <int MI, int NJ>
+struct dmma {
+    static constexpr int threads(int bm, int bn)
+    {
+        return bm / (8 * MI) * (bn / (8 * NJ)) * 32;
+    }
+
+    template <class R, class C, bool CA, bool CB>
+    struct math {
+        static_assert(sizeof(R) == 8 && C::BK % 8 == 0, "FP64, whole steps of 8");
+        static_assert(C::AROW / 2 % 8 == 2 && C::BROW / 2 % 8 == 2, "rows apart by the banks' pattern of the reads");
+        static constexpr int WX = C::BM / (8 * MI); // warps along the tile's rows
+        double d[MI][NJ][4] = {}; // tile (i, j): row g's real parts at 2 t, 2 t + 1, then its imaginary parts
+
+        // the lane's g and t (mma16x8x16), and its warp's first row (wm) and column (wn) in the block's tile
+        struct place {
+            int g, t, wm, wn;
+        };
+        static __device__ __forceinline__ place here()
+        {
+            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32;
+            return { lane / 4, lane % 4, w % WX * 8 * MI, w / WX * 8 * NJ };
+        }
+
+        // one step along k, eight complex k: the fragments of op(A) (rows wm + 8 i + g) and op(B) (columns
+        // wn + 8 j + g).  Slots 2P, 2P + 1 (rows g, g + 8 at the real k t + 4 P): complex k kk + t + 4 (P >> 1), its
+        // real column (P even) or its imaginary one
+        static constexpr int STEP = 8;
+        struct frag {
+            double a[MI][8], b[NJ][4];
+        };
+        static __device__ __forceinline__ void load(frag &f, const R *as, const R *bs, int kk)
+        {
+            const place h = here();
+            const int g = h.g, t = h.t;
+            // the lane's 16-byte read p of row (or column) u + g of a shared tile whose rows hold `row` parts
+            auto read = [=](const R *s, int row, int u, int p) {
+                const int k = kk + t + 4 * p, r = u + g;
+                return *reinterpret_cast<const double2 *>(s + k * row + 2 * r);
+            };
+#pragma unroll
+            for (int i = 0; i < MI; i++)
+#pragma unroll
+                for (int p = 0; p < 2; p++) {
+                    const double2 x = read(as, C::AROW, h.wm + 8 * i, p);
+                    const double xi = CA ? -x.y : x.y;
+                    double *a = f.a[i] + 4 * p;
+                    a[0] = x.x, a[1] = xi, a[2] = -xi, a[3] = x.x;
+                }
+#pragma unroll
+            for (int j = 0; j < NJ; j++)
+#pragma unroll
+                for (int p = 0; p < 2; p++) {
+                    const double2 y = read(bs, C::BROW, h.wn + 8 * j, p);
+                    f.b[j][2 * p] = y.x, f.b[j][2 * p + 1] = CB ? -y.y : y.y;
+                }
+        }
+        __device__ __forceinline__ void mma(const frag &f)
+        {
+#pragma unroll
+            for (int i = 0; i < MI; i++)
+#pragma unroll
+                for (int j = 0; j < NJ; j++)
+                    mma16x8x16(d[i][j], f.a[i], f.b[j]);
+        }
+
+        template <class F>
+        __device__ __forceinline__ void each(F f) const
+        {
+            const place h = here();
+            const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
+#pragma unroll
+            for (int i = 0; i < MI; i++)
+#pragma unroll
+                for (int j = 0; j < NJ; j++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++)
+                        f(wm + 8 * i + g, wn + 8 * j + 2 * t + e, d[i][j][e], d[i][j][2 + e]);
+        }
+    };
+};
+
+} // namespace
+
+#endif
