@@ -29,9 +29,9 @@ flat "$pat" "$2" >"$b"
 awk -F '\t' '
     NR == FNR { n[$1] = $2; c[$1] = $3; order[++k] = $1; next }
     { if (!($1 in c)) { print "only in B: " $1; onlyb++; next }
-      seen[$1] = 1; total++
+      seen[$1] = 1
       if (c[$1] == $3) { print "same: " $1; same++ }
-      else { print "differs (" n[$1] " vs " $2 " instructions): " $1; bad++ } }
-    END { for (i = 1; i <= k; i++) if (!(order[i] in seen)) { print "only in A: " order[i]; bad++ }
+      else print "differs (" n[$1] " vs " $2 " instructions): " $1 }
+    END { for (i = 1; i <= k; i++) if (!(order[i] in seen)) print "only in A: " order[i]
           printf "%d of %d functions the same\n", same, k + onlyb
           exit (same < k + onlyb) }' "$a" "$b"
