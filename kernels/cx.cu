@@ -7,9 +7,8 @@
 // the tensor cores, the same terms (the real part's second with the imaginary part of op(A) negated), summed in the
 // MMA's order. C is updated as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no check
 // and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums are added in order
-// (split.cuh; or within a cluster of blocks: TB_CX_CLUSTER). The error bound is the complex one of doc/TESTING.md
+// (split.cuh). The error bound is the complex one of doc/TESTING.md
 // (each part a sum of 2k products of parts).
-#include <cooperative_groups.h>
 #include "common.cuh"
 #include "cx_copy.cuh"
 #include "cx_math.cuh"
@@ -18,13 +17,10 @@
 #ifndef TB_CX_SLICE
 #define TB_CX_SLICE 128 // the shallowest slice of k
 #endif
-// -DTB_CX_CLUSTER=1 (Hopper): the slices of a tile's k run as one cluster of blocks that add their sums through each
-// other's shared memory, in order, and update C themselves: no workspace and no second launch (at most 8 slices,
-// the portable cluster size); the same sums as the second launch's, bit for bit
-#ifndef TB_CX_CLUSTER
-#define TB_CX_CLUSTER 0
+// configs that split by SPLIT: first slices at least this deep to fill every block that fits (0: not tried)
+#ifndef TB_CX_DEEP_SLICE
+#define TB_CX_DEEP_SLICE 256
 #endif
-#define TB_CX_CLUSTER_MAX 8
 // -DTB_CX_STATIC_OPS=1 (to time): a kernel for each op pair, which knows where its operands run along k when
 // compiled (else one for each pair of conjugates, choosing that at run time)
 #ifndef TB_CX_STATIC_OPS
@@ -47,11 +43,6 @@
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
-#endif
-// -DTB_CX_WHOLE_TILES=1 (to time): a slice's tiles of k taken from its end, so that only the first can be partial
-// and every other copies with no check of k or zeros (cx_loads::copy)
-#ifndef TB_CX_WHOLE_TILES
-#define TB_CX_WHOLE_TILES 0
 #endif
 
 namespace {
@@ -87,48 +78,6 @@ struct cx_problem {
     R ar, ai, br, bi;
     bool raw;
 };
-
-// The slices' sums of one element added in order (slice z's at part(z)), as both ways of keeping them do
-template <class R, class F>
-__device__ __forceinline__ tb_cx<R> sum_in_order(int slices, F part)
-{
-    tb_cx<R> v = { 0, 0 };
-    for (int z = 0; z < slices; z++) {
-        const R *w = part(z);
-        v.re += w[0], v.im += w[1];
-    }
-    return v;
-}
-
-#if TB_CX_CLUSTER
-// The slices of one tile, a cluster of gridDim.z blocks (block z: slice z): each block's sums into its own shared
-// memory (stage, free now), then each block adds a share of the tile's elements over the slices in order, as
-// cx_sum_slices does, and updates C; the second barrier keeps every block's shared memory until all have read it
-template <class R, class C, class M>
-__device__ void cluster_sum(const cx_problem<R> &p, const M &sums, R *stage, int64_t i0, int64_t j0)
-{
-#if __CUDA_ARCH__ >= 900
-    static_assert(2 * C::BM * C::BN <= C::STAGES * C::BK * (C::AROW + C::BROW), "a tile's sums in the stages");
-    namespace cg = cooperative_groups;
-    cg::cluster_group cluster = cg::this_cluster();
-    sums.each([&](int r, int col, R re, R im) {
-        R *w = stage + 2 * (r + col * C::BM);
-        w[0] = re, w[1] = im;
-    });
-    cluster.sync();
-    const int slices = (int)gridDim.z;
-    const int first = (int)threadIdx.x + (int)cluster.block_rank() * C::THREADS;
-    for (int e = first; e < C::BM * C::BN; e += C::THREADS * slices) {
-        const int64_t i = i0 + e % C::BM, j = j0 + e / C::BM;
-        if (i >= p.m || j >= p.n)
-            continue;
-        const tb_cx<R> v = sum_in_order<R>(slices, [&](int z) { return cluster.map_shared_rank(stage, z) + 2 * e; });
-        tb_cx_update(p.c + 2 * (i + j * p.ldc), v, p.ar, p.ai, p.br, p.bi);
-    }
-    cluster.sync();
-#endif
-}
-#endif
 
 // A stage's products, a step at a time
 template <class M, class R>
@@ -210,26 +159,18 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
     const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
-    // WHOLE_TILES: the slice's k from `shift` into its first tile on (zeros before), every later tile whole
-    const int shift = TB_CX_WHOLE_TILES ? (int)((int64_t)nk * C::BK - (kend - kbeg)) : 0;
     R *c = p.c + blockIdx.z * p.c_step;
     for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
         cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE, C::AROW, OA == 3 ? 2 : OA != 0> la;
         cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE, C::BROW, OB == 3 ? 2 : OB == 0> lb;
-        la.init(p.a, p.lda, p.ta != 0, i0, kbeg - shift, p.m - i0);
-        lb.init(p.b, p.ldb, p.tb == 0, j0, kbeg - shift, p.n - j0);
+        la.init(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
+        lb.init(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
         auto copy = [&](int kt) { // tiles in order, each once
             if (kt < nk) {
                 R *t = tiles[kt % C::STAGES];
-                const int64_t left = kend - kbeg + shift - (int64_t)kt * C::BK;
-                constexpr int FIRST = TB_CX_WHOLE_TILES ? 2 : 1; // the checks of a slice's first tile (every one's)
-                if (TB_CX_WHOLE_TILES && kt > 0) {
-                    la.template copy<0>(t);
-                    lb.template copy<0>(t + C::BK * C::AROW);
-                } else {
-                    la.template copy<FIRST>(t, left, p.a, shift);
-                    lb.template copy<FIRST>(t + C::BK * C::AROW, left, p.b, shift);
-                }
+                const int64_t left = kend - kbeg - (int64_t)kt * C::BK;
+                la.copy(t, left, p.a);
+                lb.copy(t + C::BK * C::AROW, left, p.b);
             }
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
@@ -240,12 +181,6 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             products<C>(sums, tiles, nk, copy);
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next column tile
-#if TB_CX_CLUSTER && __CUDA_ARCH__ >= 900
-        if (gridDim.z > 1) {
-            cluster_sum<R, C>(p, sums, &tiles[0][0], i0, j0);
-            continue;
-        }
-#endif
         sums.each([&](int r, int col, R re, R im) {
             const int64_t i = i0 + r, j = j0 + col;
             if (i >= p.m || j >= p.n)
@@ -265,7 +200,11 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (int64_t j = blockIdx.y; i < p.m && j < p.n; j += gridDim.y) {
-        const tb_cx<R> s = sum_in_order<R>(slices, [&](int z) { return ws + z * step + 2 * (i + j * ldw); });
+        tb_cx<R> s = { 0, 0 };
+        for (int z = 0; z < slices; z++) {
+            const R *w = ws + z * step + 2 * (i + j * ldw);
+            s.re += w[0], s.im += w[1];
+        }
         tb_cx_update((R *)p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
     }
 }
@@ -276,9 +215,11 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ tiles of 8 x 8 a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages
 // past 48 KiB, as three of 16 or two of 32 deep, are dynamic shared memory), registers capped for three blocks an SM
-// (two left the warps waiting), k split only where C has fewer tiles than two blocks an SM, into slices that fill
-// those (filling the third cost more than it gained, and past them the slices' sums, written and read again, cost
-// more than a fuller last wave gained).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares,
+// (two left the warps waiting).  k is split where C has fewer tiles than three blocks an SM into slices of at least
+// 256 that fill those (the deep products of few tiles: 1022 x 153 x 13410 in seven), else where it has fewer than
+// two blocks an SM into slices of at least 128 that fill those (540 x 88 x 398 in three); shallower slices to fill
+// the third cost more than they gained (449 x 497 x 659 in three of 224), and past a wave the slices' sums, written
+// and read again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares,
 // slower on thin products, which are what this kernel is given (bench/RESULTS.md).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
@@ -361,14 +302,22 @@ struct cx_kernel_of {
         return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
     }
 
-    // the slices of k, and their depth
+    // the slices of k, and their depth: without SPLIT, slices that fill every block that fits; with it, deep
+    // slices (TB_CX_DEEP_SLICE) that fill those where C has fewer tiles, else, where C has fewer tiles than SPLIT
+    // blocks an SM, slices that fill those
     static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
     {
-        const int64_t most = C::SPLIT ? C::SPLIT * (int64_t)tb_sm_count() : INT64_MAX, w = wave();
-        const int64_t slots = w < most ? w : most, t = tiles(p);
-        int64_t s = C::SPLIT && t >= slots ? 1 : tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
-        if (TB_CX_CLUSTER && s > TB_CX_CLUSTER_MAX)
-            s = TB_CX_CLUSTER_MAX;
+        const int64_t w = wave(), t = tiles(p);
+        int64_t s = 1;
+        if (!C::SPLIT) {
+            s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_SLICE);
+        } else {
+            const int64_t most = C::SPLIT * (int64_t)tb_sm_count(), slots = w < most ? w : most;
+            if (TB_CX_DEEP_SLICE && t < w)
+                s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_DEEP_SLICE);
+            if (s == 1 && t < slots)
+                s = tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
+        }
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         return s;
     }
@@ -407,16 +356,12 @@ struct cx_kernel_of {
             return 0;
         const tb_kproblem q = tb_kproblem_block(p, rows, p->m - rows, 0, p->n);
         *tail = tb_fill_slices(tiles(&q), w, p->k, C::BK, TB_CX_SLICE);
-        if (TB_CX_CLUSTER && *tail > TB_CX_CLUSTER_MAX)
-            *tail = TB_CX_CLUSTER_MAX;
         tb_slice_depth(p->k, C::BK, tail);
         return *tail > 1 ? rows : 0;
     }
 
     static size_t workspace(const tb_kproblem *p)
     {
-        if (TB_CX_CLUSTER) // the slices' sums stay in shared memory
-            return 0;
         int64_t kchunk, s = slices(p, &kchunk), tail;
         if (const int64_t rows = tail_rows(p, &tail))
             return tb_split_bytes<R>(2 * (p->m - rows), p->n, tail);
@@ -426,7 +371,7 @@ struct cx_kernel_of {
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
     {
         int64_t kchunk, tail;
-        if (ws || TB_CX_CLUSTER)
+        if (ws)
             if (const int64_t rows = tail_rows(kp, &tail)) {
                 const tb_kproblem head = tb_kproblem_block(kp, 0, rows, 0, kp->n);
                 const tb_kproblem rest = tb_kproblem_block(kp, rows, kp->m - rows, 0, kp->n);
@@ -434,10 +379,10 @@ struct cx_kernel_of {
                 return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream);
             }
         const int64_t s = slices(kp, &kchunk);
-        return ws || TB_CX_CLUSTER ? launch_slices(kp, s, kchunk, ws, stream) : launch_slices(kp, 1, kp->k, ws, stream);
+        return ws ? launch_slices(kp, s, kchunk, ws, stream) : launch_slices(kp, 1, kp->k, ws, stream);
     }
 
-    // the kernel over s slices of kchunk (and their sum, without the cluster sum, in ws)
+    // the kernel over s slices of kchunk (and their sum, in ws)
     static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
@@ -447,24 +392,13 @@ struct cx_kernel_of {
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         if (s > 1)
-            q.kchunk = kchunk;
-        if (s > 1 && !TB_CX_CLUSTER)
-            q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
+            q.kchunk = kchunk, q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
         const dim3 grid((unsigned)((p.m + C::BM - 1) / C::BM), tb_grid_y((p.n + C::BN - 1) / C::BN), (unsigned)s);
         // an element in one copy where both operands' elements are aligned to their whole size
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
         void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
         if (const int e = allow(k))
             return e;
-        if (TB_CX_CLUSTER && s > 1) { // the slices of a tile one cluster (cluster_sum)
-            cudaLaunchAttribute at[1];
-            at[0].id = cudaLaunchAttributeClusterDimension;
-            at[0].val.clusterDim.x = 1, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = (unsigned)s;
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = grid, cfg.blockDim = dim3(C::THREADS), cfg.dynamicSmemBytes = DYN, cfg.stream = st;
-            cfg.attrs = at, cfg.numAttrs = 1;
-            return (int)cudaLaunchKernelEx(&cfg, k, q);
-        }
         k<<<grid, C::THREADS, DYN, st>>>(q);
         int e = (int)cudaGetLastError();
         if (!e && s > 1) {

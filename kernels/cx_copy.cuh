@@ -4,11 +4,6 @@
 
 #include <stdint.h>
 
-// -DTB_CX_COPY_CG=1 (to time): 16-byte copies that bypass L1 (cp.async.cg, as cuBLAS's ZGEMM kernels copy)
-#ifndef TB_CX_COPY_CG
-#define TB_CX_COPY_CG 0
-#endif
-
 namespace {
 
 // Shared memory filled by cp.async (no registers between the load and the store, and the copies of the tiles
@@ -17,11 +12,7 @@ template <int BYTES>
 __device__ __forceinline__ void copy_async(void *dst, const void *src, bool ok)
 {
     const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    if (TB_CX_COPY_CG && BYTES == 16) // past L1, and the L2 asked for the rest of the 128-byte line with it
-        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 16 : 0));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES),
-                     "r"(ok ? BYTES : 0));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(ok ? BYTES : 0));
 }
 
 __device__ __forceinline__ void copies_commit()
@@ -84,19 +75,15 @@ struct cx_loads {
             rows_in |= (unsigned)(row + (along ? s * (THREADS / BK) : 0) < rows) << s;
     }
 
-    // the copies of the next tile into `tile`.  CHECK 1: zeros outside the matrix (its k up to `left` inside the
-    // slice), 2: and before `from`; 0: a tile wholly inside the slice, k not checked, and a row outside the matrix
-    // not copied at all (what its shared row holds meets only C's rows or columns outside the matrix, not written)
-    template <int CHECK = 1>
-    __device__ void copy(R *tile, int64_t left = 0, const R *any = nullptr, int from = 0)
+    // the copies of the next tile into `tile`, zeros outside the matrix (its k up to `left` inside the slice); any:
+    // a valid address where nothing is read
+    __device__ void copy(R *tile, int64_t left, const R *any)
     {
 #pragma unroll
         for (int s = 0; s < LOADS; s++) {
             const int kk = along() ? l : l + s * (THREADS / ROWS);
-            if (!CHECK && !(rows_in >> s & 1))
-                continue;
-            const bool ok = !CHECK || ((rows_in >> s & 1) && kk < left && (CHECK < 2 || kk >= from));
-            const R *e = ok ? at + s * next : any; // a valid address where nothing is read
+            const bool ok = (rows_in >> s & 1) && kk < left;
+            const R *e = ok ? at + s * next : any;
             R *d = tile + store + s * (ALONG == 2 ? gap : gap_for(ALONG));
             if (WIDE) {
                 copy_async<2 * sizeof(R)>(d, e, ok);
