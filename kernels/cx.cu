@@ -40,6 +40,15 @@
 #ifndef TB_CX_PIPE
 #define TB_CX_PIPE 0
 #endif
+// -DTB_CXD_OCCUPANCY=1 (to time): cx-dmma also built at two blocks an SM with PIPE, and each call given the build
+// whose waves (C's tiles times the slices, over the blocks that run at once) take less time, a wave of two blocks
+// an SM taken to last TB_CXD_TWO_WAVE of one of three
+#ifndef TB_CXD_OCCUPANCY
+#define TB_CXD_OCCUPANCY 0
+#endif
+#ifndef TB_CXD_TWO_WAVE
+#define TB_CXD_TWO_WAVE 0.74
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -64,8 +73,15 @@ struct cx_config {
     static constexpr bool DYNAMIC = SMEM > 48 * 1024;
     static_assert(SMEM <= 227 * 1024, "shared memory of one block (Hopper)");
     static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
+    static constexpr bool PIPE = TB_CX_PIPE;
     template <bool CA, bool CB>
     using math = typename U::template math<R, cx_config, CA, CB>;
+};
+
+// config C with PIPE
+template <class C>
+struct cx_piped : C {
+    static constexpr bool PIPE = true;
 };
 
 // A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
@@ -175,7 +191,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
         typename C::template math<CA, CB> sums;
-        if constexpr (TB_CX_PIPE)
+        if constexpr (C::PIPE)
             products_pipelined<C>(sums, tiles, nk, copy);
         else
             products<C>(sums, tiles, nk, copy);
@@ -322,6 +338,14 @@ struct cx_kernel_of {
         return s;
     }
 
+    // how long the product's blocks take, in rounds of those that run at once times the depth of k each computes
+    static double rounds(const tb_kproblem *p)
+    {
+        int64_t kchunk;
+        const int64_t w = wave(), b = tiles(p) * slices(p, &kchunk);
+        return (double)((b + w - 1) / w) * (double)kchunk;
+    }
+
     // the kernel for the ops' conjugates, WIDE or not
     template <bool WIDE>
     static void (*pick(int ta, int tb))(cx_problem<R>)
@@ -413,6 +437,17 @@ struct cx_kernel_of {
 typedef cx_kernel_of<float, c_small> c_simt;
 typedef cx_kernel_of<double, z_small> z_simt;
 typedef cx_kernel_of<double, z_dmma> z_tensor;
+#if TB_CXD_OCCUPANCY
+typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK,
+                                                TB_CXD_STAGES, 2, 4, TB_CXD_SPLIT>>>
+    z_tensor_two;
+
+// the build of two blocks an SM where its rounds take less time
+static bool two_an_sm(const tb_kproblem *p)
+{
+    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p) < z_tensor::rounds(p);
+}
+#endif
 
 } // namespace
 
@@ -428,10 +463,18 @@ extern "C" int tb_launch_cx_simt(const tb_kproblem *p, void *ws, void *stream)
 
 extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p)
 {
+#if TB_CXD_OCCUPANCY
+    if (two_an_sm(p))
+        return z_tensor_two::workspace(p);
+#endif
     return z_tensor::workspace(p);
 }
 
 extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, void *ws, void *stream)
 {
+#if TB_CXD_OCCUPANCY
+    if (two_an_sm(p))
+        return z_tensor_two::launch(p, ws, stream);
+#endif
     return z_tensor::launch(p, ws, stream);
 }
