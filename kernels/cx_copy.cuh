@@ -3,29 +3,9 @@
 #define TB_KERNELS_CX_COPY_CUH
 
 #include <stdint.h>
+#include "cp_async.cuh"
 
 namespace {
-
-// Shared memory filled by cp.async (no registers between the load and the store, and the copies of the tiles
-// ahead in flight while this one is multiplied): BYTES at src to dst, or zeros there where not ok
-template <int BYTES>
-__device__ __forceinline__ void copy_async(void *dst, const void *src, bool ok)
-{
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(ok ? BYTES : 0));
-}
-
-__device__ __forceinline__ void copies_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-// all but the newest `pending` groups of copies done (this thread's)
-template <int pending>
-__device__ __forceinline__ void copies_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-}
 
 // One operand's copies of a tile: element e = t + s THREADS (thread t, its copy s) of the tile's `rows` x BK (op(A):
 // along C's rows; op(B): along its columns), read where it is stored.  along_k: the stored matrix runs along k

@@ -20,6 +20,7 @@
 // each operand is contiguous along; otherwise each double is copied on its own (VEC = false).  Results: FP64
 // products accumulated in FP64 by the tensor cores.
 #include <stdint.h>
+#include "cp_async.cuh"
 #include "mma_f64.cuh"
 #include "split.cuh"
 
@@ -113,40 +114,6 @@ typedef config<64, 128, 3, 2> wide_t;
 // Three blocks of 64 x 32 (warps of 32 x 16) a SM for products of few tiles even of those (TB_DMMA_SMALL)
 typedef config<64, 32, 3, 3, 32, 16> small_t;
 
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
-// cp.async of a SIZE-byte chunk (8 or 16), or zeros where it is not valid (ignore-src: nothing is read).  A chunk
-// is always wholly inside the operand or wholly outside it (launch picks 8-byte chunks where a 16-byte one could
-// straddle an edge), so no byte count is worked out for each copy.
-template <int SIZE>
-__device__ __forceinline__ void copy_async(void *dst, const void *src, bool valid)
-{
-    if (SIZE == 16)
-        asm volatile("{\n .reg .pred p;\n setp.eq.u32 p, %2, 0;\n"
-                     " cp.async.cg.shared.global [%0], [%1], 16, p;\n}\n" ::"r"(smem_addr(dst)),
-                     "l"(src), "r"((unsigned)valid)
-                     : "memory");
-    else
-        asm volatile("{\n .reg .pred p;\n setp.eq.u32 p, %2, 0;\n"
-                     " cp.async.ca.shared.global [%0], [%1], 8, p;\n}\n" ::"r"(smem_addr(dst)),
-                     "l"(src), "r"((unsigned)valid)
-                     : "memory");
-}
-
-__device__ __forceinline__ void commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-template <int N>
-__device__ __forceinline__ void wait_groups()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
-
 // One operand's tile loads: x is the operand, R its extent along the block tile's side RS (m for op(A), n for
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
 // thread copies CHUNKS chunks of 2 doubles per tile: along the contiguous side it always has the same 2 (so their
@@ -200,10 +167,10 @@ struct tile_loader {
             double *d = s + dst + q * ACROSS * L::ROW;
             const double *g = src + q * ACROSS * ld;
             if (VEC) {
-                copy_async<16>(d, g, kin && rb != 0);
+                copy_async_ignore<16>(d, g, kin && rb != 0);
             } else { // the second double: along r, inside R; along k, inside K
-                copy_async<8>(d, g, kin && rb != 0);
-                copy_async<8>(d + 1, g + 1, kin && (ALONG ? rb == 16 : rb != 0 && kl > 1));
+                copy_async_ignore<8>(d, g, kin && rb != 0);
+                copy_async_ignore<8>(d + 1, g + 1, kin && (ALONG ? rb == 16 : rb != 0 && kl > 1));
             }
         }
         src += ALONG ? DEPTH * ld : DEPTH;
@@ -414,7 +381,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     for (int s = 0; s < STAGES; s++) { // past K: zeros, nothing read
         la.load(smem + s * STAGE_DOUBLES, p.lda);
         lb.load(smem + s * STAGE_DOUBLES + A_DOUBLES, p.ldb);
-        commit();
+        copies_commit();
     }
     for (;;) {
         double acc[MI][NJ][4];
@@ -425,7 +392,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
 #pragma unroll
                 for (int q = 0; q < 4; q++)
                     acc[i][j][q] = 0.0;
-        wait_groups<STAGES - 1>();
+        copies_wait<STAGES - 1>();
         __syncthreads();
         frags f;
         f.asign = frags::a_sign(g, t, p.transa == 2);
@@ -451,11 +418,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                         mma16x8x8(acc[i][j], f.a[i], f.b[step % 2][j]);
                     if (i == 0) {
                         if (last) {
-                            wait_groups<STAGES - 2>(); // tile kt + 1 is in
+                            copies_wait<STAGES - 2>(); // tile kt + 1 is in
                             __syncthreads();           // ... for every warp, and no warp reads tile kt any more
                             la.load(cur, p.lda);       // past K: zeros, nothing read
                             lb.load(cur + A_DOUBLES, p.ldb);
-                            commit();
+                            copies_commit();
                         }
                         f.load_b((step + 1) % 2, from + boff, kk);
                     }
@@ -467,7 +434,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
 
         // The ring is free once every warp is done with it (and the zeros copied past K have landed): the next
         // tile's first loads go out before this tile's stores.  The ring starts again at stage 0.
-        wait_groups<0>();
+        copies_wait<0>();
         __syncthreads();
         const int64_t cm0 = m0, cn0 = n0;
         const unsigned next_tile = tile + gridDim.x;
@@ -480,7 +447,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             for (int s = 0; s < STAGES; s++) {
                 la.load(smem + s * STAGE_DOUBLES, p.lda);
                 lb.load(smem + s * STAGE_DOUBLES + A_DOUBLES, p.ldb);
-                commit();
+                copies_commit();
             }
         }
 
