@@ -17,7 +17,7 @@
 #ifndef TB_CX_SLICE
 #define TB_CX_SLICE 128 // the shallowest slice of k
 #endif
-// configs that split by SPLIT: first slices at least this deep to fill every block that fits (0: not tried)
+// configs that split by SPLIT: also slices at least this deep to fill every block that fits (0: not tried)
 #ifndef TB_CX_DEEP_SLICE
 #define TB_CX_DEEP_SLICE 256
 #endif
@@ -232,10 +232,10 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ tiles of 8 x 8 a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages
 // past 48 KiB, as three of 16 or two of 32 deep, are dynamic shared memory), registers capped for three blocks an SM
 // (two left the warps waiting).  k is split where C has fewer tiles than three blocks an SM into slices of at least
-// 256 that fill those (the deep products of few tiles: 1022 x 153 x 13410 in seven), else where it has fewer than
-// two blocks an SM into slices of at least 128 that fill those (540 x 88 x 398 in three); shallower slices to fill
-// the third cost more than they gained (449 x 497 x 659 in three of 224), and past a wave the slices' sums, written
-// and read again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares,
+// 256 that fill those (the deep products of few tiles: 1022 x 153 x 13410 in seven), or, where it has fewer than
+// two blocks an SM and that makes more, into slices of at least 128 that fill those (540 x 88 x 398 in three);
+// shallower slices to fill the third cost more than they gained (449 x 497 x 659 in three of 224), and past a
+// wave the slices' sums, written and read again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares,
 // slower on thin products, which are what this kernel is given (bench/RESULTS.md).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
@@ -318,9 +318,9 @@ struct cx_kernel_of {
         return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
     }
 
-    // the slices of k, and their depth: without SPLIT, slices that fill every block that fits; with it, deep
-    // slices (TB_CX_DEEP_SLICE) that fill those where C has fewer tiles, else, where C has fewer tiles than SPLIT
-    // blocks an SM, slices that fill those
+    // the slices of k, and their depth: without SPLIT, slices that fill every block that fits; with it, the more
+    // of deep slices (TB_CX_DEEP_SLICE) that fill those where C has fewer tiles, and, where C has fewer tiles than
+    // SPLIT blocks an SM, slices that fill those
     static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
     {
         const int64_t w = wave(), t = tiles(p);
@@ -331,8 +331,10 @@ struct cx_kernel_of {
             const int64_t most = C::SPLIT * (int64_t)tb_sm_count(), slots = w < most ? w : most;
             if (TB_CX_DEEP_SLICE && t < w)
                 s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_DEEP_SLICE);
-            if (s == 1 && t < slots)
-                s = tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
+            if (t < slots) {
+                const int64_t near = tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
+                s = near > s ? near : s;
+            }
         }
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         return s;
