@@ -41,8 +41,8 @@
 #define TB_CX_PIPE 0
 #endif
 // -DTB_CXD_OCCUPANCY=1 (to time): cx-dmma also built at two blocks an SM with PIPE, and each call given the build
-// whose waves (C's tiles times the slices, over the blocks that run at once) take less time, a wave of two blocks
-// an SM taken to last TB_CXD_TWO_WAVE of one of three
+// whose rounds (C's tiles times the slices, over the blocks that run at once, each a slice deep:
+// cx_kernel_of::rounds) take less time, a round of two blocks an SM taken to last TB_CXD_TWO_WAVE of one of three
 #ifndef TB_CXD_OCCUPANCY
 #define TB_CXD_OCCUPANCY 0
 #endif
@@ -73,15 +73,21 @@ struct cx_config {
     static constexpr bool DYNAMIC = SMEM > 48 * 1024;
     static_assert(SMEM <= 227 * 1024, "shared memory of one block (Hopper)");
     static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
-    static constexpr bool PIPE = TB_CX_PIPE;
     template <bool CA, bool CB>
     using math = typename U::template math<R, cx_config, CA, CB>;
 };
 
-// config C with PIPE
+// config C with PIPE, whatever TB_CX_PIPE says (cx_pipe<C>::on: whether a config's kernels pipeline)
 template <class C>
 struct cx_piped : C {
-    static constexpr bool PIPE = true;
+};
+template <class C>
+struct cx_pipe {
+    static constexpr bool on = TB_CX_PIPE;
+};
+template <class C>
+struct cx_pipe<cx_piped<C>> {
+    static constexpr bool on = true;
 };
 
 // A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
@@ -191,7 +197,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             copies_commit(); // a group every time, empty or not, so that waits count tiles
         };
         typename C::template math<CA, CB> sums;
-        if constexpr (C::PIPE)
+        if constexpr (cx_pipe<C>::on)
             products_pipelined<C>(sums, tiles, nk, copy);
         else
             products<C>(sums, tiles, nk, copy);
@@ -235,8 +241,9 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // 256 that fill those (the deep products of few tiles: 1022 x 153 x 13410 in seven), or, where it has fewer than
 // two blocks an SM and that makes more, into slices of at least 128 that fill those (540 x 88 x 398 in three);
 // shallower slices to fill the third cost more than they gained (449 x 497 x 659 in three of 224), and past a
-// wave the slices' sums, written and read again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on squares,
-// slower on thin products, which are what this kernel is given (bench/RESULTS.md).
+// wave the slices' sums, written and read again, cost more than a fuller last wave gained.  Larger tiles (16 x 32
+// a warp, 64 rows a block) are faster on squares, slower on thin products, which are what this kernel is given
+// (bench/RESULTS.md).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif

@@ -118,7 +118,9 @@ typedef config<64, 32, 3, 3, 32, 16> small_t;
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
 // thread copies CHUNKS chunks of 2 doubles per tile: along the contiguous side it always has the same 2 (so their
 // bounds are worked out once), across it a fixed stride apart; each tile only moves the pointer along k.  A tile
-// is DEPTH deep along k: BK, or BK / 2 for complex blocks (fragments below), whose k is half the product's.
+// is DEPTH deep along k: BK, or BK / 2 for complex blocks (fragments below), whose k is half the product's.  A
+// chunk is wholly inside the operand or wholly outside it (launch picks 8-byte chunks where a 16-byte one could
+// straddle an edge), so each copies all its bytes or none (copy_async_ignore), with no byte count to work out.
 template <int RS, bool ALONG, bool PAIRED, bool VEC, int THREADS, int DEPTH = BK>
 struct tile_loader {
     typedef layout<RS, ALONG, PAIRED> L;
