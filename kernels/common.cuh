@@ -110,6 +110,18 @@ __device__ tb_cx<R> tb_cx_dot(const tb_kproblem &p, int64_t i, int64_t j)
     return acc;
 }
 
+// Which tile (*tm, *tn) of C's tiles_m x tiles_n block b computes: groups of 8 tile rows, column by column within a
+// group, so that the blocks running at once share op(A)'s row panels and op(B)'s column panels in L2 (where C is
+// tall and thin, each row panel of op(A) is read from memory once, not once a column of tiles).
+template <class I>
+__device__ __forceinline__ void tb_group_tile(I b, I tiles_m, I tiles_n, I *tm, I *tn)
+{
+    constexpr I GROUP = 8;
+    const I per = GROUP * tiles_n, first = b / per * GROUP, rows = min(tiles_m - first, GROUP);
+    *tm = first + b % per % rows;
+    *tn = b % per / rows;
+}
+
 // Column blocks beyond gridDim.y's limit (65535) are covered by striding over blockIdx.y.
 static inline unsigned tb_grid_y(int64_t blocks)
 {

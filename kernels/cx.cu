@@ -9,6 +9,7 @@
 // and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums are added in order
 // (split.cuh). The error bound is the complex one of doc/TESTING.md
 // (each part a sum of 2k products of parts).
+#include <limits.h>
 #include "common.cuh"
 #include "cx_copy.cuh"
 #include "cx_math.cuh"
@@ -48,6 +49,11 @@
 #endif
 #ifndef TB_CXD_TWO_WAVE
 #define TB_CXD_TWO_WAVE 0.74
+#endif
+// -DTB_CX_GROUP=1 (to time): C's tiles taken in groups of 8 tile rows (tb_group_tile), so that where C is tall and
+// thin the blocks running at once share op(A)'s row panels (else all of a tile column before the next)
+#ifndef TB_CX_GROUP
+#define TB_CX_GROUP 0
 #endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
@@ -178,11 +184,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     extern __shared__ __align__(16) unsigned char cx_dynamic[];
     R(*const tiles)[C::TILE] =
         C::DYNAMIC ? reinterpret_cast<R(*)[C::TILE]>(cx_dynamic) : reinterpret_cast<R(*)[C::TILE]>(fixed);
-    const int64_t i0 = (int64_t)blockIdx.x * C::BM, kbeg = (int64_t)blockIdx.z * p.kchunk;
+    const int64_t kbeg = (int64_t)blockIdx.z * p.kchunk;
     const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
     const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
     R *c = p.c + blockIdx.z * p.c_step;
-    for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN) {
+    auto tile = [&](int64_t i0, int64_t j0) { // C's tile from row i0 and column j0
         cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE, C::AROW, OA == 3 ? 2 : OA != 0> la;
         cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE, C::BROW, OB == 3 ? 2 : OB == 0> lb;
         la.init(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
@@ -202,7 +208,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         else
             products<C>(sums, tiles, nk, copy);
         copies_wait<0>();
-        __syncthreads(); // the stages are filled again for the next column tile
+        __syncthreads(); // the stages are filled again for the next tile
         sums.each([&](int r, int col, R re, R im) {
             const int64_t i = i0 + r, j = j0 + col;
             if (i >= p.m || j >= p.n)
@@ -213,6 +219,17 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             else
                 tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
         });
+    };
+    if constexpr (TB_CX_GROUP) { // blockIdx.x: tiles in groups of 8 tile rows (tb_group_tile)
+        const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
+        for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
+            int64_t r, col;
+            tb_group_tile(b, tiles_m, tiles_n, &r, &col);
+            tile(r * C::BM, col * C::BN);
+        }
+    } else { // blockIdx.x: the tile row; blockIdx.y: its tile column (and those gridDim.y on)
+        for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN)
+            tile((int64_t)blockIdx.x * C::BM, j0);
     }
 }
 
@@ -426,7 +443,9 @@ struct cx_kernel_of {
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         if (s > 1)
             q.kchunk = kchunk, q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
-        const dim3 grid((unsigned)((p.m + C::BM - 1) / C::BM), tb_grid_y((p.n + C::BN - 1) / C::BN), (unsigned)s);
+        const int64_t rows = (p.m + C::BM - 1) / C::BM, cols = (p.n + C::BN - 1) / C::BN;
+        const dim3 grid = TB_CX_GROUP ? dim3((unsigned)(rows * cols < INT_MAX ? rows * cols : INT_MAX), 1, (unsigned)s)
+                                      : dim3((unsigned)rows, tb_grid_y(cols), (unsigned)s);
         // an element in one copy where both operands' elements are aligned to their whole size
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
         void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);

@@ -180,17 +180,6 @@ struct tile_loader {
     }
 };
 
-// Which block tile of C block b computes: groups of 8 tile rows, column by column within a group, so that blocks
-// running at once share panels of op(A) and op(B) in L2.
-__device__ __forceinline__ void block_tile(unsigned b, unsigned tiles_m, unsigned tiles_n, unsigned *tm, unsigned *tn)
-{
-    constexpr unsigned GROUP = 8;
-    const unsigned per_group = GROUP * tiles_n, first = b / per_group * GROUP;
-    const unsigned rows = tiles_m - first < GROUP ? tiles_m - first : GROUP, within = b % per_group;
-    *tm = first + within % rows;
-    *tn = within / rows;
-}
-
 // A warp's fragments: a[i] for each of its 16-row MMA tiles i (rows wm + 16 i ..), b[buf][j] for each 8-column
 // tile j, in two buffers so that a k8 step's b can be read while the step before still multiplies with the other
 // (a[i] is read again as soon as the step's last MMA with it has been issued).
@@ -362,7 +351,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     typedef tile_loader<CB ? 2 * BN : BN, TB, !TA, VEC, C::THREADS, CB ? BK / 2 : BK> loader_b;
     const int64_t nb = CB ? 2 * p.n : p.n, kb = CB ? p.k / 2 : p.k; // op(B) as stored: CB's n doubled, k halved
     unsigned tile = blockIdx.x, tm, tn;
-    block_tile(tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
+    tb_group_tile(tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
     int64_t m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
     loader_a la(p.a, p.lda, ma, ka, HALF_M ? m0 / 2 : m0);
     loader_b lb(p.b, p.ldb, nb, kb, CB ? 2 * n0 : n0);
@@ -441,7 +430,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         const int64_t cm0 = m0, cn0 = n0;
         const unsigned next_tile = tile + gridDim.x;
         if (next_tile < ntiles) {
-            block_tile(next_tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
+            tb_group_tile(next_tile, (unsigned)tiles_m, (unsigned)tiles_n, &tm, &tn);
             m0 = (int64_t)tm * BM, n0 = (int64_t)tn * BN;
             la = loader_a(p.a, p.lda, ma, ka, HALF_M ? m0 / 2 : m0);
             lb = loader_b(p.b, p.ldb, nb, kb, CB ? 2 * n0 : n0);

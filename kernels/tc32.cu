@@ -450,16 +450,6 @@ struct maps {
     CUtensorMap a[PARTS], b[PARTS];
 };
 
-// The tile (blockIdx.x) of C a block computes, BM x bn: groups of 8 row blocks side by side, so that they share
-// op(B)'s columns in L2.
-__device__ __forceinline__ void tile_of(int64_t m, int64_t n, int bn, int64_t *m0, int64_t *n0)
-{
-    const int64_t gm = (m + BM - 1) / BM, gn = (n + bn - 1) / bn, per = 8 * gn, b = blockIdx.x;
-    const int64_t first = b / per * 8, rows = min(gm - first, (int64_t)8);
-    *m0 = (first + b % per % rows) * BM;
-    *n0 = b % per / rows * bn;
-}
-
 // Block (tile, z) computes its tile of C over k in [z kchunk, (z + 1) kchunk), into C + z c_step (split-K: p's C is
 // then the workspace's slices, alpha 1 and beta 0).  bf16x6: the scales ea and eb put back, elements of rows and
 // columns with Inf or NaN left to the fix-up; tf32: ea and eb are NULL.
@@ -473,8 +463,10 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
     unsigned char *base = (unsigned char *)(((uintptr_t)raw + 1023) & ~(uintptr_t)1023);
     uint64_t *full = (uint64_t *)(base + T::STAGES * T::STAGE_BYTES), *empty = full + T::STAGES;
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
-    int64_t m0, n0;
-    tile_of(p.m, p.n, F::BN, &m0, &n0);
+    const int64_t tiles_m = (p.m + BM - 1) / BM, tiles_n = (p.n + F::BN - 1) / F::BN;
+    int64_t tile_r, tile_c; // the tile of C this block computes, BM x F::BN
+    tb_group_tile<int64_t>(blockIdx.x, tiles_m, tiles_n, &tile_r, &tile_c);
+    const int64_t m0 = tile_r * BM, n0 = tile_c * F::BN;
     const int64_t k0 = blockIdx.y * kchunk, depth = min(p.k - k0, kchunk);
     const int steps = (int)((depth + BK - 1) / BK);
     p.c += blockIdx.y * c_step;
