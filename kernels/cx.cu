@@ -10,10 +10,12 @@
 // (split.cuh). The error bound is the complex one of doc/TESTING.md
 // (each part a sum of 2k products of parts).
 #include <limits.h>
+#include <type_traits>
 #include "common.cuh"
 #include "cx_copy.cuh"
 #include "cx_math.cuh"
 #include "split.cuh"
+#include "tma.cuh"
 
 #ifndef TB_CX_SLICE
 #define TB_CX_SLICE 128 // the shallowest slice of k
@@ -55,6 +57,11 @@
 #ifndef TB_CX_GROUP
 #define TB_CX_GROUP 0
 #endif
+// -DTB_CXD_TMA=1 (to time): cx-dmma's stages filled by the copy engine (TMA: two copies a stage from one thread,
+// rows and k past the matrix zeros), a kernel for each op pair (cx_tma), where the device and operands allow it
+#ifndef TB_CXD_TMA
+#define TB_CXD_TMA 0
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -79,6 +86,12 @@ struct cx_config {
     static constexpr bool DYNAMIC = SMEM > 48 * 1024;
     static_assert(SMEM <= 227 * 1024, "shared memory of one block (Hopper)");
     static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
+    // where op(A)'s (a) or op(B)'s element (row or column r, complex k) is in a stage's tile, in parts: row k
+    static __host__ __device__ constexpr int at(bool a, int k, int r)
+    {
+        return k * (a ? AROW : BROW) + 2 * r;
+    }
+    using units = U;
     template <bool CA, bool CB>
     using math = typename U::template math<R, cx_config, CA, CB>;
 };
@@ -173,6 +186,41 @@ __device__ __forceinline__ void products_pipelined(M &sums, R (*tiles)[C::TILE],
     }
 }
 
+// C's tiles that this block computes, each as f(i0, j0) (its first row and column): with GROUP, blockIdx.x runs over
+// the tiles in groups of 8 tile rows (tb_group_tile); else blockIdx.x is the tile row and blockIdx.y its tile
+// column (and those gridDim.y on)
+template <class C, class R, class F>
+__device__ __forceinline__ void for_tiles(const cx_problem<R> &p, const F &f)
+{
+    if constexpr (TB_CX_GROUP) {
+        const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
+        for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
+            int64_t r, col;
+            tb_group_tile(b, tiles_m, tiles_n, &r, &col);
+            f(r * C::BM, col * C::BN);
+        }
+    } else {
+        for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN)
+            f((int64_t)blockIdx.x * C::BM, j0);
+    }
+}
+
+// A tile's sums into C (at c: C, or the block's slice of the workspace, raw) from row i0 and column j0
+template <class M, class R>
+__device__ __forceinline__ void store(const M &sums, const cx_problem<R> &p, R *c, int64_t i0, int64_t j0)
+{
+    sums.each([&](int r, int col, R re, R im) {
+        const int64_t i = i0 + r, j = j0 + col;
+        if (i >= p.m || j >= p.n)
+            return;
+        R *z = c + 2 * (i + j * p.ldc);
+        if (p.raw)
+            z[0] = re, z[1] = im;
+        else
+            tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
+    });
+}
+
 // OA, OB: op(A)'s and op(B)'s op when compiled, 0 (N), 1 (T), 2 (C) or 3 (N or T, at run time); conjugated ones
 // are multiplied as such (C::math); WIDE: an element in one copy (cx_loads)
 template <class R, class C, int OA, int OB, bool WIDE>
@@ -209,28 +257,91 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             products<C>(sums, tiles, nk, copy);
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next tile
-        sums.each([&](int r, int col, R re, R im) {
-            const int64_t i = i0 + r, j = j0 + col;
-            if (i >= p.m || j >= p.n)
-                return;
-            R *z = c + 2 * (i + j * p.ldc);
-            if (p.raw)
-                z[0] = re, z[1] = im;
-            else
-                tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
-        });
+        store(sums, p, c, i0, j0);
     };
-    if constexpr (TB_CX_GROUP) { // blockIdx.x: tiles in groups of 8 tile rows (tb_group_tile)
-        const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
-        for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
-            int64_t r, col;
-            tb_group_tile(b, tiles_m, tiles_n, &r, &col);
-            tile(r * C::BM, col * C::BN);
-        }
-    } else { // blockIdx.x: the tile row; blockIdx.y: its tile column (and those gridDim.y on)
-        for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN)
-            tile((int64_t)blockIdx.x * C::BM, j0);
+    for_tiles<C>(p, tile);
+}
+
+// op(A)'s and op(B)'s maps for TMA, the stored matrices read as real (cx_tma_kernel)
+struct cx_maps {
+    CUtensorMap a, b;
+};
+
+// Config C's stages as TMA fills them, for op(A)'s op OA and op(B)'s OB (0 N, 1 T, 2 C).  A box of the stored
+// matrix, read as real, lands row after row with no gap, so a tile's shared rows run along whichever side the
+// matrix is stored along: op(A)'s along C's rows where its op is N (as cx_kernel's), else along k; op(B)'s along
+// C's columns where its op is T or C, else along k.  Each row is read 2 (along C) or 4 complex numbers (along k)
+// longer than the tile, which keeps the rows' banks apart as PAD does; those are the next tile's elements, or
+// TMA's zeros past the matrix, and are never read.
+template <class C, int OA, int OB>
+struct cx_tma : C {
+    static constexpr bool A_SIDE = OA == 0, B_SIDE = OB != 0; // the shared rows run along C's side, else along k
+    static constexpr int AROW = A_SIDE ? 2 * C::BM + 4 : 2 * C::BK + 8;
+    static constexpr int BROW = B_SIDE ? 2 * C::BN + 4 : 2 * C::BK + 8;
+    static constexpr int A_ROWS = A_SIDE ? C::BK : C::BM, B_ROWS = B_SIDE ? C::BK : C::BN;
+    static constexpr int A_TILE = A_ROWS * AROW, TILE = A_TILE + B_ROWS * BROW; // in parts
+    static_assert(A_TILE * sizeof(double) % 128 == 0 && TILE * sizeof(double) % 128 == 0, "boxes at 128 bytes");
+    // the stages, their barriers, and room to start them at 128 bytes
+    static constexpr size_t SMEM = 128 + C::STAGES * (TILE * sizeof(double) + sizeof(uint64_t));
+    static __host__ __device__ constexpr int at(bool a, int k, int r)
+    {
+        return (a ? A_SIDE : B_SIDE) ? k * (a ? AROW : BROW) + 2 * r : r * (a ? AROW : BROW) + 2 * k;
     }
+    template <bool CA, bool CB>
+    using math = typename C::units::template math<double, cx_tma, CA, CB>;
+};
+
+// cx_kernel's product with the stages filled by TMA: all STAGES tiles of k in flight, each stage's two copies
+// issued by thread 0 once every thread is done with it, the threads waiting on its barrier for the bytes
+template <class C, int OA, int OB>
+__global__ void __launch_bounds__(C::THREADS, C::MINB)
+    cx_tma_kernel(const __grid_constant__ cx_maps maps, cx_problem<double> p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    using T = cx_tma<C, OA, OB>;
+    constexpr int S = C::STAGES;
+    extern __shared__ __align__(16) unsigned char cx_tma_smem[];
+    double *const base = reinterpret_cast<double *>(cx_tma_smem + (-smem(cx_tma_smem) & 127)); // at 128 bytes
+    uint64_t *const full = reinterpret_cast<uint64_t *>(base + S * T::TILE);
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++)
+            bar_init(smem(&full[s]), 1);
+        bar_init_fence();
+    }
+    __syncthreads();
+    const int64_t kbeg = (int64_t)blockIdx.z * p.kchunk;
+    const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
+    const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
+    double *c = p.c + blockIdx.z * p.c_step;
+    unsigned filled = 0; // the stages filled before this tile's, over the block's tiles: fill u is stage u % S,
+                         // and the phase u / S of its barrier
+    for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
+        // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
+        auto fill = [&](int kt, unsigned u) {
+            const uint32_t st = smem(base + u % S * T::TILE), bar = smem(&full[u % S]);
+            const int k0 = (int)(kbeg + (int64_t)kt * C::BK), r = (int)i0, col = (int)j0;
+            bar_expect(bar, T::TILE * sizeof(double));
+            tma_load(st, &maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r, bar);
+            tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
+                     bar);
+        };
+        if (threadIdx.x == 0)
+            for (int kt = 0; kt < S && kt < nk; kt++)
+                fill(kt, filled + kt);
+        typename T::template math<OA == 2, OB == 2> sums;
+        for (int kt = 0; kt < nk; kt++) {
+            const unsigned u = filled + kt;
+            bar_wait(smem(&full[u % S]), (int)(u / S & 1));
+            const double *as = base + u % S * T::TILE;
+            multiply(sums, as, as + T::A_TILE, C::BK);
+            __syncthreads(); // every thread is done with this stage, which is filled next
+            if (threadIdx.x == 0 && kt + S < nk)
+                fill(kt + S, u + S);
+        }
+        filled += nk;
+        store(sums, p, c, i0, j0);
+    });
+#endif
 }
 
 // C = alpha (the slices' sums, added in order) + beta C; slice z at ws + z step, leading dimension ldw (complex)
@@ -319,6 +430,8 @@ template <class R, class C>
 struct cx_kernel_of {
     // the dynamic shared memory a launch asks for
     static constexpr size_t DYN = C::DYNAMIC ? C::SMEM : 0;
+    // TB_CXD_TMA: cx-dmma's config has kernels whose stages TMA fills (cx_tma_kernel)
+    static constexpr bool TMA = TB_CXD_TMA && std::is_same<C, z_dmma>::value;
 
     // kernel k allowed the dynamic shared memory of C's stages, where they need it (at each launch, as dmma.cu
     // does: only builds with deeper stages ask); 0 or an error
@@ -329,10 +442,13 @@ struct cx_kernel_of {
         return (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     }
 
-    // the blocks that fit on all SMs of the current device at once
+    // the blocks that fit on all SMs of the current device at once (TMA: of its NN kernel, which calls on aligned
+    // operands run)
     static int64_t wave()
     {
         static int per_sm[TB_KERNEL_DEVICES];
+        if constexpr (TMA)
+            return tb_wave(per_sm, cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM);
         allow(cx_kernel<R, C, 3, 3, true>);
         return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
     }
@@ -410,6 +526,58 @@ struct cx_kernel_of {
         return *tail > 1 ? rows : 0;
     }
 
+    // TB_CXD_TMA: cx_tma_kernel, for cx-dmma's config, where it can run p: compute capability 9.0 or later, both
+    // operands at 16 bytes (wide: TMA's addresses), some k, and sizes that its 32-bit coordinates (in parts) reach
+    static bool tma_ok(const cx_problem<R> &p, bool wide)
+    {
+        static int major[TB_KERNEL_DEVICES];
+        const int64_t most = (int64_t)1 << 30;
+        return TMA && wide && p.k > 0 && p.m < most && p.n < most && p.k < most && p.lda < most && p.ldb < most &&
+               encoder() && tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9;
+    }
+
+    // The map of a stored matrix x (leading dimension ld) of `across` rows of `along` complex numbers, read as
+    // real, in boxes of box_along parts by box_across rows; 0 or an error
+    static int map(CUtensorMap *m, const R *x, int64_t ld, int64_t along, int64_t across, int box_along,
+                   int box_across)
+    {
+        const cuuint64_t dims[2] = { (cuuint64_t)(2 * along), (cuuint64_t)across };
+        const cuuint64_t strides[1] = { (cuuint64_t)(2 * ld) * sizeof(R) };
+        const cuuint32_t box[2] = { (cuuint32_t)box_along, (cuuint32_t)box_across }, elem[2] = { 1, 1 };
+        return encoder()(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 2, (void *)x, dims, strides, box, elem,
+                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
+                   ? 0
+                   : (int)cudaErrorInvalidValue;
+    }
+
+    // q on cx_tma_kernel for op(A)'s op OA and op(B)'s q.tb: op(A) is stored m x k (N) or k x m, op(B) k x n (N)
+    // or n x k
+    template <int OA>
+    static int tma_b(const cx_problem<R> &q, dim3 grid, cudaStream_t st)
+    {
+        return q.tb == 0 ? tma<OA, 0>(q, grid, st) : q.tb == 1 ? tma<OA, 1>(q, grid, st) : tma<OA, 2>(q, grid, st);
+    }
+    template <int OA, int OB>
+    static int tma(const cx_problem<R> &q, dim3 grid, cudaStream_t st)
+    {
+        if constexpr (TMA) {
+            using T = cx_tma<C, OA, OB>;
+            cx_maps maps;
+            if (map(&maps.a, q.a, q.lda, T::A_SIDE ? q.m : q.k, T::A_SIDE ? q.k : q.m, T::AROW, T::A_ROWS) ||
+                map(&maps.b, q.b, q.ldb, T::B_SIDE ? q.n : q.k, T::B_SIDE ? q.k : q.n, T::BROW, T::B_ROWS))
+                return (int)cudaErrorInvalidValue;
+            void (*k)(cx_maps, cx_problem<R>) = cx_tma_kernel<C, OA, OB>;
+            if (T::SMEM > 48 * 1024)
+                if (const int e = (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                            (int)T::SMEM))
+                    return e;
+            k<<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
+            return (int)cudaGetLastError();
+        }
+        return (int)cudaErrorNotSupported;
+    }
+
     static size_t workspace(const tb_kproblem *p)
     {
         int64_t kchunk, s = slices(p, &kchunk), tail;
@@ -448,11 +616,16 @@ struct cx_kernel_of {
                                       : dim3((unsigned)rows, tb_grid_y(cols), (unsigned)s);
         // an element in one copy where both operands' elements are aligned to their whole size
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
-        void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
-        if (const int e = allow(k))
-            return e;
-        k<<<grid, C::THREADS, DYN, st>>>(q);
-        int e = (int)cudaGetLastError();
+        int e;
+        if (tma_ok(p, wide)) {
+            e = p.ta == 0 ? tma_b<0>(q, grid, st) : p.ta == 1 ? tma_b<1>(q, grid, st) : tma_b<2>(q, grid, st);
+        } else {
+            void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
+            if ((e = allow(k)))
+                return e;
+            k<<<grid, C::THREADS, DYN, st>>>(q);
+            e = (int)cudaGetLastError();
+        }
         if (!e && s > 1) {
             cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(
                 p, (const R *)ws, ldw, q.c_step, (int)s);

@@ -121,7 +121,17 @@ struct dmma {
     template <class R, class C, bool CA, bool CB>
     struct math {
         static_assert(sizeof(R) == 8 && C::BK % 8 == 0, "FP64, whole steps of 8");
-        static_assert(C::AROW / 2 % 8 == 2 && C::BROW / 2 % 8 == 2, "rows apart by the banks' pattern of the reads");
+        // a quarter warp's 16-byte reads (g 0 and 1, t 0 to 3) meet no bank twice: at offsets (in 16 bytes) apart
+        // modulo 8, where C::at(a, k, r) places op(A)'s (a) or op(B)'s element (row or column r, complex k)
+        static constexpr bool apart(bool a)
+        {
+            unsigned seen = 0;
+            for (int g = 0; g < 2; g++)
+                for (int t = 0; t < 4; t++)
+                    seen |= 1u << C::at(a, t, g) / 2 % 8;
+            return seen == 0xff;
+        }
+        static_assert(apart(true) && apart(false), "rows apart by the banks' pattern of the reads");
         static constexpr int WX = C::BM / (8 * MI); // warps along the tile's rows
         double d[MI][NJ][4] = {}; // tile (i, j): row g's real parts at 2 t, 2 t + 1, then its imaginary parts
 
@@ -146,16 +156,15 @@ struct dmma {
         {
             const place h = here();
             const int g = h.g, t = h.t;
-            // the lane's 16-byte read p of row (or column) u + g of a shared tile whose rows hold `row` parts
-            auto read = [=](const R *s, int row, int u, int p) {
-                const int k = kk + t + 4 * p, r = u + g;
-                return *reinterpret_cast<const double2 *>(s + k * row + 2 * r);
+            // the lane's 16-byte read p of row (or column) u + g of op(A)'s tile (a) or op(B)'s at s
+            auto read = [=](const R *s, bool a, int u, int p) {
+                return *reinterpret_cast<const double2 *>(s + C::at(a, kk + t + 4 * p, u + g));
             };
 #pragma unroll
             for (int i = 0; i < MI; i++)
 #pragma unroll
                 for (int p = 0; p < 2; p++) {
-                    const double2 x = read(as, C::AROW, h.wm + 8 * i, p);
+                    const double2 x = read(as, true, h.wm + 8 * i, p);
                     const double xi = CA ? -x.y : x.y;
                     double *a = f.a[i] + 4 * p;
                     a[0] = x.x, a[1] = xi, a[2] = -xi, a[3] = x.x;
@@ -164,7 +173,7 @@ struct dmma {
             for (int j = 0; j < NJ; j++)
 #pragma unroll
                 for (int p = 0; p < 2; p++) {
-                    const double2 y = read(bs, C::BROW, h.wn + 8 * j, p);
+                    const double2 y = read(bs, false, h.wn + 8 * j, p);
                     f.b[j][2 * p] = y.x, f.b[j][2 * p + 1] = CB ? -y.y : y.y;
                 }
         }

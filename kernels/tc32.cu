@@ -17,11 +17,10 @@
 // and two consumer warpgroups of wgmma m64n128k16 (m64n256k8), with k split (split.cuh) where C has fewer tiles
 // than the GPU has SMs; the fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do the shapes
 // where tc32 (not tc128) is asked for and would be slower (worth_it).
-#include <cuda.h>
 #include <cuda_bf16.h>
-#include <cudaTypedefs.h>
 #include <stdint.h>
 #include "split.cuh"
+#include "tma.cuh"
 
 namespace {
 
@@ -360,46 +359,6 @@ __global__ void __launch_bounds__(256) split(side sa, side sb, int64_t K, int64_
 
 // --- the product ------------------------------------------------------------------------------------------------
 
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ void bar_init(uint32_t b, int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void bar_expect(uint32_t b, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void bar_arrive(uint32_t b)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
-}
-
-__device__ __forceinline__ void bar_wait(uint32_t b, int parity)
-{
-    uint32_t done;
-    do {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(b), "r"(parity)
-                     : "memory");
-    } while (!done);
-}
-
-// a box of a part (32 of k by the map's rows, 128 or F::BN), into shared memory at dst, completing on the barrier bar
-__device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, int k, int row, uint32_t bar)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
-                 "[%4];" ::"r"(dst),
-                 "l"((uint64_t)map), "r"(k), "r"(row), "r"(bar)
-                 : "memory");
-}
-
 // wgmma's view of a K-major tile of format F at addr: rows a swizzle wide, 8-row groups 8 rows apart
 template <class F> __device__ __forceinline__ uint64_t tile_desc(uint32_t addr)
 {
@@ -475,7 +434,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
             bar_init(smem(&full[s]), 1);
             bar_init(smem(&empty[s]), 8); // the consumers' eight warps
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        bar_init_fence();
     }
     __syncthreads();
     if (wg == 0) { // the producer: one thread issues every copy
@@ -584,21 +543,6 @@ __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int
 }
 
 // --- host side ----------------------------------------------------------------------------------------------------
-
-PFN_cuTensorMapEncodeTiled_v12000 encoder(void)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn; // a race stores the same pointer twice
-    if (!fn) {
-        cudaDriverEntryPointQueryResult q;
-        void *f = NULL;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) ==
-                cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)f;
-        cudaGetLastError();
-    }
-    return fn;
-}
 
 // compute capability 9.0 (the sm_90a code runs there only) on the current device
 int hopper(void)

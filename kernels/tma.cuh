@@ -1,0 +1,79 @@
+// The Hopper copy engine (TMA) and the shared-memory barriers (mbarrier) its copies complete on, for the kernels
+// that stage their tiles with it (tc32, and cx's -DTB_CXD_TMA build): cuTensorMapEncodeTiled, found through the
+// runtime (no link to the driver library), and the PTX forms they use, which need compute capability 9.0.
+#ifndef TB_KERNELS_TMA_CUH
+#define TB_KERNELS_TMA_CUH
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+namespace {
+
+__device__ __forceinline__ uint32_t smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void bar_init(uint32_t b, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(count) : "memory");
+}
+
+// the barriers' initialisation made visible to the copy engine (after bar_init, before the first copy)
+__device__ __forceinline__ void bar_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+__device__ __forceinline__ void bar_expect(uint32_t b, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void bar_arrive(uint32_t b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+}
+
+__device__ __forceinline__ void bar_wait(uint32_t b, int parity)
+{
+    uint32_t done;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(b), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+// the box of map at (x, y) (x along the stored rows, y across them) into shared memory at dst, completing on the
+// barrier bar
+__device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+                 "[%4];" ::"r"(dst),
+                 "l"((uint64_t)map), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+}
+
+// cuTensorMapEncodeTiled, or NULL where the driver lacks it
+inline PFN_cuTensorMapEncodeTiled_v12000 encoder(void)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn; // a race stores the same pointer twice
+    if (!fn) {
+        cudaDriverEntryPointQueryResult q;
+        void *f = NULL;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) ==
+                cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (PFN_cuTensorMapEncodeTiled_v12000)f;
+        cudaGetLastError();
+    }
+    return fn;
+}
+
+} // namespace
+
+#endif
