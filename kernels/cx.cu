@@ -447,8 +447,10 @@ struct cx_kernel_of {
     static int64_t wave()
     {
         static int per_sm[TB_KERNEL_DEVICES];
-        if constexpr (TMA)
+        if constexpr (TMA) {
+            allow_tma<0, 0>();
             return tb_wave(per_sm, cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM);
+        }
         allow(cx_kernel<R, C, 3, 3, true>);
         return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
     }
@@ -567,15 +569,22 @@ struct cx_kernel_of {
             if (map(&maps.a, q.a, q.lda, T::A_SIDE ? q.m : q.k, T::A_SIDE ? q.k : q.m, T::AROW, T::A_ROWS) ||
                 map(&maps.b, q.b, q.ldb, T::B_SIDE ? q.n : q.k, T::B_SIDE ? q.k : q.n, T::BROW, T::B_ROWS))
                 return (int)cudaErrorInvalidValue;
-            void (*k)(cx_maps, cx_problem<R>) = cx_tma_kernel<C, OA, OB>;
-            if (T::SMEM > 48 * 1024)
-                if (const int e = (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                            (int)T::SMEM))
-                    return e;
-            k<<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
+            if (const int e = allow_tma<OA, OB>())
+                return e;
+            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
             return (int)cudaGetLastError();
         }
         return (int)cudaErrorNotSupported;
+    }
+    // the TMA kernel allowed its stages' shared memory where that is past 48 KiB; 0 or an error
+    template <int OA, int OB>
+    static int allow_tma()
+    {
+        if constexpr (TMA)
+            if (cx_tma<C, OA, OB>::SMEM > 48 * 1024)
+                return (int)cudaFuncSetAttribute(cx_tma_kernel<C, OA, OB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 (int)cx_tma<C, OA, OB>::SMEM);
+        return 0;
     }
 
     static size_t workspace(const tb_kproblem *p)
