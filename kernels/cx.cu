@@ -328,12 +328,38 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         if (threadIdx.x == 0)
             for (int kt = 0; kt < S && kt < nk; kt++)
                 fill(kt, filled + kt);
-        typename T::template math<OA == 2, OB == 2> sums;
+        using M = typename T::template math<OA == 2, OB == 2>;
+        M sums;
+        // the stage of fill u, once its bytes are in
+        auto ready = [&](unsigned u) {
+            bar_wait(smem(&full[u % S]), (int)(u / S & 1));
+            return (const double *)base + u % S * T::TILE;
+        };
+        constexpr int STEPS = C::BK / M::STEP;
+        typename M::frag f[2]; // PIPE: a step's fragments read while the step before is multiplied
+        if (cx_pipe<C>::on && nk > 0) {
+            const double *as = ready(filled);
+            M::load(f[0], as, as + T::A_TILE, 0);
+        }
         for (int kt = 0; kt < nk; kt++) {
             const unsigned u = filled + kt;
-            bar_wait(smem(&full[u % S]), (int)(u / S & 1));
-            const double *as = base + u % S * T::TILE;
-            multiply(sums, as, as + T::A_TILE, C::BK);
+            if constexpr (cx_pipe<C>::on) {
+                static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
+                const double *as = base + u % S * T::TILE;
+#pragma unroll
+                for (int st = 0; st < STEPS; st++) {
+                    if (st + 1 < STEPS) {
+                        M::load(f[(st + 1) % 2], as, as + T::A_TILE, (st + 1) * M::STEP);
+                    } else if (kt + 1 < nk) { // the next stage's first step, before this one's last products
+                        const double *an = ready(u + 1);
+                        M::load(f[(st + 1) % 2], an, an + T::A_TILE, 0);
+                    }
+                    sums.mma(f[st % 2]);
+                }
+            } else {
+                const double *as = ready(u);
+                multiply(sums, as, as + T::A_TILE, C::BK);
+            }
             __syncthreads(); // every thread is done with this stage, which is filled next
             if (threadIdx.x == 0 && kt + S < nk)
                 fill(kt + S, u + S);
