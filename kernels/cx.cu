@@ -4,11 +4,10 @@
 // tile of C; op(A) and op(B) are copied into shared memory from where they are stored, whatever their ops, a few
 // tiles of k ahead (cp.async), and the conjugate is taken in the products (compiled in for each op pair). On the
 // units, each element's terms are the naive kernel's (tb_cx_dot: the same fused multiply-adds, in order along k); on
-// the tensor cores, the same terms (the real part's second with the imaginary part of op(A) negated), summed in the
-// MMA's order. C is updated as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no check
-// and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums are added in order
-// (split.cuh). The error bound is the complex one of doc/TESTING.md
-// (each part a sum of 2k products of parts).
+// the tensor cores, the same terms up to their signs (cx_math.cuh's dmma), summed in the MMA's order. C is updated
+// as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no check and no fixup; where the
+// tiles are too few to fill the GPU, k is cut into slices whose sums are added in order (split.cuh). The error bound
+// is the complex one of doc/TESTING.md (each part a sum of 2k products of parts).
 #include <limits.h>
 #include <type_traits>
 #include "common.cuh"

@@ -41,8 +41,8 @@ struct chunk {
 
 // How the threads multiply a stage's tiles (op(A)'s BK shared rows, then op(B)'s: row l holds k = l).  Each
 // math<R, C, CA, CB> holds a thread's sums; a stage is STEP k at a time: load() reads a step's parts from shared
-// memory into a frag, mma() adds its products (CA, CB: op(A), op(B) conjugated, their imaginary parts taken
-// negated: the same values as the naive kernel's negated loads, so the same terms), and each() hands every sum
+// memory into a frag, mma() adds its products (CA, CB: op(A), op(B) conjugated; simt takes their imaginary parts
+// negated, the same values as the naive kernel's negated loads, so the same terms), and each() hands every sum
 // with its row and column in the block's tile to f.
 
 // On the FP32 or FP64 units: each thread TM x TN elements, spread by chunk<R>::at
@@ -110,7 +110,11 @@ struct simt {
 // op(B) fills two adjacent registers of a fragment as they stand, op(A)'s second column is the same parts swapped
 // and one negated (the only moves), and one MMA does what four m16n8k8 would (that form needed a register move for
 // every part of its fragments, and was the slower; bench/RESULTS.md).  A quarter warp reads four k of two rows, so
-// rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.
+// rows 32 bytes past a multiple of 128 apart (PAD) meet no bank twice.  Conjugates cost no more: with op(B)
+// conjugated, op(A) is taken as [re im; im -re] (the same terms as op(B)'s imaginary parts negated), and with
+// op(A) conjugated the product is computed as its conjugate, conj(op(A)) op(B) = conj(op(A) conj(op(B))): the
+// other operand's conjugate taken instead, the sums' imaginary parts negated at the end (each term negated, so each
+// sum exactly, but for the sign of a zero).
 template <int MI, int NJ>
 struct dmma {
     static constexpr int threads(int bm, int bn)
@@ -165,16 +169,18 @@ struct dmma {
 #pragma unroll
                 for (int p = 0; p < 2; p++) {
                     const double2 x = read(as, true, h.wm + 8 * i, p);
-                    const double xi = CA ? -x.y : x.y;
                     double *a = f.a[i] + 4 * p;
-                    a[0] = x.x, a[1] = xi, a[2] = -xi, a[3] = x.x;
+                    if (CA != CB) // op(A) times op(B)'s conjugate
+                        a[0] = x.x, a[1] = x.y, a[2] = x.y, a[3] = -x.x;
+                    else
+                        a[0] = x.x, a[1] = x.y, a[2] = -x.y, a[3] = x.x;
                 }
 #pragma unroll
             for (int j = 0; j < NJ; j++)
 #pragma unroll
                 for (int p = 0; p < 2; p++) {
                     const double2 y = read(bs, false, h.wn + 8 * j, p);
-                    f.b[j][2 * p] = y.x, f.b[j][2 * p + 1] = CB ? -y.y : y.y;
+                    f.b[j][2 * p] = y.x, f.b[j][2 * p + 1] = y.y;
                 }
         }
         __device__ __forceinline__ void mma(const frag &f)
@@ -196,8 +202,8 @@ struct dmma {
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
 #pragma unroll
-                    for (int e = 0; e < 2; e++)
-                        f(wm + 8 * i + g, wn + 8 * j + 2 * t + e, d[i][j][e], d[i][j][2 + e]);
+                    for (int e = 0; e < 2; e++) // op(A) conjugated: the conjugate of what was computed
+                        f(wm + 8 * i + g, wn + 8 * j + 2 * t + e, d[i][j][e], CA ? -d[i][j][2 + e] : d[i][j][2 + e]);
         }
     };
 };
