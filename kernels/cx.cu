@@ -467,8 +467,8 @@ struct cx_kernel_of {
         return (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     }
 
-    // the blocks that fit on all SMs of the current device at once (TMA: of its NN kernel, which calls on aligned
-    // operands run)
+    // the blocks that fit on all SMs of the current device at once (with TMA, of its NN kernel: calls on aligned
+    // operands run the TMA kernels)
     static int64_t wave()
     {
         static int per_sm[TB_KERNEL_DEVICES];
@@ -601,6 +601,7 @@ struct cx_kernel_of {
         }
         return (int)cudaErrorNotSupported;
     }
+
     // the TMA kernel allowed its stages' shared memory where that is past 48 KiB; 0 or an error
     template <int OA, int OB>
     static int allow_tma()
