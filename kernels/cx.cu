@@ -10,11 +10,11 @@
 // is the complex one of doc/TESTING.md (each part a sum of 2k products of parts).
 #include <limits.h>
 #include <type_traits>
-#include "common.cuh"
 #include "cx_copy.cuh"
+#include "cx_core.cuh"
 #include "cx_math.cuh"
+#include "cx_tma.cuh"
 #include "split.cuh"
-#include "tma.cuh"
 
 #ifndef TB_CX_SLICE
 #define TB_CX_SLICE 128 // the shallowest slice of k
@@ -37,11 +37,6 @@
 #ifndef TB_CX_DIAG
 #define TB_CX_DIAG 0
 #endif
-// -DTB_CX_PIPE=1 (to time): the fragments of a tile's next step read while this step is multiplied, across the
-// barrier too (the next tile's first step read right after it), so that the MMAs need not wait on those reads
-#ifndef TB_CX_PIPE
-#define TB_CX_PIPE 0
-#endif
 // -DTB_CXD_OCCUPANCY=1 (to time): cx-dmma also built at two blocks an SM with PIPE, and each call given the build
 // whose rounds (C's tiles times the slices, over the blocks that run at once, each a slice deep:
 // cx_kernel_of::rounds) take less time, a round of two blocks an SM taken to last TB_CXD_TWO_WAVE of one of three
@@ -50,11 +45,6 @@
 #endif
 #ifndef TB_CXD_TWO_WAVE
 #define TB_CXD_TWO_WAVE 0.74
-#endif
-// -DTB_CX_GROUP=1 (to time): C's tiles taken in groups of 8 tile rows (tb_group_tile), so that where C is tall and
-// thin the blocks running at once share op(A)'s row panels (else all of a tile column before the next)
-#ifndef TB_CX_GROUP
-#define TB_CX_GROUP 0
 #endif
 // -DTB_CXD_TMA=1 (to time): cx-dmma's stages filled by the copy engine (TMA: two copies a stage from one thread,
 // rows and k past the matrix zeros), a kernel for each op pair (cx_tma), where the device and operands allow it
@@ -67,69 +57,6 @@
 #endif
 
 namespace {
-
-// U: how the threads multiply (simt or dmma below), which gives THREADS for a BM x BN tile; STAGES: tiles of k in
-// shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least (registers are capped to
-// allow it); PAD: parts after each shared row; SPLIT: k is split only where C has fewer tiles than SPLIT blocks an
-// SM, into slices that fill those (0: whatever the tiles, slices that fill as many blocks as fit)
-template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_, int SPLIT_ = 0>
-struct cx_config {
-    static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_, SPLIT = SPLIT_;
-    static constexpr int THREADS = U::threads(BM, BN);
-    static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
-    static constexpr int TILE = BK * (AROW + BROW); // one stage: op(A)'s tile, then op(B)'s
-    static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
-    static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
-    // the stages' bytes; past 48 KiB they are dynamic shared memory, which the launch asks for (cx_kernel_of)
-    static constexpr size_t SMEM = STAGES * BK * (AROW + BROW) * sizeof(R);
-    static constexpr bool DYNAMIC = SMEM > 48 * 1024;
-    static_assert(SMEM <= 227 * 1024, "shared memory of one block (Hopper)");
-    static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
-    // where op(A)'s (a) or op(B)'s element (row or column r, complex k) is in a stage's tile, in parts: row k
-    static __host__ __device__ constexpr int at(bool a, int k, int r)
-    {
-        return k * (a ? AROW : BROW) + 2 * r;
-    }
-    using units = U;
-    template <bool CA, bool CB>
-    using math = typename U::template math<R, cx_config, CA, CB>;
-};
-
-// config C with PIPE, whatever TB_CX_PIPE says (cx_pipe<C>::on: whether a config's kernels pipeline)
-template <class C>
-struct cx_piped : C {
-};
-template <class C>
-struct cx_pipe {
-    static constexpr bool on = TB_CX_PIPE;
-};
-template <class C>
-struct cx_pipe<cx_piped<C>> {
-    static constexpr bool on = true;
-};
-
-// A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
-template <class R>
-struct cx_problem {
-    const R *a, *b;
-    R *c;
-    int64_t lda, ldb, ldc, m, n, k, kchunk, c_step;
-    int ta, tb;
-    R ar, ai, br, bi;
-    bool raw;
-};
-
-// A stage's products, a step at a time
-template <class M, class R>
-__device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int bk)
-{
-#pragma unroll
-    for (int kk = 0; kk < bk; kk += M::STEP) {
-        typename M::frag f;
-        M::load(f, as, bs, kk);
-        sums.mma(f);
-    }
-}
 
 // A column tile's products over its nk tiles of k: copy(kt) queues tile kt's copies into stage kt % STAGES (and
 // commits a group, empty past nk); the stages are STAGES - 1 tiles ahead of the products
@@ -185,41 +112,6 @@ __device__ __forceinline__ void products_pipelined(M &sums, R (*tiles)[C::TILE],
     }
 }
 
-// C's tiles that this block computes, each as f(i0, j0) (its first row and column): with GROUP, blockIdx.x runs over
-// the tiles in groups of 8 tile rows (tb_group_tile); else blockIdx.x is the tile row and blockIdx.y its tile
-// column (and those gridDim.y on)
-template <class C, class R, class F>
-__device__ __forceinline__ void for_tiles(const cx_problem<R> &p, const F &f)
-{
-    if constexpr (TB_CX_GROUP) {
-        const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
-        for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
-            int64_t r, col;
-            tb_group_tile(b, tiles_m, tiles_n, &r, &col);
-            f(r * C::BM, col * C::BN);
-        }
-    } else {
-        for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN)
-            f((int64_t)blockIdx.x * C::BM, j0);
-    }
-}
-
-// A tile's sums into C (at c: C, or the block's slice of the workspace, raw) from row i0 and column j0
-template <class M, class R>
-__device__ __forceinline__ void store(const M &sums, const cx_problem<R> &p, R *c, int64_t i0, int64_t j0)
-{
-    sums.each([&](int r, int col, R re, R im) {
-        const int64_t i = i0 + r, j = j0 + col;
-        if (i >= p.m || j >= p.n)
-            return;
-        R *z = c + 2 * (i + j * p.ldc);
-        if (p.raw)
-            z[0] = re, z[1] = im;
-        else
-            tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
-    });
-}
-
 // OA, OB: op(A)'s and op(B)'s op when compiled, 0 (N), 1 (T), 2 (C) or 3 (N or T, at run time); conjugated ones
 // are multiplied as such (C::math); WIDE: an element in one copy (cx_loads)
 template <class R, class C, int OA, int OB, bool WIDE>
@@ -259,114 +151,6 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         store(sums, p, c, i0, j0);
     };
     for_tiles<C>(p, tile);
-}
-
-// op(A)'s and op(B)'s maps for TMA, the stored matrices read as real (cx_tma_kernel)
-struct cx_maps {
-    CUtensorMap a, b;
-};
-
-// Config C's stages as TMA fills them, for op(A)'s op OA and op(B)'s OB (0 N, 1 T, 2 C).  A box of the stored
-// matrix, read as real, lands row after row with no gap, so a tile's shared rows run along whichever side the
-// matrix is stored along: op(A)'s along C's rows where its op is N (as cx_kernel's), else along k; op(B)'s along
-// C's columns where its op is T or C, else along k.  Each row is read 2 (along C) or 4 complex numbers (along k)
-// longer than the tile, which keeps the rows' banks apart as PAD does; those are the next tile's elements, or
-// TMA's zeros past the matrix, and are never read.
-template <class C, int OA, int OB>
-struct cx_tma : C {
-    static constexpr bool A_SIDE = OA == 0, B_SIDE = OB != 0; // the shared rows run along C's side, else along k
-    static constexpr int AROW = A_SIDE ? 2 * C::BM + 4 : 2 * C::BK + 8;
-    static constexpr int BROW = B_SIDE ? 2 * C::BN + 4 : 2 * C::BK + 8;
-    static constexpr int A_ROWS = A_SIDE ? C::BK : C::BM, B_ROWS = B_SIDE ? C::BK : C::BN;
-    static constexpr int A_TILE = A_ROWS * AROW, TILE = A_TILE + B_ROWS * BROW; // in parts
-    static_assert(A_TILE * sizeof(double) % 128 == 0 && TILE * sizeof(double) % 128 == 0, "boxes at 128 bytes");
-    // the stages, their barriers, and room to start them at 128 bytes
-    static constexpr size_t SMEM = 128 + C::STAGES * (TILE * sizeof(double) + sizeof(uint64_t));
-    static __host__ __device__ constexpr int at(bool a, int k, int r)
-    {
-        return (a ? A_SIDE : B_SIDE) ? k * (a ? AROW : BROW) + 2 * r : r * (a ? AROW : BROW) + 2 * k;
-    }
-    template <bool CA, bool CB>
-    using math = typename C::units::template math<double, cx_tma, CA, CB>;
-};
-
-// cx_kernel's product with the stages filled by TMA: all STAGES tiles of k in flight, each stage's two copies
-// issued by thread 0 once every thread is done with it, the threads waiting on its barrier for the bytes
-template <class C, int OA, int OB>
-__global__ void __launch_bounds__(C::THREADS, C::MINB)
-    cx_tma_kernel(const __grid_constant__ cx_maps maps, cx_problem<double> p)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    using T = cx_tma<C, OA, OB>;
-    constexpr int S = C::STAGES;
-    extern __shared__ __align__(16) unsigned char cx_tma_smem[];
-    double *const base = reinterpret_cast<double *>(cx_tma_smem + (-smem(cx_tma_smem) & 127)); // at 128 bytes
-    uint64_t *const full = reinterpret_cast<uint64_t *>(base + S * T::TILE);
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < S; s++)
-            bar_init(smem(&full[s]), 1);
-        bar_init_fence();
-    }
-    __syncthreads();
-    const int64_t kbeg = (int64_t)blockIdx.z * p.kchunk;
-    const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
-    const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
-    double *c = p.c + blockIdx.z * p.c_step;
-    unsigned filled = 0; // the stages filled before this tile's, over the block's tiles: fill u is stage u % S,
-                         // and the phase u / S of its barrier
-    for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
-        // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
-        auto fill = [&](int kt, unsigned u) {
-            const uint32_t st = smem(base + u % S * T::TILE), bar = smem(&full[u % S]);
-            const int k0 = (int)(kbeg + (int64_t)kt * C::BK), r = (int)i0, col = (int)j0;
-            bar_expect(bar, T::TILE * sizeof(double));
-            tma_load(st, &maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r, bar);
-            tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
-                     bar);
-        };
-        if (threadIdx.x == 0)
-            for (int kt = 0; kt < S && kt < nk; kt++)
-                fill(kt, filled + kt);
-        using M = typename T::template math<OA == 2, OB == 2>;
-        M sums;
-        // the stage of fill u, once its bytes are in
-        auto ready = [&](unsigned u) {
-            bar_wait(smem(&full[u % S]), (int)(u / S & 1));
-            return (const double *)base + u % S * T::TILE;
-        };
-        constexpr int STEPS = C::BK / M::STEP;
-        typename M::frag f[2]; // PIPE: a step's fragments read while the step before is multiplied
-        if (cx_pipe<C>::on && nk > 0) {
-            const double *as = ready(filled);
-            M::load(f[0], as, as + T::A_TILE, 0);
-        }
-        for (int kt = 0; kt < nk; kt++) {
-            const unsigned u = filled + kt;
-            if constexpr (cx_pipe<C>::on) {
-                static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
-                const double *as = base + u % S * T::TILE;
-#pragma unroll
-                for (int st = 0; st < STEPS; st++) {
-                    if (st + 1 < STEPS) {
-                        M::load(f[(st + 1) % 2], as, as + T::A_TILE, (st + 1) * M::STEP);
-                    } else if (kt + 1 < nk) { // the next stage's first step, before this one's last products
-                        const double *an = ready(u + 1);
-                        M::load(f[(st + 1) % 2], an, an + T::A_TILE, 0);
-                    }
-                    sums.mma(f[st % 2]);
-                }
-            } else {
-                const double *as = ready(u);
-                multiply(sums, as, as + T::A_TILE, C::BK);
-            }
-            __syncthreads(); // every thread is done with this stage, which is filled next
-            if (threadIdx.x == 0 && kt + S < nk)
-                fill(kt + S, u + S);
-        }
-        filled += nk;
-        store(sums, p, c, i0, j0);
-    });
-#endif
 }
 
 // C = alpha (the slices' sums, added in order) + beta C; slice z at ws + z step, leading dimension ldw (complex)

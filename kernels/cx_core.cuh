@@ -1,0 +1,124 @@
+// What kernels/cx.cu's kernels share, whatever fills their stages (cp.async there, TMA in cx_tma.cuh): a tile's
+// config, a problem as a kernel takes it, a stage's products, which of C's tiles a block computes, and how their
+// sums reach C.
+#ifndef TB_KERNELS_CX_CORE_CUH
+#define TB_KERNELS_CX_CORE_CUH
+
+#include <stdint.h>
+#include "common.cuh"
+
+// -DTB_CX_PIPE=1 (to time): the fragments of a tile's next step read while this step is multiplied, across the
+// barrier too (the next tile's first step read right after it), so that the MMAs need not wait on those reads
+#ifndef TB_CX_PIPE
+#define TB_CX_PIPE 0
+#endif
+// -DTB_CX_GROUP=1 (to time): C's tiles taken in groups of 8 tile rows (tb_group_tile), so that where C is tall and
+// thin the blocks running at once share op(A)'s row panels (else all of a tile column before the next)
+#ifndef TB_CX_GROUP
+#define TB_CX_GROUP 0
+#endif
+
+namespace {
+
+// U: how the threads multiply (simt or dmma of cx_math.cuh), which gives THREADS for a BM x BN tile; STAGES:
+// tiles of k in shared memory (being filled, or multiplied); MINB: the blocks an SM should hold at least
+// (registers are capped to allow it); PAD: parts after each shared row; SPLIT: k is split only where C has fewer
+// tiles than SPLIT blocks an SM, into slices that fill those (0: whatever the tiles, slices that fill as many
+// blocks as fit)
+template <class R, int BM_, int BN_, class U, int BK_, int STAGES_, int MINB_, int PAD_, int SPLIT_ = 0>
+struct cx_config {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MINB = MINB_, PAD = PAD_, SPLIT = SPLIT_;
+    static constexpr int THREADS = U::threads(BM, BN);
+    static constexpr int AROW = 2 * BM + PAD, BROW = 2 * BN + PAD;               // shared rows, in parts
+    static constexpr int TILE = BK * (AROW + BROW); // one stage: op(A)'s tile, then op(B)'s
+    static constexpr int ALOADS = BM * BK / THREADS, BLOADS = BN * BK / THREADS; // elements a thread loads a tile
+    static_assert(BM * BK % THREADS == 0 && BN * BK % THREADS == 0, "whole loads");
+    // the stages' bytes; past 48 KiB they are dynamic shared memory, which the launch asks for (cx_kernel_of)
+    static constexpr size_t SMEM = STAGES * BK * (AROW + BROW) * sizeof(R);
+    static constexpr bool DYNAMIC = SMEM > 48 * 1024;
+    static_assert(SMEM <= 227 * 1024, "shared memory of one block (Hopper)");
+    static_assert(PAD * sizeof(R) % 16 == 0, "16-byte rows");
+    // where op(A)'s (a) or op(B)'s element (row or column r, complex k) is in a stage's tile, in parts: row k
+    static __host__ __device__ constexpr int at(bool a, int k, int r)
+    {
+        return k * (a ? AROW : BROW) + 2 * r;
+    }
+    using units = U;
+    template <bool CA, bool CB>
+    using math = typename U::template math<R, cx_config, CA, CB>;
+};
+
+// config C with PIPE, whatever TB_CX_PIPE says (cx_pipe<C>::on: whether a config's kernels pipeline)
+template <class C>
+struct cx_piped : C {
+};
+template <class C>
+struct cx_pipe {
+    static constexpr bool on = TB_CX_PIPE;
+};
+template <class C>
+struct cx_pipe<cx_piped<C>> {
+    static constexpr bool on = true;
+};
+
+// A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
+template <class R>
+struct cx_problem {
+    const R *a, *b;
+    R *c;
+    int64_t lda, ldb, ldc, m, n, k, kchunk, c_step;
+    int ta, tb;
+    R ar, ai, br, bi;
+    bool raw;
+};
+
+// A stage's products, a step at a time
+template <class M, class R>
+__device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int bk)
+{
+#pragma unroll
+    for (int kk = 0; kk < bk; kk += M::STEP) {
+        typename M::frag f;
+        M::load(f, as, bs, kk);
+        sums.mma(f);
+    }
+}
+
+// C's tiles that this block computes, each as f(i0, j0) (its first row and column): with GROUP, blockIdx.x runs over
+// the tiles in groups of 8 tile rows (tb_group_tile); else blockIdx.x is the tile row and blockIdx.y its tile
+// column (and those gridDim.y on)
+template <class C, class R, class F>
+__device__ __forceinline__ void for_tiles(const cx_problem<R> &p, const F &f)
+{
+    if constexpr (TB_CX_GROUP) {
+        const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
+        for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
+            int64_t r, col;
+            tb_group_tile(b, tiles_m, tiles_n, &r, &col);
+            f(r * C::BM, col * C::BN);
+        }
+    } else {
+        for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN)
+            f((int64_t)blockIdx.x * C::BM, j0);
+    }
+}
+
+// A tile's sums into C (at c: C, or the block's slice of the workspace, raw) from row i0 and column j0
+template <class M, class R>
+__device__ __forceinline__ void store(const M &sums, const cx_problem<R> &p, R *c, int64_t i0, int64_t j0)
+{
+    sums.each([&](int r, int col, R re, R im) {
+        const int64_t i = i0 + r, j = j0 + col;
+        if (i >= p.m || j >= p.n)
+            return;
+        R *z = c + 2 * (i + j * p.ldc);
+        if (p.raw)
+            z[0] = re, z[1] = im;
+        else
+            tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
+    });
+}
+
+} // namespace
+
+#endif
