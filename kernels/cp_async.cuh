@@ -1,6 +1,7 @@
 // Shared memory filled by cp.async (Ampere and later): no registers between the load and the store, and the copies
 // of the tiles ahead in flight while this one is multiplied.  Each thread's copies are committed in groups, and a
-// wait leaves the newest groups in flight.  Used by the kernels that stage tiles this way (dmma, cx).
+// wait leaves the newest groups in flight.  Used by the kernels that stage tiles this way (dmma, cx); smem_addr
+// also by those that fill them by TMA (tma.cuh).
 #ifndef TB_KERNELS_CP_ASYNC_CUH
 #define TB_KERNELS_CP_ASYNC_CUH
 

@@ -47,11 +47,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     using T = cx_tma<C, OA, OB>;
     constexpr int S = C::STAGES;
     extern __shared__ __align__(16) unsigned char cx_tma_smem[];
-    double *const base = reinterpret_cast<double *>(cx_tma_smem + (-smem(cx_tma_smem) & 127)); // at 128 bytes
+    double *const base = reinterpret_cast<double *>(cx_tma_smem + (-smem_addr(cx_tma_smem) & 127)); // at 128 bytes
     uint64_t *const full = reinterpret_cast<uint64_t *>(base + S * T::TILE);
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; s++)
-            bar_init(smem(&full[s]), 1);
+            bar_init(smem_addr(&full[s]), 1);
         bar_init_fence();
     }
     __syncthreads();
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
         // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
         auto fill = [&](int kt, unsigned u) {
-            const uint32_t st = smem(base + u % S * T::TILE), bar = smem(&full[u % S]);
+            const uint32_t st = smem_addr(base + u % S * T::TILE), bar = smem_addr(&full[u % S]);
             const int k0 = (int)(kbeg + (int64_t)kt * C::BK), r = (int)i0, col = (int)j0;
             bar_expect(bar, T::TILE * sizeof(double));
             tma_load(st, &maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r, bar);
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         M sums;
         // the stage of fill u, once its bytes are in
         auto ready = [&](unsigned u) {
-            bar_wait(smem(&full[u % S]), (int)(u / S & 1));
+            bar_wait(smem_addr(&full[u % S]), (int)(u / S & 1));
             return (const double *)base + u % S * T::TILE;
         };
         constexpr int STEPS = C::BK / M::STEP;

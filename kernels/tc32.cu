@@ -431,8 +431,8 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
     p.c += blockIdx.y * c_step;
     if (threadIdx.x == 0) {
         for (int s = 0; s < T::STAGES; s++) {
-            bar_init(smem(&full[s]), 1);
-            bar_init(smem(&empty[s]), 8); // the consumers' eight warps
+            bar_init(smem_addr(&full[s]), 1);
+            bar_init(smem_addr(&empty[s]), 8); // the consumers' eight warps
         }
         bar_init_fence();
     }
@@ -443,8 +443,8 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
             for (int i = 0; i < steps; i++) {
                 const int s = i % T::STAGES;
                 if (i >= T::STAGES)
-                    bar_wait(smem(&empty[s]), (i / T::STAGES - 1) & 1);
-                const uint32_t st = smem(base + s * T::STAGE_BYTES), f = smem(&full[s]);
+                    bar_wait(smem_addr(&empty[s]), (i / T::STAGES - 1) & 1);
+                const uint32_t st = smem_addr(base + s * T::STAGE_BYTES), f = smem_addr(&full[s]);
                 bar_expect(f, T::STAGE_BYTES);
                 for (int j = 0; j < F::PARTS; j++) {
                     tma_load(st + j * T::A_BYTES, &tm.a[j], (int)(k0 + i * BK), (int)m0, f);
@@ -466,8 +466,8 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
         step[i] = 0.f;
     for (int i = 0; i < steps; i++) {
         const int s = i % T::STAGES;
-        bar_wait(smem(&full[s]), (i / T::STAGES) & 1);
-        const uint32_t st = smem(base + s * T::STAGE_BYTES);
+        bar_wait(smem_addr(&full[s]), (i / T::STAGES) & 1);
+        const uint32_t st = smem_addr(base + s * T::STAGE_BYTES);
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
         if constexpr (BF16) {
 #pragma unroll
@@ -480,7 +480,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
             asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
             if (t % 32 == 0)
-                bar_arrive(smem(&empty[s]));
+                bar_arrive(smem_addr(&empty[s]));
 #pragma unroll
             for (int j = 0; j < NACC; j++)
                 acc[j] += step[j];
@@ -493,7 +493,7 @@ __global__ void __launch_bounds__(384, 1) product(const __grid_constant__ maps t
             asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
             asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
             if (i > 0 && t % 32 == 0) // the step before is done with its stage
-                bar_arrive(smem(&empty[(i - 1) % T::STAGES]));
+                bar_arrive(smem_addr(&empty[(i - 1) % T::STAGES]));
         }
     }
     if (!BF16)

@@ -8,13 +8,9 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include "cp_async.cuh" // smem_addr
 
 namespace {
-
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
 
 __device__ __forceinline__ void bar_init(uint32_t b, int count)
 {
