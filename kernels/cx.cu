@@ -123,19 +123,16 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
     extern __shared__ __align__(16) unsigned char cx_dynamic[];
     R(*const tiles)[C::TILE] =
         C::DYNAMIC ? reinterpret_cast<R(*)[C::TILE]>(cx_dynamic) : reinterpret_cast<R(*)[C::TILE]>(fixed);
-    const int64_t kbeg = (int64_t)blockIdx.z * p.kchunk;
-    const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
-    const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
-    R *c = p.c + blockIdx.z * p.c_step;
+    const cx_slice<C, R> z(p);
     auto tile = [&](int64_t i0, int64_t j0) { // C's tile from row i0 and column j0
         cx_loads<R, C::ALOADS, C::BM, C::BK, C::THREADS, WIDE, C::AROW, OA == 3 ? 2 : OA != 0> la;
         cx_loads<R, C::BLOADS, C::BN, C::BK, C::THREADS, WIDE, C::BROW, OB == 3 ? 2 : OB == 0> lb;
-        la.init(p.a, p.lda, p.ta != 0, i0, kbeg, p.m - i0);
-        lb.init(p.b, p.ldb, p.tb == 0, j0, kbeg, p.n - j0);
+        la.init(p.a, p.lda, p.ta != 0, i0, z.kbeg, p.m - i0);
+        lb.init(p.b, p.ldb, p.tb == 0, j0, z.kbeg, p.n - j0);
         auto copy = [&](int kt) { // tiles in order, each once
-            if (kt < nk) {
+            if (kt < z.nk) {
                 R *t = tiles[kt % C::STAGES];
-                const int64_t left = kend - kbeg - (int64_t)kt * C::BK;
+                const int64_t left = z.kend - z.kbeg - (int64_t)kt * C::BK;
                 la.copy(t, left, p.a);
                 lb.copy(t + C::BK * C::AROW, left, p.b);
             }
@@ -143,12 +140,12 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         };
         typename C::template math<CA, CB> sums;
         if constexpr (cx_pipe<C>::on)
-            products_pipelined<C>(sums, tiles, nk, copy);
+            products_pipelined<C>(sums, tiles, z.nk, copy);
         else
-            products<C>(sums, tiles, nk, copy);
+            products<C>(sums, tiles, z.nk, copy);
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next tile
-        store(sums, p, c, i0, j0);
+        store(sums, p, z.c, i0, j0);
     };
     for_tiles<C>(p, tile);
 }

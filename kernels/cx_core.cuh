@@ -72,6 +72,19 @@ struct cx_problem {
     bool raw;
 };
 
+// This block's slice of k (blockIdx.z): from kbeg to kend, nk tiles of BK; and where its sums go
+template <class C, class R>
+struct cx_slice {
+    int64_t kbeg, kend;
+    int nk;
+    R *c;
+    __device__ __forceinline__ explicit cx_slice(const cx_problem<R> &p)
+        : kbeg((int64_t)blockIdx.z * p.kchunk), kend(kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k),
+          nk((int)((kend - kbeg + C::BK - 1) / C::BK)), c(p.c + blockIdx.z * p.c_step)
+    {
+    }
+};
+
 // A stage's products, a step at a time
 template <class M, class R>
 __device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int bk)

@@ -55,24 +55,21 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         bar_init_fence();
     }
     __syncthreads();
-    const int64_t kbeg = (int64_t)blockIdx.z * p.kchunk;
-    const int64_t kend = kbeg + p.kchunk < p.k ? kbeg + p.kchunk : p.k;
-    const int nk = (int)((kend - kbeg + C::BK - 1) / C::BK);
-    double *c = p.c + blockIdx.z * p.c_step;
+    const cx_slice<C, double> z(p);
     unsigned filled = 0; // the stages filled before this tile's, over the block's tiles: fill u is stage u % S,
                          // and the phase u / S of its barrier
     for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
         // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
         auto fill = [&](int kt, unsigned u) {
             const uint32_t st = smem_addr(base + u % S * T::TILE), bar = smem_addr(&full[u % S]);
-            const int k0 = (int)(kbeg + (int64_t)kt * C::BK), r = (int)i0, col = (int)j0;
+            const int k0 = (int)(z.kbeg + (int64_t)kt * C::BK), r = (int)i0, col = (int)j0;
             bar_expect(bar, T::TILE * sizeof(double));
             tma_load(st, &maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r, bar);
             tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
                      bar);
         };
         if (threadIdx.x == 0)
-            for (int kt = 0; kt < S && kt < nk; kt++)
+            for (int kt = 0; kt < S && kt < z.nk; kt++)
                 fill(kt, filled + kt);
         using M = typename T::template math<OA == 2, OB == 2>;
         M sums;
@@ -83,11 +80,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         };
         constexpr int STEPS = C::BK / M::STEP;
         typename M::frag f[2]; // PIPE: a step's fragments read while the step before is multiplied
-        if (cx_pipe<C>::on && nk > 0) {
+        if (cx_pipe<C>::on && z.nk > 0) {
             const double *as = ready(filled);
             M::load(f[0], as, as + T::A_TILE, 0);
         }
-        for (int kt = 0; kt < nk; kt++) {
+        for (int kt = 0; kt < z.nk; kt++) {
             const unsigned u = filled + kt;
             if constexpr (cx_pipe<C>::on) {
                 static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
@@ -96,7 +93,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 for (int st = 0; st < STEPS; st++) {
                     if (st + 1 < STEPS) {
                         M::load(f[(st + 1) % 2], as, as + T::A_TILE, (st + 1) * M::STEP);
-                    } else if (kt + 1 < nk) { // the next stage's first step, before this one's last products
+                    } else if (kt + 1 < z.nk) { // the next stage's first step, before this one's last products
                         const double *an = ready(u + 1);
                         M::load(f[(st + 1) % 2], an, an + T::A_TILE, 0);
                     }
@@ -107,11 +104,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 multiply(sums, as, as + T::A_TILE, C::BK);
             }
             __syncthreads(); // every thread is done with this stage, which is filled next
-            if (threadIdx.x == 0 && kt + S < nk)
+            if (threadIdx.x == 0 && kt + S < z.nk)
                 fill(kt + S, u + S);
         }
-        filled += nk;
-        store(sums, p, c, i0, j0);
+        filled += z.nk;
+        store(sums, p, z.c, i0, j0);
     });
 #endif
 }
