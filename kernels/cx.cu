@@ -296,22 +296,14 @@ struct cx_kernel_of {
         return (double)((b + w - 1) / w) * (double)kchunk;
     }
 
-    // the kernel for the ops' conjugates, WIDE or not
+    // the kernel for the op pair (with STATIC_OPS) or for the ops' conjugates (3: N or T, chosen at run time)
     template <bool WIDE>
     static void (*pick(int ta, int tb))(cx_problem<R>)
     {
-        if constexpr (TB_CX_STATIC_OPS)
-            return ta == 0 ? pick_b<WIDE, 0>(tb) : ta == 1 ? pick_b<WIDE, 1>(tb) : pick_b<WIDE, 2>(tb);
-        else
-            return ta == 2 ? (tb == 2 ? cx_kernel<R, C, 2, 2, WIDE> : cx_kernel<R, C, 2, 3, WIDE>)
-                           : (tb == 2 ? cx_kernel<R, C, 3, 2, WIDE> : cx_kernel<R, C, 3, 3, WIDE>);
-    }
-    template <bool WIDE, int OA>
-    static void (*pick_b(int tb))(cx_problem<R>)
-    {
-        return tb == 0   ? cx_kernel<R, C, OA, 0, WIDE>
-               : tb == 1 ? cx_kernel<R, C, OA, 1, WIDE>
-                         : cx_kernel<R, C, OA, 2, WIDE>;
+        return by_ops(ta, tb, [](auto oa, auto ob) {
+            constexpr int A = decltype(oa)::value, B = decltype(ob)::value;
+            return cx_kernel<R, C, TB_CX_STATIC_OPS || A == 2 ? A : 3, TB_CX_STATIC_OPS || B == 2 ? B : 3, WIDE>;
+        });
     }
 
     // TAIL: where C's tiles are more than a wave and k is not split, the tiles past the last whole wave (whole
@@ -359,13 +351,8 @@ struct cx_kernel_of {
                    : (int)cudaErrorInvalidValue;
     }
 
-    // q on cx_tma_kernel for op(A)'s op OA and op(B)'s q.tb: op(A) is stored m x k (N) or k x m, op(B) k x n (N)
+    // q on cx_tma_kernel for op(A)'s op OA and op(B)'s OB: op(A) is stored m x k (N) or k x m, op(B) k x n (N)
     // or n x k
-    template <int OA>
-    static int tma_b(const cx_problem<R> &q, dim3 grid, cudaStream_t st)
-    {
-        return q.tb == 0 ? tma<OA, 0>(q, grid, st) : q.tb == 1 ? tma<OA, 1>(q, grid, st) : tma<OA, 2>(q, grid, st);
-    }
     template <int OA, int OB>
     static int tma(const cx_problem<R> &q, dim3 grid, cudaStream_t st)
     {
@@ -434,7 +421,8 @@ struct cx_kernel_of {
         const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
         int e;
         if (tma_ok(p, wide)) {
-            e = p.ta == 0 ? tma_b<0>(q, grid, st) : p.ta == 1 ? tma_b<1>(q, grid, st) : tma_b<2>(q, grid, st);
+            e = by_ops(p.ta, p.tb,
+                       [&](auto oa, auto ob) { return tma<decltype(oa)::value, decltype(ob)::value>(q, grid, st); });
         } else {
             void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
             if ((e = allow(k)))

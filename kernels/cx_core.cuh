@@ -5,6 +5,7 @@
 #define TB_KERNELS_CX_CORE_CUH
 
 #include <stdint.h>
+#include <type_traits>
 #include "common.cuh"
 
 // -DTB_CX_PIPE=1 (to time): the fragments of a tile's next step read while this step is multiplied, across the
@@ -84,6 +85,21 @@ struct cx_slice {
     {
     }
 };
+
+// f(oa, ob) with the op pair (ta, tb) (0 N, 1 T, 2 C) as compile-time constants (std::integral_constant): the
+// kernel of each op pair chosen in one place
+template <class F>
+static auto by_ops(int ta, int tb, const F &f)
+{
+    auto with_a = [&](auto oa) {
+        return tb == 0   ? f(oa, std::integral_constant<int, 0>())
+               : tb == 1 ? f(oa, std::integral_constant<int, 1>())
+                         : f(oa, std::integral_constant<int, 2>());
+    };
+    return ta == 0   ? with_a(std::integral_constant<int, 0>())
+           : ta == 1 ? with_a(std::integral_constant<int, 1>())
+                     : with_a(std::integral_constant<int, 2>());
+}
 
 // A stage's products, a step at a time
 template <class M, class R>
