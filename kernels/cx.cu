@@ -51,6 +51,11 @@
 #ifndef TB_CXD_TMA
 #define TB_CXD_TMA 0
 #endif
+// -DTB_CXD_TMA_FIT=N (with TMA; to time): the blocks an SM, 0: all that fit; 1: one fewer where those take less
+// time (cx_kernel_of::at_once); 2: one fewer always
+#ifndef TB_CXD_TMA_FIT
+#define TB_CXD_TMA_FIT 0
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -254,11 +259,21 @@ struct cx_kernel_of {
     {
         static int per_sm[TB_KERNEL_DEVICES];
         if constexpr (TMA) {
-            allow_tma<0, 0>();
+            allow_tma<0, 0>(cx_tma<C, 0, 0>::SMEM);
             return tb_wave(per_sm, cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM);
         }
         allow(cx_kernel<R, C, 3, 3, true>);
         return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
+    }
+
+    // the blocks that run p at once: wave(), or with TMA and TB_CXD_TMA_FIT one an SM fewer (tma_smem), where
+    // their rounds take less time, a round taken to last as long as the blocks an SM it runs
+    static int64_t at_once(const tb_kproblem *p)
+    {
+        const int64_t w = wave(), fewer = w - tb_sm_count();
+        if (!TMA || !TB_CXD_TMA_FIT || fewer <= 0)
+            return w;
+        return TB_CXD_TMA_FIT == 2 || rounds(p, fewer) * (double)fewer < rounds(p, w) * (double)w ? fewer : w;
     }
 
     static int64_t tiles(const tb_kproblem *p)
@@ -266,12 +281,12 @@ struct cx_kernel_of {
         return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
     }
 
-    // the slices of k, and their depth: without SPLIT, slices that fill every block that fits; with it, the more
-    // of deep slices (TB_CX_DEEP_SLICE) that fill those where C has fewer tiles, and, where C has fewer tiles than
-    // SPLIT blocks an SM, slices that fill those
-    static int64_t slices(const tb_kproblem *p, int64_t *kchunk)
+    // the slices of k, and their depth, for w blocks at once: without SPLIT, slices that fill them all; with it,
+    // the more of deep slices (TB_CX_DEEP_SLICE) that fill those where C has fewer tiles, and, where C has fewer
+    // tiles than SPLIT blocks an SM, slices that fill those
+    static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk)
     {
-        const int64_t w = wave(), t = tiles(p);
+        const int64_t t = tiles(p);
         int64_t s = 1;
         if (!C::SPLIT) {
             s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_SLICE);
@@ -288,11 +303,11 @@ struct cx_kernel_of {
         return s;
     }
 
-    // how long the product's blocks take, in rounds of those that run at once times the depth of k each computes
-    static double rounds(const tb_kproblem *p)
+    // how long the product's blocks take, w at once: the rounds times the depth of k each block computes
+    static double rounds(const tb_kproblem *p, int64_t w)
     {
         int64_t kchunk;
-        const int64_t w = wave(), b = tiles(p) * slices(p, &kchunk);
+        const int64_t b = tiles(p) * slices(p, w, &kchunk);
         return (double)((b + w - 1) / w) * (double)kchunk;
     }
 
@@ -307,15 +322,15 @@ struct cx_kernel_of {
     }
 
     // TAIL: where C's tiles are more than a wave and k is not split, the tiles past the last whole wave (whole
-    // row tiles) as a launch of their own with k split to fill the GPU, after the whole waves unsplit: the rows
-    // of the first launch, and the second's slices in *tail; 0 where one launch is better
-    static int64_t tail_rows(const tb_kproblem *p, int64_t *tail)
+    // row tiles) as a launch of their own with k split to fill the GPU, after the whole waves unsplit (w blocks at
+    // once): the rows of the first launch, and the second's slices in *tail; 0 where one launch is better
+    static int64_t tail_rows(const tb_kproblem *p, int64_t w, int64_t *tail)
     {
         if (!TB_CX_TAIL)
             return 0;
         int64_t kchunk;
-        const int64_t w = wave(), t = tiles(p), cols = (p->n + C::BN - 1) / C::BN;
-        if (t <= w || t % w == 0 || slices(p, &kchunk) > 1)
+        const int64_t t = tiles(p), cols = (p->n + C::BN - 1) / C::BN;
+        if (t <= w || t % w == 0 || slices(p, w, &kchunk) > 1)
             return 0;
         const int64_t rows = t / w * w / cols * C::BM;
         if (rows <= 0 || rows >= p->m)
@@ -354,7 +369,7 @@ struct cx_kernel_of {
     // q on cx_tma_kernel for op(A)'s op OA and op(B)'s OB: op(A) is stored m x k (N) or k x m, op(B) k x n (N)
     // or n x k
     template <int OA, int OB>
-    static int tma(const cx_problem<R> &q, dim3 grid, cudaStream_t st)
+    static int tma(const cx_problem<R> &q, dim3 grid, int64_t per, cudaStream_t st)
     {
         if constexpr (TMA) {
             using T = cx_tma<C, OA, OB>;
@@ -362,49 +377,66 @@ struct cx_kernel_of {
             if (map(&maps.a, q.a, q.lda, T::A_SIDE ? q.m : q.k, T::A_SIDE ? q.k : q.m, T::AROW, T::A_ROWS) ||
                 map(&maps.b, q.b, q.ldb, T::B_SIDE ? q.n : q.k, T::B_SIDE ? q.k : q.n, T::BROW, T::B_ROWS))
                 return (int)cudaErrorInvalidValue;
-            if (const int e = allow_tma<OA, OB>())
+            const size_t smem = tma_smem<OA, OB>(per);
+            if (const int e = allow_tma<OA, OB>(smem))
                 return e;
-            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
+            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, smem, st>>>(maps, q);
             return (int)cudaGetLastError();
         }
         return (int)cudaErrorNotSupported;
     }
 
-    // the TMA kernel allowed its stages' shared memory where that is past 48 KiB; 0 or an error
+    // the TMA kernel allowed smem bytes of shared memory where that is past 48 KiB; 0 or an error
     template <int OA, int OB>
-    static int allow_tma()
+    static int allow_tma(size_t smem)
     {
         if constexpr (TMA)
-            if (cx_tma<C, OA, OB>::SMEM > 48 * 1024)
+            if (smem > 48 * 1024)
                 return (int)cudaFuncSetAttribute(cx_tma_kernel<C, OA, OB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 (int)cx_tma<C, OA, OB>::SMEM);
+                                                 (int)smem);
         return 0;
+    }
+
+    // the TMA kernel's shared memory for `per` blocks an SM at most (0: as many as fit): its stages, or the share
+    // of an SM's that leaves room for no more (past the share each block keeps for the system)
+    template <int OA, int OB>
+    static size_t tma_smem(int64_t per)
+    {
+        static int sm_bytes[TB_KERNEL_DEVICES], kept[TB_KERNEL_DEVICES];
+        const size_t stages = cx_tma<C, OA, OB>::SMEM;
+        if (per <= 0)
+            return stages;
+        const int64_t share = (tb_device_attr(sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0) / per -
+                               tb_device_attr(kept, cudaDevAttrReservedSharedMemoryPerBlock, 0)) / 128 * 128;
+        return share > (int64_t)stages ? (size_t)share : stages;
     }
 
     static size_t workspace(const tb_kproblem *p)
     {
-        int64_t kchunk, s = slices(p, &kchunk), tail;
-        if (const int64_t rows = tail_rows(p, &tail))
+        const int64_t w = at_once(p);
+        int64_t kchunk, s = slices(p, w, &kchunk), tail;
+        if (const int64_t rows = tail_rows(p, w, &tail))
             return tb_split_bytes<R>(2 * (p->m - rows), p->n, tail);
         return tb_split_bytes<R>(2 * p->m, p->n, s);
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
     {
+        const int64_t w = at_once(kp), per = w < wave() ? w / tb_sm_count() : 0;
         int64_t kchunk, tail;
         if (ws)
-            if (const int64_t rows = tail_rows(kp, &tail)) {
+            if (const int64_t rows = tail_rows(kp, w, &tail)) {
                 const tb_kproblem head = tb_kproblem_block(kp, 0, rows, 0, kp->n);
                 const tb_kproblem rest = tb_kproblem_block(kp, rows, kp->m - rows, 0, kp->n);
-                const int e = launch_slices(&head, 1, kp->k, NULL, stream);
-                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream);
+                const int e = launch_slices(&head, 1, kp->k, NULL, per, stream);
+                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, per, stream);
             }
-        const int64_t s = slices(kp, &kchunk);
-        return ws ? launch_slices(kp, s, kchunk, ws, stream) : launch_slices(kp, 1, kp->k, ws, stream);
+        const int64_t s = slices(kp, w, &kchunk);
+        return ws ? launch_slices(kp, s, kchunk, ws, per, stream) : launch_slices(kp, 1, kp->k, ws, per, stream);
     }
 
-    // the kernel over s slices of kchunk (and their sum, in ws)
-    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream)
+    // the kernel over s slices of kchunk (and their sum, in ws); with TMA, `per` blocks an SM at most (0: all)
+    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, int64_t per, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
         cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
@@ -422,7 +454,9 @@ struct cx_kernel_of {
         int e;
         if (tma_ok(p, wide)) {
             e = by_ops(p.ta, p.tb,
-                       [&](auto oa, auto ob) { return tma<decltype(oa)::value, decltype(ob)::value>(q, grid, st); });
+                       [&](auto oa, auto ob) {
+                           return tma<decltype(oa)::value, decltype(ob)::value>(q, grid, per, st);
+                       });
         } else {
             void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
             if ((e = allow(k)))
@@ -450,7 +484,7 @@ typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dm
 // the build of two blocks an SM where its rounds take less time
 static bool two_an_sm(const tb_kproblem *p)
 {
-    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p) < z_tensor::rounds(p);
+    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p, z_tensor_two::wave()) < z_tensor::rounds(p, z_tensor::wave());
 }
 #endif
 
