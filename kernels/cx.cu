@@ -484,7 +484,8 @@ typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dm
 // the build of two blocks an SM where its rounds take less time
 static bool two_an_sm(const tb_kproblem *p)
 {
-    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p, z_tensor_two::wave()) < z_tensor::rounds(p, z_tensor::wave());
+    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p, z_tensor_two::at_once(p)) <
+           z_tensor::rounds(p, z_tensor::at_once(p));
 }
 #endif
 
