@@ -374,8 +374,12 @@ struct cx_kernel_of {
         if constexpr (TMA) {
             using T = cx_tma<C, OA, OB>;
             cx_maps maps;
-            if (map(&maps.a, q.a, q.lda, T::A_SIDE ? q.m : q.k, T::A_SIDE ? q.k : q.m, T::AROW, T::A_ROWS) ||
-                map(&maps.b, q.b, q.ldb, T::B_SIDE ? q.n : q.k, T::B_SIDE ? q.k : q.n, T::BROW, T::B_ROWS))
+            // CLAMP: boxes across C's rows or columns no more than the matrix has
+            const int a_rows = T::A_SIDE || !TB_CXD_TMA_CLAMP || q.m > T::A_ROWS ? T::A_ROWS : (int)q.m;
+            const int b_rows = T::B_SIDE || !TB_CXD_TMA_CLAMP || q.n > T::B_ROWS ? T::B_ROWS : (int)q.n;
+            maps.bytes = (uint32_t)((T::AROW * a_rows + T::BROW * b_rows) * sizeof(R));
+            if (map(&maps.a, q.a, q.lda, T::A_SIDE ? q.m : q.k, T::A_SIDE ? q.k : q.m, T::AROW, a_rows) ||
+                map(&maps.b, q.b, q.ldb, T::B_SIDE ? q.n : q.k, T::B_SIDE ? q.k : q.n, T::BROW, b_rows))
                 return (int)cudaErrorInvalidValue;
             const size_t smem = tma_smem<OA, OB>(per);
             if (const int e = allow_tma<OA, OB>(smem))

@@ -132,14 +132,19 @@ __device__ __forceinline__ void for_tiles(const cx_problem<R> &p, const F &f)
     }
 }
 
-// A tile's sums into C (at c: C, or the block's slice of the workspace, raw) from row i0 and column j0
-template <class M, class R>
-__device__ __forceinline__ void store(const M &sums, const cx_problem<R> &p, R *c, int64_t i0, int64_t j0)
+// A tile's sums into C (at c: C, or the block's slice of the workspace, raw) from row i0 and column j0, but its
+// first skip_r rows and skip_c columns (another tile's) where SKIP
+template <bool SKIP = false, class M, class R>
+__device__ __forceinline__ void store(const M &sums, const cx_problem<R> &p, R *c, int64_t i0, int64_t j0,
+                                      int skip_r = 0, int skip_c = 0)
 {
     sums.each([&](int r, int col, R re, R im) {
         const int64_t i = i0 + r, j = j0 + col;
         if (i >= p.m || j >= p.n)
             return;
+        if constexpr (SKIP)
+            if (r < skip_r || col < skip_c)
+                return;
         R *z = c + 2 * (i + j * p.ldc);
         if (p.raw)
             z[0] = re, z[1] = im;

@@ -6,11 +6,20 @@
 #include "cx_core.cuh"
 #include "tma.cuh"
 
+// -DTB_CXD_TMA_CLAMP=1 (to time): where op(A)'s boxes run across C's rows (op T or C) or op(B)'s across its
+// columns (op N), boxes inside the matrix: the last tile read from a whole tile back (its first rows or columns,
+// another tile's, not stored), and a box of the matrix's rows or columns where it has fewer than a tile (the rest
+// of the stage stale, in sums never stored)
+#ifndef TB_CXD_TMA_CLAMP
+#define TB_CXD_TMA_CLAMP 0
+#endif
+
 namespace {
 
-// op(A)'s and op(B)'s maps for TMA, the stored matrices read as real (cx_tma_kernel)
+// op(A)'s and op(B)'s maps for TMA, the stored matrices read as real, and the bytes of a stage (cx_tma_kernel)
 struct cx_maps {
     CUtensorMap a, b;
+    uint32_t bytes;
 };
 
 // Config C's stages as TMA fills them, for op(A)'s op OA and op(B)'s OB (0 N, 1 T, 2 C).  A box of the stored
@@ -59,11 +68,14 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     unsigned filled = 0; // the stages filled before this tile's, over the block's tiles: fill u is stage u % S,
                          // and the phase u / S of its barrier
     for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
+        // CLAMP: the tile read and computed from row r and column col (i0, j0 or a tile back)
+        const int r = (int)(TB_CXD_TMA_CLAMP && !T::A_SIDE && i0 + C::BM > p.m && p.m >= C::BM ? p.m - C::BM : i0);
+        const int col = (int)(TB_CXD_TMA_CLAMP && !T::B_SIDE && j0 + C::BN > p.n && p.n >= C::BN ? p.n - C::BN : j0);
         // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
         auto fill = [&](int kt, unsigned u) {
             const uint32_t st = smem_addr(base + u % S * T::TILE), bar = smem_addr(&full[u % S]);
-            const int k0 = (int)(z.kbeg + (int64_t)kt * C::BK), r = (int)i0, col = (int)j0;
-            bar_expect(bar, T::TILE * sizeof(double));
+            const int k0 = (int)(z.kbeg + (int64_t)kt * C::BK);
+            bar_expect(bar, TB_CXD_TMA_CLAMP ? maps.bytes : T::TILE * sizeof(double));
             tma_load(st, &maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r, bar);
             tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
                      bar);
@@ -108,7 +120,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 fill(kt + S, u + S);
         }
         filled += z.nk;
-        store(sums, p, z.c, i0, j0);
+        store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
     });
 #endif
 }
