@@ -23,6 +23,10 @@
 #ifndef TB_CX_DEEP_SLICE
 #define TB_CX_DEEP_SLICE 256
 #endif
+// -DTB_CX_DEEP_MINB=1 (to time): those deep slices fill MINB blocks an SM at most, not all that fit
+#ifndef TB_CX_DEEP_MINB
+#define TB_CX_DEEP_MINB 0
+#endif
 // -DTB_CX_STATIC_OPS=1 (to time): a kernel for each op pair, which knows where its operands run along k when
 // compiled (else one for each pair of conjugates, choosing that at run time)
 #ifndef TB_CX_STATIC_OPS
@@ -292,8 +296,9 @@ struct cx_kernel_of {
             s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_SLICE);
         } else {
             const int64_t most = C::SPLIT * (int64_t)tb_sm_count(), slots = w < most ? w : most;
-            if (TB_CX_DEEP_SLICE && t < w)
-                s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_DEEP_SLICE);
+            const int64_t busy = C::MINB * (int64_t)tb_sm_count(), deep = TB_CX_DEEP_MINB && busy < w ? busy : w;
+            if (TB_CX_DEEP_SLICE && t < deep)
+                s = tb_fill_slices(t, deep, p->k, C::BK, TB_CX_DEEP_SLICE);
             if (t < slots) {
                 const int64_t near = tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
                 s = near > s ? near : s;
