@@ -60,6 +60,11 @@
 #ifndef TB_CXD_TMA_FIT
 #define TB_CXD_TMA_FIT 0
 #endif
+// -DTB_CXD_SPLIT_TIME=1 (with TMA; to time): the slices of k that take the least time by a model of the TMA
+// kernels' stages (cx_kernel_of::slices_by_time), instead of the rules of SPLIT and TB_CX_DEEP_SLICE
+#ifndef TB_CXD_SPLIT_TIME
+#define TB_CXD_SPLIT_TIME 0
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -290,6 +295,8 @@ struct cx_kernel_of {
     // tiles than SPLIT blocks an SM, slices that fill those
     static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk)
     {
+        if (TMA && TB_CXD_SPLIT_TIME)
+            return slices_by_time(p, w, kchunk);
         const int64_t t = tiles(p);
         int64_t s = 1;
         if (!C::SPLIT) {
@@ -306,6 +313,32 @@ struct cx_kernel_of {
         }
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         return s;
+    }
+
+    // SPLIT_TIME: of the counts up to those of TB_CX_SLICE deep or about three waves, the slices whose product and
+    // sum take the least time, w blocks at once shared evenly by the SMs: a tile of k with b blocks on an SM at
+    // once taking stage(b) of its time at three (about 1 us; measured on the TMA kernels, bench/RESULTS.md runs
+    // F2 and F3: four an SM are no faster than three), the sum writing and reading 2 s m n complex numbers at 3 TB/s
+    // after a launch of 3 us
+    static int64_t slices_by_time(const tb_kproblem *p, int64_t w, int64_t *kchunk)
+    {
+        static const double at[] = { 0, 0.7, 0.78, 1.0, 1.48 };
+        auto stage = [](int64_t b) { return b <= 4 ? at[b] : at[4] * (double)b / 4; };
+        const int64_t sms = tb_sm_count(), per = w > sms ? w / sms : 1, t = tiles(p);
+        const int64_t by_depth = p->k / TB_CX_SLICE, by_waves = 3 * ((w + t - 1) / t);
+        const int64_t most = by_depth < by_waves ? by_depth : by_waves;
+        double best = 0;
+        int64_t best_s = 1;
+        for (int64_t want = 1; want == 1 || want <= most; want++) {
+            int64_t s = want;
+            const int64_t kc = tb_slice_depth(p->k, C::BK, &s), n = (t * s + sms - 1) / sms, full = (n - 1) / per;
+            const double us = (double)((kc + C::BK - 1) / C::BK) * ((double)full * stage(per) + stage(n - full * per)) +
+                              (s > 1 ? 2.0 * 16 * (double)s * (double)p->m * (double)p->n / 3e6 + 3 : 0);
+            if (want == 1 || us < best)
+                best = us, best_s = s;
+        }
+        *kchunk = tb_slice_depth(p->k, C::BK, &best_s);
+        return best_s;
     }
 
     // how long the product's blocks take, w at once: the rounds times the depth of k each block computes
