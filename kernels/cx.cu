@@ -315,7 +315,7 @@ struct cx_kernel_of {
         return s;
     }
 
-    // SPLIT_TIME: of the counts up to those of TB_CX_SLICE deep or about three waves, the slices whose product and
+    // SPLIT_TIME: of the counts up to tb_most_slices (TB_CX_SLICE deep), the slices whose product and
     // sum take the least time, w blocks at once shared evenly by the SMs: a tile of k with b blocks on an SM at
     // once taking stage(b) of its time at three (about 1 us; measured on the TMA kernels, bench/RESULTS.md runs
     // F2 and F3: four an SM are no faster than three), the sum writing and reading 2 s m n complex numbers at 3 TB/s
@@ -325,14 +325,13 @@ struct cx_kernel_of {
         static const double at[] = { 0, 0.7, 0.78, 1.0, 1.48 };
         auto stage = [](int64_t b) { return b <= 4 ? at[b] : at[4] * (double)b / 4; };
         const int64_t sms = tb_sm_count(), per = w > sms ? w / sms : 1, t = tiles(p);
-        const int64_t by_depth = p->k / TB_CX_SLICE, by_waves = 3 * ((w + t - 1) / t);
-        const int64_t most = by_depth < by_waves ? by_depth : by_waves;
+        const int64_t most = tb_most_slices(t, w, p->k, TB_CX_SLICE);
         double best = 0;
         int64_t best_s = 1;
         for (int64_t want = 1; want == 1 || want <= most; want++) {
             int64_t s = want;
             const int64_t kc = tb_slice_depth(p->k, C::BK, &s), n = (t * s + sms - 1) / sms, full = (n - 1) / per;
-            const double us = (double)((kc + C::BK - 1) / C::BK) * ((double)full * stage(per) + stage(n - full * per)) +
+            const double us = (double)(kc / C::BK) * ((double)full * stage(per) + stage(n - full * per)) +
                               (s > 1 ? 2.0 * 16 * (double)s * (double)p->m * (double)p->n / 3e6 + 3 : 0);
             if (want == 1 || us < best)
                 best = us, best_s = s;

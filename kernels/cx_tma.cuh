@@ -22,6 +22,13 @@ struct cx_maps {
     uint32_t bytes;
 };
 
+// CLAMP: where a tile of `tile` from x0 runs past `size` and the matrix holds a whole tile, the tile from a whole
+// tile back, inside it; else from x0
+__device__ __forceinline__ int tile_inside(int64_t x0, int64_t size, int tile)
+{
+    return (int)(x0 + tile > size && size >= tile ? size - tile : x0);
+}
+
 // Config C's stages as TMA fills them, for op(A)'s op OA and op(B)'s OB (0 N, 1 T, 2 C).  A box of the stored
 // matrix, read as real, lands row after row with no gap, so a tile's shared rows run along whichever side the
 // matrix is stored along: op(A)'s along C's rows where its op is N (as cx_kernel's), else along k; op(B)'s along
@@ -69,13 +76,13 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                          // and the phase u / S of its barrier
     for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
         // CLAMP: the tile read and computed from row r and column col (i0, j0 or a tile back)
-        const int r = (int)(TB_CXD_TMA_CLAMP && !T::A_SIDE && i0 + C::BM > p.m && p.m >= C::BM ? p.m - C::BM : i0);
-        const int col = (int)(TB_CXD_TMA_CLAMP && !T::B_SIDE && j0 + C::BN > p.n && p.n >= C::BN ? p.n - C::BN : j0);
+        const int r = TB_CXD_TMA_CLAMP && !T::A_SIDE ? tile_inside(i0, p.m, C::BM) : (int)i0;
+        const int col = TB_CXD_TMA_CLAMP && !T::B_SIDE ? tile_inside(j0, p.n, C::BN) : (int)j0;
         // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
         auto fill = [&](int kt, unsigned u) {
             const uint32_t st = smem_addr(base + u % S * T::TILE), bar = smem_addr(&full[u % S]);
             const int k0 = (int)(z.kbeg + (int64_t)kt * C::BK);
-            bar_expect(bar, TB_CXD_TMA_CLAMP ? maps.bytes : T::TILE * sizeof(double));
+            bar_expect(bar, maps.bytes);
             tma_load(st, &maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r, bar);
             tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
                      bar);
