@@ -50,10 +50,10 @@
 #ifndef TB_CXD_TWO_WAVE
 #define TB_CXD_TWO_WAVE 0.74
 #endif
-// -DTB_CXD_TMA=1 (to time): cx-dmma's stages filled by the copy engine (TMA: two copies a stage from one thread,
-// rows and k past the matrix zeros), a kernel for each op pair (cx_tma), where the device and operands allow it
+// cx-dmma's stages filled by the copy engine (TMA: two copies a stage from one thread, k past the matrix zeros), a
+// kernel for each op pair (cx_tma), where the device and operands allow it; -DTB_CXD_TMA=0: cp.async everywhere
 #ifndef TB_CXD_TMA
-#define TB_CXD_TMA 0
+#define TB_CXD_TMA 1
 #endif
 // -DTB_CXD_TMA_FIT=N (with TMA; to time): the blocks an SM, 0: all that fit; 1: one fewer where those take less
 // time (cx_kernel_of::at_once); 2: one fewer always

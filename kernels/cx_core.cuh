@@ -13,10 +13,10 @@
 #ifndef TB_CX_PIPE
 #define TB_CX_PIPE 0
 #endif
-// -DTB_CX_GROUP=1 (to time): C's tiles taken in groups of 8 tile rows (tb_group_tile), so that where C is tall and
-// thin the blocks running at once share op(A)'s row panels (else all of a tile column before the next)
+// C's tiles taken in groups of 8 tile rows (tb_group_tile), so that where C is tall and thin the blocks running at
+// once share op(A)'s row panels; -DTB_CX_GROUP=0: all of a tile column before the next
 #ifndef TB_CX_GROUP
-#define TB_CX_GROUP 0
+#define TB_CX_GROUP 1
 #endif
 
 namespace {

@@ -1,4 +1,4 @@
-// cx-dmma with its stages filled by the copy engine (TMA), built with -DTB_CXD_TMA=1 (kernels/cx.cu chooses it
+// cx-dmma with its stages filled by the copy engine (TMA), the default (kernels/cx.cu chooses it
 // where the device and the operands allow it).
 #ifndef TB_KERNELS_CX_TMA_CUH
 #define TB_KERNELS_CX_TMA_CUH
@@ -6,12 +6,12 @@
 #include "cx_core.cuh"
 #include "tma.cuh"
 
-// -DTB_CXD_TMA_CLAMP=1 (to time): where op(A)'s boxes run across C's rows (op T or C) or op(B)'s across its
-// columns (op N), boxes inside the matrix: the last tile read from a whole tile back (its first rows or columns,
+// Where op(A)'s boxes run across C's rows (op T or C) or op(B)'s across its columns (op N), boxes inside the matrix
+// (boxes past it are slow to fill): the last tile read from a whole tile back (its first rows or columns,
 // another tile's, not stored), and a box of the matrix's rows or columns where it has fewer than a tile (the rest
-// of the stage stale, in sums never stored)
+// of the stage stale, in sums never stored); -DTB_CXD_TMA_CLAMP=0: boxes past the matrix, filled with zeros
 #ifndef TB_CXD_TMA_CLAMP
-#define TB_CXD_TMA_CLAMP 0
+#define TB_CXD_TMA_CLAMP 1
 #endif
 
 namespace {
