@@ -2,12 +2,13 @@
 // kernels/complex.cu spends as much on its conversions, checks and launches as on the product: on the FP32 (CGEMM)
 // or FP64 (ZGEMM) units (row cx-simt), or, ZGEMM, on the FP64 tensor cores (cx-dmma). A block computes a BM x BN
 // tile of C; op(A) and op(B) are copied into shared memory from where they are stored, whatever their ops, a few
-// tiles of k ahead (cp.async), and the conjugate is taken in the products (compiled in for each op pair). On the
-// units, each element's terms are the naive kernel's (tb_cx_dot: the same fused multiply-adds, in order along k); on
-// the tensor cores, the same terms up to their signs (cx_math.cuh's dmma), summed in the MMA's order. C is updated
-// as the naive kernel does (tb_cx_update), so Inf and NaN come out as there with no check and no fixup; where the
-// tiles are too few to fill the GPU, k is cut into slices whose sums are added in order (split.cuh). The error bound
-// is the complex one of doc/TESTING.md (each part a sum of 2k products of parts).
+// tiles of k ahead (cp.async; cx-dmma's by TMA on Hopper, cx_tma.cuh), and the conjugate is taken in the products
+// (compiled in for each op pair). On the units, each element's terms are the naive kernel's (tb_cx_dot: the same
+// fused multiply-adds, in order along k); on the tensor cores, the same terms up to their signs (cx_math.cuh's
+// dmma), summed in the MMA's order. C is updated as the naive kernel does (tb_cx_update), so Inf and NaN come out
+// as there with no check and no fixup; where the tiles are too few to fill the GPU, k is cut into slices whose sums
+// are added in order (split.cuh). The error bound is the complex one of doc/TESTING.md (each part a sum of 2k
+// products of parts).
 #include <limits.h>
 #include <type_traits>
 #include "cx_copy.cuh"
@@ -185,13 +186,13 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ tiles of 8 x 8 a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages
 // past 48 KiB, as three of 16 or two of 32 deep, are dynamic shared memory), registers capped for three blocks an SM
-// (two left the warps waiting).  k is split where C has fewer tiles than three blocks an SM into slices of at least
-// 256 that fill those (the deep products of few tiles: 1022 x 153 x 13410 in seven), or, where it has fewer than
-// two blocks an SM and that makes more, into slices of at least 128 that fill those (540 x 88 x 398 in three);
-// shallower slices to fill the third cost more than they gained (449 x 497 x 659 in three of 224), and past a
-// wave the slices' sums, written and read again, cost more than a fuller last wave gained.  Larger tiles (16 x 32
-// a warp, 64 rows a block) are faster on squares, slower on thin products, which are what this kernel is given
-// (bench/RESULTS.md).
+// (two left the warps waiting; the TMA kernels, with no copies in their threads, fit four).  k is split where C has
+// fewer tiles than the blocks that fit (three an SM; four with TMA) into slices of at least 256 that fill those (the
+// deep products of few tiles: 1022 x 153 x 13410), or, where it has fewer than two blocks an SM and that makes
+// more, into slices of at least 128 that fill those (540 x 88 x 398 in three); shallower slices to fill the third
+// cost more than they gained (449 x 497 x 659 in three of 224), and past a wave the slices' sums, written and read
+// again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on
+// squares, slower on thin products, which are what this kernel is given (bench/RESULTS.md).
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
