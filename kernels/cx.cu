@@ -246,13 +246,23 @@ typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, 
 typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4,
                   TB_CXD_SPLIT>
     z_dmma;
+// cx-dmma's tiles where op(A) is not transposed and 32-column tiles would compute more than an eighth more columns
+// than C has in 16-column ones (n of 65 to 80: 96 against 80), products of nothing on the tensor cores: 64 x 16,
+// the same four warps of 16 x 16 stacked along C's rows. With op(A) transposed (its boxes along k) they were no
+// faster (bench/RESULTS.md, run G4). -DTB_CXD_NARROW=0: 32 x 32 always
+#ifndef TB_CXD_NARROW
+#define TB_CXD_NARROW 1
+#endif
+typedef cx_config<double, 64, 16, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
+    z_dmma_narrow;
 
 template <class R, class C>
 struct cx_kernel_of {
     // the dynamic shared memory a launch asks for
     static constexpr size_t DYN = C::DYNAMIC ? C::SMEM : 0;
-    // TB_CXD_TMA: cx-dmma's config has kernels whose stages TMA fills (cx_tma_kernel)
-    static constexpr bool TMA = TB_CXD_TMA && std::is_same<C, z_dmma>::value;
+    // TB_CXD_TMA: cx-dmma's configs have kernels whose stages TMA fills (cx_tma_kernel)
+    static constexpr bool TMA =
+        TB_CXD_TMA && (std::is_same<C, z_dmma>::value || std::is_same<C, z_dmma_narrow>::value);
 
     // kernel k allowed the dynamic shared memory of C's stages, where they need it (at each launch, as dmma.cu
     // does: only builds with deeper stages ask); 0 or an error
@@ -518,6 +528,7 @@ struct cx_kernel_of {
 typedef cx_kernel_of<float, c_small> c_simt;
 typedef cx_kernel_of<double, z_small> z_simt;
 typedef cx_kernel_of<double, z_dmma> z_tensor;
+typedef cx_kernel_of<double, z_dmma_narrow> z_tensor_narrow;
 #if TB_CXD_OCCUPANCY
 typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK,
                                                 TB_CXD_STAGES, 2, 4, TB_CXD_SPLIT>>>
@@ -530,6 +541,25 @@ static bool two_an_sm(const tb_kproblem *p)
            z_tensor::rounds(p, z_tensor::at_once(p));
 }
 #endif
+
+// whether p runs on z_dmma_narrow's tiles
+static bool narrow(const tb_kproblem *p)
+{
+    const int64_t wide = (p->n + z_dmma::BN - 1) / z_dmma::BN * z_dmma::BN;
+    const int64_t slim = (p->n + z_dmma_narrow::BN - 1) / z_dmma_narrow::BN * z_dmma_narrow::BN;
+    return TB_CXD_NARROW && p->transa == 0 && 8 * wide > 9 * slim;
+}
+
+// f(kernels) for cx-dmma's kernels for p
+template <class F>
+static auto on_dmma(const tb_kproblem *p, F f)
+{
+#if TB_CXD_OCCUPANCY
+    if (two_an_sm(p))
+        return f(z_tensor_two());
+#endif
+    return narrow(p) ? f(z_tensor_narrow()) : f(z_tensor());
+}
 
 } // namespace
 
@@ -545,18 +575,10 @@ extern "C" int tb_launch_cx_simt(const tb_kproblem *p, void *ws, void *stream)
 
 extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p)
 {
-#if TB_CXD_OCCUPANCY
-    if (two_an_sm(p))
-        return z_tensor_two::workspace(p);
-#endif
-    return z_tensor::workspace(p);
+    return on_dmma(p, [p](auto k) { return decltype(k)::workspace(p); });
 }
 
 extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, void *ws, void *stream)
 {
-#if TB_CXD_OCCUPANCY
-    if (two_an_sm(p))
-        return z_tensor_two::launch(p, ws, stream);
-#endif
-    return z_tensor::launch(p, ws, stream);
+    return on_dmma(p, [=](auto k) { return decltype(k)::launch(p, ws, stream); });
 }
