@@ -100,8 +100,6 @@ __device__ __forceinline__ void products(M &sums, R (*tiles)[C::TILE], int nk, C
 template <class C, class M, class R, class Copy>
 __device__ __forceinline__ void products_pipelined(M &sums, R (*tiles)[C::TILE], int nk, Copy &copy)
 {
-    constexpr int STEPS = C::BK / M::STEP;
-    static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
 #pragma unroll
     for (int kt = 0; kt < C::STAGES; kt++)
         copy(kt);
@@ -109,22 +107,13 @@ __device__ __forceinline__ void products_pipelined(M &sums, R (*tiles)[C::TILE],
     __syncthreads(); // tile 0 is in
     typename M::frag f[2];
     M::load(f[0], tiles[0], tiles[0] + C::BK * C::AROW, 0);
-    for (int kt = 0; kt < nk; kt++) {
-        const R *as = tiles[kt % C::STAGES];
-#pragma unroll
-        for (int st = 0; st < STEPS; st++) {
-            if (st + 1 < STEPS) {
-                M::load(f[(st + 1) % 2], as, as + C::BK * C::AROW, (st + 1) * M::STEP);
-            } else if (kt + 1 < nk) {
-                copies_wait<C::STAGES - 2>();
-                __syncthreads(); // tile kt + 1 is in, and every thread has read tile kt, whose stage is filled next
-                copy(kt + C::STAGES);
-                const R *an = tiles[(kt + 1) % C::STAGES];
-                M::load(f[(st + 1) % 2], an, an + C::BK * C::AROW, 0);
-            }
-            sums.mma(f[st % 2]);
-        }
-    }
+    for (int kt = 0; kt < nk; kt++)
+        multiply_pipelined<C::BK>(sums, f, (const R *)tiles[kt % C::STAGES], C::BK * C::AROW, kt + 1 < nk, [&]() {
+            copies_wait<C::STAGES - 2>();
+            __syncthreads(); // tile kt + 1 is in, and every thread has read tile kt, whose stage is filled next
+            copy(kt + C::STAGES);
+            return (const R *)tiles[(kt + 1) % C::STAGES];
+        });
 }
 
 // OA, OB: op(A)'s and op(B)'s op when compiled, 0 (N), 1 (T), 2 (C) or 3 (N or T, at run time); conjugated ones

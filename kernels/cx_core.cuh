@@ -113,6 +113,27 @@ __device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int 
     }
 }
 
+// A stage's products with PIPE: step st + 1's fragments read while step st is multiplied (f[0] holds the first step's
+// on entry); where another stage follows (more), next() gives it at the last step, and its first step is read before
+// this stage's last products. b: op(B)'s place in a stage
+template <int BK, class M, class R, class Next>
+__device__ __forceinline__ void multiply_pipelined(M &sums, typename M::frag (&f)[2], const R *as, int b, bool more,
+                                                   Next next)
+{
+    constexpr int STEPS = BK / M::STEP;
+    static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
+#pragma unroll
+    for (int st = 0; st < STEPS; st++) {
+        if (st + 1 < STEPS) {
+            M::load(f[(st + 1) % 2], as, as + b, (st + 1) * M::STEP);
+        } else if (more) {
+            const R *an = next();
+            M::load(f[(st + 1) % 2], an, an + b, 0);
+        }
+        sums.mma(f[st % 2]);
+    }
+}
+
 // C's tiles that this block computes, each as f(i0, j0) (its first row and column): with GROUP, blockIdx.x runs over
 // the tiles in groups of 8 tile rows (tb_group_tile); else blockIdx.x is the tile row and blockIdx.y its tile
 // column (and those gridDim.y on)

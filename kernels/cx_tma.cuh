@@ -97,7 +97,6 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             bar_wait(smem_addr(&full[u % S]), (int)(u / S & 1));
             return (const double *)base + u % S * T::TILE;
         };
-        constexpr int STEPS = C::BK / M::STEP;
         typename M::frag f[2]; // PIPE: a step's fragments read while the step before is multiplied
         if (cx_pipe<C>::on && z.nk > 0) {
             const double *as = ready(filled);
@@ -106,18 +105,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         for (int kt = 0; kt < z.nk; kt++) {
             const unsigned u = filled + kt;
             if constexpr (cx_pipe<C>::on) {
-                static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
-                const double *as = base + u % S * T::TILE;
-#pragma unroll
-                for (int st = 0; st < STEPS; st++) {
-                    if (st + 1 < STEPS) {
-                        M::load(f[(st + 1) % 2], as, as + T::A_TILE, (st + 1) * M::STEP);
-                    } else if (kt + 1 < z.nk) { // the next stage's first step, before this one's last products
-                        const double *an = ready(u + 1);
-                        M::load(f[(st + 1) % 2], an, an + T::A_TILE, 0);
-                    }
-                    sums.mma(f[st % 2]);
-                }
+                multiply_pipelined<C::BK>(sums, f, (const double *)base + u % S * T::TILE, T::A_TILE, kt + 1 < z.nk,
+                                          [&]() { return ready(u + 1); });
             } else {
                 const double *as = ready(u);
                 multiply(sums, as, as + T::A_TILE, C::BK);
