@@ -24,10 +24,6 @@
 #ifndef TB_CX_DEEP_SLICE
 #define TB_CX_DEEP_SLICE 256
 #endif
-// -DTB_CX_DEEP_MINB=1 (to time): those deep slices fill MINB blocks an SM at most, not all that fit
-#ifndef TB_CX_DEEP_MINB
-#define TB_CX_DEEP_MINB 0
-#endif
 // -DTB_CX_STATIC_OPS=1 (to time): a kernel for each op pair, which knows where its operands run along k when
 // compiled (else one for each pair of conjugates, choosing that at run time)
 #ifndef TB_CX_STATIC_OPS
@@ -55,16 +51,6 @@
 // kernel for each op pair (cx_tma), where the device and operands allow it; -DTB_CXD_TMA=0: cp.async everywhere
 #ifndef TB_CXD_TMA
 #define TB_CXD_TMA 1
-#endif
-// -DTB_CXD_TMA_FIT=N (with TMA; to time): the blocks an SM, 0: all that fit; 1: one fewer where those take less
-// time (cx_kernel_of::at_once); 2: one fewer always
-#ifndef TB_CXD_TMA_FIT
-#define TB_CXD_TMA_FIT 0
-#endif
-// -DTB_CXD_SPLIT_TIME=1 (with TMA; to time): the slices of k that take the least time by a model of the TMA
-// kernels' stages (cx_kernel_of::slices_by_time), instead of the rules of SPLIT and TB_CX_DEEP_SLICE
-#ifndef TB_CXD_SPLIT_TIME
-#define TB_CXD_SPLIT_TIME 0
 #endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
@@ -270,16 +256,6 @@ struct cx_kernel_of {
         return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
     }
 
-    // the blocks that run p at once: wave(), or with TMA and TB_CXD_TMA_FIT one an SM fewer (tma_smem), where
-    // their rounds take less time, a round taken to last as long as the blocks an SM it runs
-    static int64_t at_once(const tb_kproblem *p)
-    {
-        const int64_t w = wave(), fewer = w - tb_sm_count();
-        if (!TMA || !TB_CXD_TMA_FIT || fewer <= 0)
-            return w;
-        return TB_CXD_TMA_FIT == 2 || rounds(p, fewer) * (double)fewer < rounds(p, w) * (double)w ? fewer : w;
-    }
-
     static int64_t tiles(const tb_kproblem *p)
     {
         return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
@@ -290,17 +266,14 @@ struct cx_kernel_of {
     // tiles than SPLIT blocks an SM, slices that fill those
     static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk)
     {
-        if (TMA && TB_CXD_SPLIT_TIME)
-            return slices_by_time(p, w, kchunk);
         const int64_t t = tiles(p);
         int64_t s = 1;
         if (!C::SPLIT) {
             s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_SLICE);
         } else {
             const int64_t most = C::SPLIT * (int64_t)tb_sm_count(), slots = w < most ? w : most;
-            const int64_t busy = C::MINB * (int64_t)tb_sm_count(), deep = TB_CX_DEEP_MINB && busy < w ? busy : w;
-            if (TB_CX_DEEP_SLICE && t < deep)
-                s = tb_fill_slices(t, deep, p->k, C::BK, TB_CX_DEEP_SLICE);
+            if (TB_CX_DEEP_SLICE && t < w)
+                s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_DEEP_SLICE);
             if (t < slots) {
                 const int64_t near = tb_fill_slices(t, slots, p->k, C::BK, TB_CX_SLICE);
                 s = near > s ? near : s;
@@ -308,31 +281,6 @@ struct cx_kernel_of {
         }
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         return s;
-    }
-
-    // SPLIT_TIME: of the counts up to tb_most_slices (TB_CX_SLICE deep), the slices whose product and
-    // sum take the least time, w blocks at once shared evenly by the SMs: a tile of k with b blocks on an SM at
-    // once taking stage(b) of its time at three (about 1 us; measured on the TMA kernels, bench/RESULTS.md runs
-    // F2 and F3: four an SM are no faster than three), the sum writing and reading 2 s m n complex numbers at 3 TB/s
-    // after a launch of 3 us
-    static int64_t slices_by_time(const tb_kproblem *p, int64_t w, int64_t *kchunk)
-    {
-        static const double at[] = { 0, 0.7, 0.78, 1.0, 1.48 };
-        auto stage = [](int64_t b) { return b <= 4 ? at[b] : at[4] * (double)b / 4; };
-        const int64_t sms = tb_sm_count(), per = w > sms ? w / sms : 1, t = tiles(p);
-        const int64_t most = tb_most_slices(t, w, p->k, TB_CX_SLICE);
-        double best = 0;
-        int64_t best_s = 1;
-        for (int64_t want = 1; want == 1 || want <= most; want++) {
-            int64_t s = want;
-            const int64_t kc = tb_slice_depth(p->k, C::BK, &s), n = (t * s + sms - 1) / sms, full = (n - 1) / per;
-            const double us = (double)(kc / C::BK) * ((double)full * stage(per) + stage(n - full * per)) +
-                              (s > 1 ? 2.0 * 16 * (double)s * (double)p->m * (double)p->n / 3e6 + 3 : 0);
-            if (want == 1 || us < best)
-                best = us, best_s = s;
-        }
-        *kchunk = tb_slice_depth(p->k, C::BK, &best_s);
-        return best_s;
     }
 
     // how long the product's blocks take, w at once: the rounds times the depth of k each block computes
@@ -401,7 +349,7 @@ struct cx_kernel_of {
     // q on cx_tma_kernel for op(A)'s op OA and op(B)'s OB: op(A) is stored m x k (N) or k x m, op(B) k x n (N)
     // or n x k
     template <int OA, int OB>
-    static int tma(const cx_problem<R> &q, dim3 grid, int64_t per, cudaStream_t st)
+    static int tma(const cx_problem<R> &q, dim3 grid, cudaStream_t st)
     {
         if constexpr (TMA) {
             using T = cx_tma<C, OA, OB>;
@@ -413,10 +361,9 @@ struct cx_kernel_of {
             if (map(&maps.a, q.a, q.lda, T::A_SIDE ? q.m : q.k, T::A_SIDE ? q.k : q.m, T::AROW, a_rows) ||
                 map(&maps.b, q.b, q.ldb, T::B_SIDE ? q.n : q.k, T::B_SIDE ? q.k : q.n, T::BROW, b_rows))
                 return (int)cudaErrorInvalidValue;
-            const size_t smem = tma_smem<OA, OB>(per);
-            if (const int e = allow_tma<OA, OB>(smem))
+            if (const int e = allow_tma<OA, OB>(T::SMEM))
                 return e;
-            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, smem, st>>>(maps, q);
+            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
             return (int)cudaGetLastError();
         }
         return (int)cudaErrorNotSupported;
@@ -433,23 +380,9 @@ struct cx_kernel_of {
         return 0;
     }
 
-    // the TMA kernel's shared memory for `per` blocks an SM at most (0: as many as fit): its stages, or the share
-    // of an SM's that leaves room for no more (past the share each block keeps for the system)
-    template <int OA, int OB>
-    static size_t tma_smem(int64_t per)
-    {
-        static int sm_bytes[TB_KERNEL_DEVICES], kept[TB_KERNEL_DEVICES];
-        const size_t stages = cx_tma<C, OA, OB>::SMEM;
-        if (per <= 0)
-            return stages;
-        const int64_t share = (tb_device_attr(sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0) / per -
-                               tb_device_attr(kept, cudaDevAttrReservedSharedMemoryPerBlock, 0)) / 128 * 128;
-        return share > (int64_t)stages ? (size_t)share : stages;
-    }
-
     static size_t workspace(const tb_kproblem *p)
     {
-        const int64_t w = at_once(p);
+        const int64_t w = wave();
         int64_t kchunk, s = slices(p, w, &kchunk), tail;
         if (const int64_t rows = tail_rows(p, w, &tail))
             return split_bytes(p->m - rows, p->n, tail);
@@ -466,21 +399,21 @@ struct cx_kernel_of {
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
     {
-        const int64_t w = at_once(kp), per = w < wave() ? w / tb_sm_count() : 0;
+        const int64_t w = wave();
         int64_t kchunk, tail;
         if (ws)
             if (const int64_t rows = tail_rows(kp, w, &tail)) {
                 const tb_kproblem head = tb_kproblem_block(kp, 0, rows, 0, kp->n);
                 const tb_kproblem rest = tb_kproblem_block(kp, rows, kp->m - rows, 0, kp->n);
-                const int e = launch_slices(&head, 1, kp->k, NULL, per, stream);
-                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, per, stream);
+                const int e = launch_slices(&head, 1, kp->k, NULL, stream);
+                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream);
             }
         const int64_t s = slices(kp, w, &kchunk);
-        return ws ? launch_slices(kp, s, kchunk, ws, per, stream) : launch_slices(kp, 1, kp->k, ws, per, stream);
+        return ws ? launch_slices(kp, s, kchunk, ws, stream) : launch_slices(kp, 1, kp->k, ws, stream);
     }
 
-    // the kernel over s slices of kchunk (and their sum, in ws); with TMA, `per` blocks an SM at most (0: all)
-    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, int64_t per, void *stream)
+    // the kernel over s slices of kchunk (and their sum, in ws)
+    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
         cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
@@ -506,7 +439,7 @@ struct cx_kernel_of {
         if (tma_ok(p, wide)) {
             e = by_ops(p.ta, p.tb,
                        [&](auto oa, auto ob) {
-                           return tma<decltype(oa)::value, decltype(ob)::value>(q, grid, per, st);
+                           return tma<decltype(oa)::value, decltype(ob)::value>(q, grid, st);
                        });
         } else {
             void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
@@ -536,8 +469,7 @@ typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dm
 // the build of two blocks an SM where its rounds take less time
 static bool two_an_sm(const tb_kproblem *p)
 {
-    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p, z_tensor_two::at_once(p)) <
-           z_tensor::rounds(p, z_tensor::at_once(p));
+    return TB_CXD_TWO_WAVE * z_tensor_two::rounds(p, z_tensor_two::wave()) < z_tensor::rounds(p, z_tensor::wave());
 }
 #endif
 
