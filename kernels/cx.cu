@@ -256,9 +256,10 @@ struct cx_kernel_of {
         return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
     }
 
-    static int64_t tiles(const tb_kproblem *p)
+    // C's tiles where it is m x n
+    static int64_t tiles(int64_t m, int64_t n)
     {
-        return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
+        return ((m + C::BM - 1) / C::BM) * ((n + C::BN - 1) / C::BN);
     }
 
     // the slices of k, and their depth, for w blocks at once: without SPLIT, slices that fill them all; with it,
@@ -266,7 +267,7 @@ struct cx_kernel_of {
     // tiles than SPLIT blocks an SM, slices that fill those
     static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk)
     {
-        const int64_t t = tiles(p);
+        const int64_t t = tiles(p->m, p->n);
         int64_t s = 1;
         if (!C::SPLIT) {
             s = tb_fill_slices(t, w, p->k, C::BK, TB_CX_SLICE);
@@ -287,7 +288,7 @@ struct cx_kernel_of {
     static double rounds(const tb_kproblem *p, int64_t w)
     {
         int64_t kchunk;
-        const int64_t b = tiles(p) * slices(p, w, &kchunk);
+        const int64_t b = tiles(p->m, p->n) * slices(p, w, &kchunk);
         return (double)((b + w - 1) / w) * (double)kchunk;
     }
 
@@ -309,14 +310,13 @@ struct cx_kernel_of {
         if (!TB_CX_TAIL)
             return 0;
         int64_t kchunk;
-        const int64_t t = tiles(p), cols = (p->n + C::BN - 1) / C::BN;
+        const int64_t t = tiles(p->m, p->n), cols = (p->n + C::BN - 1) / C::BN;
         if (t <= w || t % w == 0 || slices(p, w, &kchunk) > 1)
             return 0;
         const int64_t rows = t / w * w / cols * C::BM;
         if (rows <= 0 || rows >= p->m)
             return 0;
-        const tb_kproblem q = tb_kproblem_block(p, rows, p->m - rows, 0, p->n);
-        *tail = tb_fill_slices(tiles(&q), w, p->k, C::BK, TB_CX_SLICE);
+        *tail = tb_fill_slices(tiles(p->m - rows, p->n), w, p->k, C::BK, TB_CX_SLICE);
         tb_slice_depth(p->k, C::BK, tail);
         return *tail > 1 ? rows : 0;
     }
@@ -393,8 +393,7 @@ struct cx_kernel_of {
     static size_t split_bytes(int64_t m, int64_t n, int64_t s)
     {
         const size_t bytes = tb_split_bytes<R>(2 * m, n, s);
-        const int64_t tiles = ((m + C::BM - 1) / C::BM) * ((n + C::BN - 1) / C::BN);
-        return bytes + (TB_CX_SUM_LAST && s > 1 ? (size_t)tiles * sizeof(unsigned) : 0);
+        return bytes + (TB_CX_SUM_LAST && s > 1 ? (size_t)tiles(m, n) * sizeof(unsigned) : 0);
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)

@@ -90,21 +90,14 @@ static inline double tb_fill(int64_t blocks, int64_t slots)
     return (double)blocks / (double)(waves * slots);
 }
 
-// The most slices of k worth trying for `tiles` tiles of C where `slots` blocks run at once: 3 ceil(slots / tiles)
-// (about three waves), or fewer where each slice would be less than min_depth deep
-static inline int64_t tb_most_slices(int64_t tiles, int64_t slots, int64_t k, int64_t min_depth)
-{
-    const int64_t by_depth = k / min_depth, by_waves = 3 * ((slots + tiles - 1) / tiles);
-    return by_depth < by_waves ? by_depth : by_waves;
-}
-
-// The slices of k for `tiles` tiles of C where `slots` blocks run at once: of the counts up to tb_most_slices
-// (whole bk-deep tiles, as tb_split_launch cuts k), the one whose blocks fill their waves best (fewer slices unless
-// more fill 2% more: relative, so that a few tiles far from a wave, whose fill grows by less than 0.02 a slice, are
-// still split)
+// The slices of k for `tiles` tiles of C where `slots` blocks run at once: of the counts up to 3 ceil(slots /
+// tiles) (about three waves) that leave each slice at least min_depth deep (whole bk-deep tiles, as
+// tb_split_launch cuts k), the one whose blocks fill their waves best (fewer slices unless more fill 2% more:
+// relative, so that a few tiles far from a wave, whose fill grows by less than 0.02 a slice, are still split)
 static inline int64_t tb_fill_slices(int64_t tiles, int64_t slots, int64_t k, int bk, int64_t min_depth)
 {
-    const int64_t most = tb_most_slices(tiles, slots, k, min_depth);
+    const int64_t by_depth = k / min_depth, by_waves = 3 * ((slots + tiles - 1) / tiles);
+    const int64_t most = by_depth < by_waves ? by_depth : by_waves;
     int64_t best = 1;
     for (int64_t want = 2; want <= most; want++) {
         int64_t n = want;
