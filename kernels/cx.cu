@@ -136,7 +136,6 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next tile
         store(sums, p, z.c, i0, j0);
-        sum_if_last<C>(p, i0, j0);
     };
     for_tiles<C>(p, tile);
 }
@@ -146,8 +145,14 @@ template <class R>
 __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t ldw, int64_t step, int slices)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (int64_t j = blockIdx.y; i < p.m && j < p.n; j += gridDim.y)
-        cx_sum_into<false>(p.c, p.ldc, ws, ldw, step, slices, i, j, p);
+    for (int64_t j = blockIdx.y; i < p.m && j < p.n; j += gridDim.y) {
+        tb_cx<R> s = { 0, 0 };
+        for (int z = 0; z < slices; z++) {
+            const R *w = ws + z * step + 2 * (i + j * ldw);
+            s.re += w[0], s.im += w[1];
+        }
+        tb_cx_update((R *)p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
+    }
 }
 
 // The tiles, 32 x 32; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_* double, TB_CXD_* double on
@@ -385,15 +390,8 @@ struct cx_kernel_of {
         const int64_t w = wave();
         int64_t kchunk, s = slices(p, w, &kchunk), tail;
         if (const int64_t rows = tail_rows(p, w, &tail))
-            return split_bytes(p->m - rows, p->n, tail);
-        return split_bytes(p->m, p->n, s);
-    }
-
-    // the workspace of s slices of an m x n C: the slices, and with SUM_LAST a count a tile after them
-    static size_t split_bytes(int64_t m, int64_t n, int64_t s)
-    {
-        const size_t bytes = tb_split_bytes<R>(2 * m, n, s);
-        return bytes + (TB_CX_SUM_LAST && s > 1 ? (size_t)tiles(m, n) * sizeof(unsigned) : 0);
+            return tb_split_bytes<R>(2 * (p->m - rows), p->n, tail);
+        return tb_split_bytes<R>(2 * p->m, p->n, s);
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
@@ -421,15 +419,8 @@ struct cx_kernel_of {
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         const int64_t rows = (p.m + C::BM - 1) / C::BM, cols = (p.n + C::BN - 1) / C::BN;
-        if (s > 1) {
+        if (s > 1)
             q.kchunk = kchunk, q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
-#if TB_CX_SUM_LAST
-            q.out = p.c, q.ldo = p.ldc;
-            q.count = (unsigned *)((char *)ws + tb_split_bytes<R>(2 * p.m, p.n, s));
-            if (const int e = (int)cudaMemsetAsync(q.count, 0, (size_t)(rows * cols) * sizeof(unsigned), st))
-                return e;
-#endif
-        }
         const dim3 grid = TB_CX_GROUP ? dim3((unsigned)(rows * cols < INT_MAX ? rows * cols : INT_MAX), 1, (unsigned)s)
                                       : dim3((unsigned)rows, tb_grid_y(cols), (unsigned)s);
         // an element in one copy where both operands' elements are aligned to their whole size
@@ -447,7 +438,7 @@ struct cx_kernel_of {
             k<<<grid, C::THREADS, DYN, st>>>(q);
             e = (int)cudaGetLastError();
         }
-        if (!e && s > 1 && !TB_CX_SUM_LAST) {
+        if (!e && s > 1) {
             cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(
                 p, (const R *)ws, ldw, q.c_step, (int)s);
             e = (int)cudaGetLastError();

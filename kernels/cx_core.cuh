@@ -18,12 +18,6 @@
 #ifndef TB_CX_GROUP
 #define TB_CX_GROUP 1
 #endif
-// -DTB_CX_SUM_LAST=1 (to time): where k is split, the block that stores a tile's last slice adds the slices up into C
-// itself (sum_if_last: a count of slices stored a tile, after the slices in the workspace), instead of a pass of
-// its own after the kernel (cx_sum_slices); the same sums in the same order, so the same bits
-#ifndef TB_CX_SUM_LAST
-#define TB_CX_SUM_LAST 0
-#endif
 
 namespace {
 
@@ -77,11 +71,6 @@ struct cx_problem {
     int ta, tb;
     R ar, ai, br, bi;
     bool raw;
-#if TB_CX_SUM_LAST
-    R *out;          // where k is split: C, leading dimension ldo
-    int64_t ldo;
-    unsigned *count; // the slices stored, a tile (tile row + tile column x tile rows), zero at the launch
-#endif
 };
 
 // This block's slice of k (blockIdx.z): from kbeg to kend, nk tiles of BK; and where its sums go
@@ -183,48 +172,6 @@ __device__ __forceinline__ void store(const M &sums, const cx_problem<R> &p, R *
         else
             tb_cx_update(z, tb_cx<R>{ re, im }, p.ar, p.ai, p.br, p.bi);
     });
-}
-
-// C's element (i, j) (at c, leading dimension ldc) = alpha (the slices' sums, added in order) + beta C; slice z at
-// ws + z step, leading dimension ldw; L2: read from L2 (slices that other blocks stored during this kernel)
-template <bool L2, class R>
-__device__ __forceinline__ void cx_sum_into(R *c, int64_t ldc, const R *ws, int64_t ldw, int64_t step, int slices,
-                                            int64_t i, int64_t j, const cx_problem<R> &p)
-{
-    tb_cx<R> s = { 0, 0 };
-    for (int z = 0; z < slices; z++) {
-        const R *w = ws + z * step + 2 * (i + j * ldw);
-        if constexpr (L2)
-            s.re += __ldcg(w), s.im += __ldcg(w + 1);
-        else
-            s.re += w[0], s.im += w[1];
-    }
-    tb_cx_update(c + 2 * (i + j * ldc), s, p.ar, p.ai, p.br, p.bi);
-}
-
-// SUM_LAST: once this block has stored its slice of the tile from row i0 and column j0 (raw, p.c the workspace),
-// the block that stored its last slice adds them all up into C
-template <class C, class R>
-__device__ __forceinline__ void sum_if_last(const cx_problem<R> &p, int64_t i0, int64_t j0)
-{
-#if TB_CX_SUM_LAST
-    if (gridDim.z == 1)
-        return;
-    __shared__ bool last;
-    __threadfence(); // this thread's part of the slice stored before the count says so
-    __syncthreads();
-    if (threadIdx.x == 0)
-        last = atomicAdd(p.count + i0 / C::BM + j0 / C::BN * ((p.m + C::BM - 1) / C::BM), 1u) == gridDim.z - 1;
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence(); // the count seen before the other slices are read
-    for (int e = (int)threadIdx.x; e < C::BM * C::BN; e += C::THREADS) {
-        const int64_t i = i0 + e % C::BM, j = j0 + e / C::BM;
-        if (i < p.m && j < p.n)
-            cx_sum_into<true>(p.out, p.ldo, p.c, p.ldc, p.c_step, (int)gridDim.z, i, j, p);
-    }
-#endif
 }
 
 } // namespace

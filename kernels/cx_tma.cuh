@@ -117,7 +117,6 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
         }
         filled += z.nk;
         store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
-        sum_if_last<C>(p, i0, j0);
     });
 #endif
 }
