@@ -627,23 +627,18 @@ static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);
 }
-// Also the thin products with op(A) transposed whose C is small (at most TB_CXC_THIN_T_COLS columns and
-// TB_CXC_THIN_ELEMS complex elements): tc32 takes their real product but has too few tiles of it to fill the
-// GPU, and cx-simt is faster there (bench/RESULTS.md); past that envelope, not measured, tc32 keeps them.
-// -DTB_CXC_THIN_N_COLS=N (to time; 0, off): the same with op(A) not transposed.
-#ifndef TB_CXC_THIN_T_COLS
-#define TB_CXC_THIN_T_COLS 320
-#endif
-#ifndef TB_CXC_THIN_N_COLS
-#define TB_CXC_THIN_N_COLS 0
+// Also the thin products whose C is small (at most TB_CXC_THIN_COLS columns and TB_CXC_THIN_ELEMS complex
+// elements), whatever op(A): tc32 takes their real product but has too few tiles of it to fill the GPU, and
+// cx-simt is faster there (bench/RESULTS.md); past that envelope, not measured, tc32 keeps them.
+#ifndef TB_CXC_THIN_COLS
+#define TB_CXC_THIN_COLS 320
 #endif
 #ifndef TB_CXC_THIN_ELEMS
 #define TB_CXC_THIN_ELEMS 3e5
 #endif
 static bool c_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
-    return tc32_declines(q) || (q->n <= (q->transa ? TB_CXC_THIN_T_COLS : TB_CXC_THIN_N_COLS) &&
-                                (double)(q->m / 2) * (double)q->n <= TB_CXC_THIN_ELEMS);
+    return tc32_declines(q) || (q->n <= TB_CXC_THIN_COLS && (double)(q->m / 2) * (double)q->n <= TB_CXC_THIN_ELEMS);
 }
 struct blocked_k : real_kernel {
     typedef float R;
