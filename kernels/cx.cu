@@ -224,7 +224,7 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 // cx-dmma's tiles where op(A) is not transposed and 32-column tiles would compute more than an eighth more columns
 // than C has in 16-column ones (n of 65 to 80: 96 against 80), products of nothing on the tensor cores: 64 x 16,
 // the same four warps of 16 x 16 stacked along C's rows. With op(A) transposed (its boxes along k) they were no
-// faster (bench/RESULTS.md, run G4). -DTB_CXD_NARROW=0: 32 x 32 always
+// faster on CT (bench/RESULTS.md, run G4). -DTB_CXD_NARROW=0: 32 x 32 always; =2 (to time): whatever op(A)
 #ifndef TB_CXD_NARROW
 #define TB_CXD_NARROW 1
 #endif
@@ -468,7 +468,7 @@ static bool narrow(const tb_kproblem *p)
 {
     const int64_t wide = (p->n + z_dmma::BN - 1) / z_dmma::BN * z_dmma::BN;
     const int64_t slim = (p->n + z_dmma_narrow::BN - 1) / z_dmma_narrow::BN * z_dmma_narrow::BN;
-    return TB_CXD_NARROW && p->transa == 0 && 8 * wide > 9 * slim;
+    return TB_CXD_NARROW && (p->transa == 0 || TB_CXD_NARROW == 2) && 8 * wide > 9 * slim;
 }
 
 // f(kernels) for cx-dmma's kernels for p
