@@ -191,7 +191,10 @@ static int launch(const impl *im, const tb_kproblem *p)
                                        (int)p->lda, p->b, (int)p->ldb, beta, p->c, (int)p->ldc);
     if (im->kernel == 1)
         cublas_math(cublas, DEFAULT_MATH);
-    return e ? (int)cudaErrorUnknown : 0;
+    if (e)
+        return (int)cudaErrorUnknown;
+    /* cuBLAS-sync: returning with C computed, as a BLAS call (tb-call) must */
+    return im->kernel == 2 ? (int)cudaStreamSynchronize(NULL) : 0;
 }
 
 int bench_cublas_gemm(const tb_kproblem *p, int tf32)
@@ -359,6 +362,8 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
         impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", 0 };
     if (cublas_gemm[type] && type == TB_TYPE_S && (strstr(kernels, "cublas-tf32") || !strcmp(kernels, "all")))
         impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-tf32", 1 };
+    if (cublas_gemm[type] && (strstr(kernels, "cublas-sync") || !strcmp(kernels, "all")))
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-sync", 2 };
     for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 3; i++) {
         const char *name = tb_kernel_names[i];
         size_t len = strlen(name);
