@@ -228,7 +228,7 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 #ifndef TB_CXD_NARROW
 #define TB_CXD_NARROW 1
 #endif
-typedef cx_config<double, 64, 16, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
+typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
     z_dmma_narrow;
 
 template <class R, class C>
