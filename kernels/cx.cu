@@ -230,14 +230,27 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 #endif
 typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
     z_dmma_narrow;
+// -DTB_CXD_SPAN=1 (to time): where C has 65 to 80 columns and the TMA kernels run, one tile across them, 32 x 80
+// (four warps of 16 x 40), so that op(A)'s panel is read once instead of by three 32-column tiles or five 16-column
+// ones: the thin products are bound by L2's bytes about as much as by the tensor pipe (doc/NOTES.md). TMA only: the
+// cp.async copies (cx_loads) need the threads a multiple of the tile's columns
+#ifndef TB_CXD_SPAN
+#define TB_CXD_SPAN 0
+#endif
+typedef cx_config<double, 32, 80, dmma<2, 5>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span;
 
 template <class R, class C>
 struct cx_kernel_of {
     // the dynamic shared memory a launch asks for
-    static constexpr size_t DYN = C::DYNAMIC ? C::SMEM : 0;
+    static constexpr size_t dyn()
+    {
+        return C::DYNAMIC ? C::SMEM : 0;
+    }
     // TB_CXD_TMA: cx-dmma's configs have kernels whose stages TMA fills (cx_tma_kernel)
-    static constexpr bool TMA =
-        TB_CXD_TMA && (std::is_same<C, z_dmma>::value || std::is_same<C, z_dmma_narrow>::value);
+    static constexpr bool TMA = TB_CXD_TMA && (std::is_same<C, z_dmma>::value || std::is_same<C, z_dmma_narrow>::value ||
+                                               std::is_same<C, z_dmma_span>::value);
+    // configs with no cp.async kernels (launched only where tma_runs)
+    static constexpr bool TMA_ONLY = std::is_same<C, z_dmma_span>::value;
 
     // kernel k allowed the dynamic shared memory of C's stages, where they need it (at each launch, as dmma.cu
     // does: only builds with deeper stages ask); 0 or an error
@@ -256,9 +269,10 @@ struct cx_kernel_of {
         if constexpr (TMA) {
             allow_tma<0, 0>(cx_tma<C, 0, 0>::SMEM);
             return tb_wave(per_sm, cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM);
+        } else {
+            allow(cx_kernel<R, C, 3, 3, true>);
+            return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, dyn());
         }
-        allow(cx_kernel<R, C, 3, 3, true>);
-        return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, DYN);
     }
 
     // C's tiles where it is m x n
@@ -324,6 +338,26 @@ struct cx_kernel_of {
         *tail = tb_fill_slices(tiles(p->m - rows, p->n), w, p->k, C::BK, TB_CX_SLICE);
         tb_slice_depth(p->k, C::BK, tail);
         return *tail > 1 ? rows : 0;
+    }
+
+    // kp as the kernels take it
+    static cx_problem<R> problem(const tb_kproblem *kp)
+    {
+        return { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n, kp->k, kp->k,
+                 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta, (R)kp->beta_im, false };
+    }
+
+    // whether both operands' elements are aligned to their whole size (an element in one copy)
+    static bool aligned(const cx_problem<R> &p)
+    {
+        return !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
+    }
+
+    // whether kp's product runs on the TMA kernels
+    static bool tma_runs(const tb_kproblem *kp)
+    {
+        const cx_problem<R> p = problem(kp);
+        return tma_ok(p, aligned(p));
     }
 
     // TB_CXD_TMA: cx_tma_kernel, for cx-dmma's config, where it can run p: compute capability 9.0 or later, both
@@ -413,9 +447,7 @@ struct cx_kernel_of {
     static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream)
     {
         const cudaStream_t st = (cudaStream_t)stream;
-        cx_problem<R> p = { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n,
-                            kp->k, kp->k, 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta,
-                            (R)kp->beta_im, false };
+        const cx_problem<R> p = problem(kp);
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         const int64_t rows = (p.m + C::BM - 1) / C::BM, cols = (p.n + C::BN - 1) / C::BN;
@@ -423,19 +455,20 @@ struct cx_kernel_of {
             q.kchunk = kchunk, q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
         const dim3 grid = TB_CX_GROUP ? dim3((unsigned)(rows * cols < INT_MAX ? rows * cols : INT_MAX), 1, (unsigned)s)
                                       : dim3((unsigned)rows, tb_grid_y(cols), (unsigned)s);
-        // an element in one copy where both operands' elements are aligned to their whole size
-        const bool wide = !((uintptr_t)p.a % (2 * sizeof(R))) && !((uintptr_t)p.b % (2 * sizeof(R)));
+        const bool wide = aligned(p);
         int e;
         if (tma_ok(p, wide)) {
             e = by_ops(p.ta, p.tb,
                        [&](auto oa, auto ob) {
                            return tma<decltype(oa)::value, decltype(ob)::value>(q, grid, st);
                        });
+        } else if constexpr (TMA_ONLY) {
+            return (int)cudaErrorNotSupported;
         } else {
             void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
             if ((e = allow(k)))
                 return e;
-            k<<<grid, C::THREADS, DYN, st>>>(q);
+            k<<<grid, C::THREADS, dyn(), st>>>(q);
             e = (int)cudaGetLastError();
         }
         if (!e && s > 1) {
@@ -451,6 +484,9 @@ typedef cx_kernel_of<float, c_small> c_simt;
 typedef cx_kernel_of<double, z_small> z_simt;
 typedef cx_kernel_of<double, z_dmma> z_tensor;
 typedef cx_kernel_of<double, z_dmma_narrow> z_tensor_narrow;
+#if TB_CXD_SPAN
+typedef cx_kernel_of<double, z_dmma_span> z_tensor_span;
+#endif
 #if TB_CXD_OCCUPANCY
 typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK,
                                                 TB_CXD_STAGES, 2, 4, TB_CXD_SPLIT>>>
@@ -478,6 +514,10 @@ static auto on_dmma(const tb_kproblem *p, F f)
 #if TB_CXD_OCCUPANCY
     if (two_an_sm(p))
         return f(z_tensor_two());
+#endif
+#if TB_CXD_SPAN
+    if (p->n > 64 && p->n <= z_dmma_span::BN && z_tensor_span::tma_runs(p))
+        return f(z_tensor_span());
 #endif
     return narrow(p) ? f(z_tensor_narrow()) : f(z_tensor());
 }
