@@ -72,17 +72,19 @@ static void die_cuda(cudaError_t e, const char *what)
 /* ---- what is timed: a kernel of the table, cuBLAS, or OpenBLAS on the host */
 
 typedef enum { IMPL_KERNEL, IMPL_CUBLAS, IMPL_OPENBLAS, IMPL_CALL } impl_kind;
+/* cuBLAS's modes: FP32 math, TF32 allowed, or waiting for each product before the next (as a BLAS call must) */
+enum { CUBLAS_PLAIN, CUBLAS_TF32, CUBLAS_SYNC };
 typedef struct impl {
     impl_kind kind;
     const char *name;
-    int kernel; /* IMPL_KERNEL: its number in the table; IMPL_CUBLAS: 1 for its TF32 math, else 0 */
+    int kernel; /* IMPL_KERNEL: its number in the table; IMPL_CUBLAS: its mode (CUBLAS_*) */
 } impl;
 
 /* A result's largest difference from the yardstick's allowed for an implementation: TF32's inputs keep 11 bits */
 static double tolerance_of(const impl *im)
 {
     const int tf32 = im->kind == IMPL_KERNEL ? tb_kernel_maths[im->kernel] == TB_MATH_BIT(TB_MATH_TF32)
-                                             : im->kind == IMPL_CUBLAS && im->kernel == 1;
+                                             : im->kind == IMPL_CUBLAS && im->kernel == CUBLAS_TF32;
     return tf32 ? BENCH_TOLERANCE_TF32 : BENCH_TOLERANCE;
 }
 
@@ -185,23 +187,23 @@ static int launch(const impl *im, const tb_kproblem *p)
     const int single = p->type == TB_TYPE_S || p->type == TB_TYPE_C;
     const void *alpha = single ? (const void *)ca : za, *beta = single ? (const void *)cb : zb;
     enum { DEFAULT_MATH = 0, TF32_MATH = 3 }; /* cublasMath_t: FP32 products are FP32 by default */
-    if (im->kernel == 1 && cublas_math(cublas, TF32_MATH))
+    if (im->kernel == CUBLAS_TF32 && cublas_math(cublas, TF32_MATH))
         return (int)cudaErrorUnknown;
     const int e = cublas_gemm[p->type](cublas, p->transa, p->transb, (int)p->m, (int)p->n, (int)p->k, alpha, p->a,
                                        (int)p->lda, p->b, (int)p->ldb, beta, p->c, (int)p->ldc);
-    if (im->kernel == 1)
+    if (im->kernel == CUBLAS_TF32)
         cublas_math(cublas, DEFAULT_MATH);
     if (e)
         return (int)cudaErrorUnknown;
     /* cuBLAS-sync: returning with C computed, as a BLAS call (tb-call) must */
-    return im->kernel == 2 ? (int)cudaStreamSynchronize(NULL) : 0;
+    return im->kernel == CUBLAS_SYNC ? (int)cudaStreamSynchronize(NULL) : 0;
 }
 
 int bench_cublas_gemm(const tb_kproblem *p, int tf32)
 {
     if (!cublas_gemm[p->type])
         return 1;
-    const impl cu = { IMPL_CUBLAS, tf32 ? "cuBLAS-tf32" : "cuBLAS", tf32 };
+    const impl cu = { IMPL_CUBLAS, tf32 ? "cuBLAS-tf32" : "cuBLAS", tf32 ? CUBLAS_TF32 : CUBLAS_PLAIN };
     return launch(&cu, p) || cudaDeviceSynchronize() != cudaSuccess;
 }
 
@@ -359,11 +361,11 @@ static int choose_impls(tb_type type, const char *kernels, impl *impls)
 {
     int nimpls = 0;
     if (cublas_gemm[type])
-        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", 0 };
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS", CUBLAS_PLAIN };
     if (cublas_gemm[type] && type == TB_TYPE_S && (strstr(kernels, "cublas-tf32") || !strcmp(kernels, "all")))
-        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-tf32", 1 };
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-tf32", CUBLAS_TF32 };
     if (cublas_gemm[type] && (strstr(kernels, "cublas-sync") || !strcmp(kernels, "all")))
-        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-sync", 2 };
+        impls[nimpls++] = (impl){ IMPL_CUBLAS, "cuBLAS-sync", CUBLAS_SYNC };
     for (int i = 0; i < tb_kernel_count && nimpls < MAX_IMPLS - 3; i++) {
         const char *name = tb_kernel_names[i];
         size_t len = strlen(name);
