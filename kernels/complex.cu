@@ -627,18 +627,28 @@ static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);
 }
-// Also the thin products whose C is small (at most TB_CXC_THIN_COLS columns and TB_CXC_THIN_ELEMS complex
-// elements), whatever op(A): tc32 takes their real product but has too few tiles of it to fill the GPU, and
-// cx-simt is faster there (bench/RESULTS.md); past that envelope, not measured, tc32 keeps them.
+// Also the thin products whose C is small, whatever op(A): at most TB_CXC_THIN_COLS columns and TB_CXC_THIN_ELEMS
+// complex elements, or at most TB_CXC_SLIM_COLS columns and TB_CXC_SLIM_ELEMS elements: tc32 takes their real
+// product but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md: the
+// forty-third session's H3, the forty-fourth's I3, where 2000x300x4000, past the first and wider than the second,
+// is faster on tc32); past both, tc32 keeps them.
 #ifndef TB_CXC_THIN_COLS
 #define TB_CXC_THIN_COLS 320
 #endif
 #ifndef TB_CXC_THIN_ELEMS
 #define TB_CXC_THIN_ELEMS 3e5
 #endif
+#ifndef TB_CXC_SLIM_COLS
+#define TB_CXC_SLIM_COLS 192
+#endif
+#ifndef TB_CXC_SLIM_ELEMS
+#define TB_CXC_SLIM_ELEMS 2e6
+#endif
 static bool c_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
-    return tc32_declines(q) || (q->n <= TB_CXC_THIN_COLS && (double)(q->m / 2) * (double)q->n <= TB_CXC_THIN_ELEMS);
+    const double elems = (double)(q->m / 2) * (double)q->n;
+    return tc32_declines(q) || (q->n <= TB_CXC_THIN_COLS && elems <= TB_CXC_THIN_ELEMS) ||
+           (q->n <= TB_CXC_SLIM_COLS && elems <= TB_CXC_SLIM_ELEMS);
 }
 struct blocked_k : real_kernel {
     typedef float R;
@@ -675,7 +685,7 @@ struct tc32_k : real_kernel {
 #define TB_CXZ_DIRECT_FLOPS 1e9
 #endif
 #ifndef TB_CXZ_DIRECT_SIDE
-#define TB_CXZ_DIRECT_SIDE 512
+#define TB_CXZ_DIRECT_SIDE 1024
 #endif
 static bool z_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
