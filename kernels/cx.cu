@@ -156,7 +156,8 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 }
 
 // The tiles, 32 x 32; bench/variants.sh times others (TB_CX_* single precision, TB_CXZ_* double, TB_CXD_* double on
-// the tensor cores).  Single: three stages of 8 deep, 4 x 4 a thread (64 threads, six blocks an SM), faster than
+// the tensor cores; TB_CX_BM x TB_CX_BN tiles of TB_CX_TM x TB_CX_TN a thread, to time 64 x 32 or 64 x 64 of 8 x 4
+// or 8 x 8).  Single: three stages of 8 deep, 4 x 4 a thread (64 threads, six blocks an SM), faster than
 // 4 x 2 (128 threads) by 4-10 %, since each element read from shared memory serves four products instead of two;
 // double: 4 x 2, 4 x 4 being no faster (bench/RESULTS.md, runs W2 and W3).  On the tensor cores: four warps of
 // 16 x 16 (TB_CXD_MI x TB_CXD_NJ tiles of 8 x 8 a warp), two stages of 16 deep (one barrier a stage; 34 KiB; stages
@@ -168,6 +169,15 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // cost more than they gained (449 x 497 x 659 in three of 224), and past a wave the slices' sums, written and read
 // again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on
 // squares, slower on thin products, which are what this kernel is given (bench/RESULTS.md).
+#ifndef TB_CX_BM
+#define TB_CX_BM 32
+#endif
+#ifndef TB_CX_BN
+#define TB_CX_BN 32
+#endif
+#ifndef TB_CX_TM
+#define TB_CX_TM 4
+#endif
 #ifndef TB_CX_TN
 #define TB_CX_TN 4
 #endif
@@ -216,7 +226,7 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #ifndef TB_CXD_SPLIT
 #define TB_CXD_SPLIT 2
 #endif
-typedef cx_config<float, 32, 32, simt<4, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
+typedef cx_config<float, TB_CX_BM, TB_CX_BN, simt<TB_CX_TM, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
 typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB, 2> z_small;
 typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4,
                   TB_CXD_SPLIT>
