@@ -250,6 +250,12 @@ typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_M
 #define TB_CXD_SPAN 1
 #endif
 typedef cx_config<double, 32, 80, dmma<2, 5>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span;
+// -DTB_CXD_SPAN48=1 (to time): the same where C has 33 to 48 columns, 32 x 48 (four warps of 16 x 24): op(A)'s
+// panel read once instead of by three 64 x 16 tiles (2020x40x599: 58 MB of L2 reads, 19 MB once)
+#ifndef TB_CXD_SPAN48
+#define TB_CXD_SPAN48 0
+#endif
+typedef cx_config<double, 32, 48, dmma<2, 3>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span48;
 
 template <class R, class C>
 struct cx_kernel_of {
@@ -260,9 +266,10 @@ struct cx_kernel_of {
     }
     // TB_CXD_TMA: cx-dmma's configs have kernels whose stages TMA fills (cx_tma_kernel)
     static constexpr bool TMA = TB_CXD_TMA && (std::is_same<C, z_dmma>::value || std::is_same<C, z_dmma_narrow>::value ||
-                                               std::is_same<C, z_dmma_span>::value);
+                                               std::is_same<C, z_dmma_span>::value ||
+                                               std::is_same<C, z_dmma_span48>::value);
     // configs with no cp.async kernels (launched only where tma_runs)
-    static constexpr bool TMA_ONLY = std::is_same<C, z_dmma_span>::value;
+    static constexpr bool TMA_ONLY = std::is_same<C, z_dmma_span>::value || std::is_same<C, z_dmma_span48>::value;
 
     // kernel k allowed the dynamic shared memory of C's stages, where they need it (at each launch, as dmma.cu
     // does: only builds with deeper stages ask); 0 or an error
@@ -499,6 +506,9 @@ typedef cx_kernel_of<double, z_dmma_narrow> z_tensor_narrow;
 #if TB_CXD_SPAN
 typedef cx_kernel_of<double, z_dmma_span> z_tensor_span;
 #endif
+#if TB_CXD_SPAN48
+typedef cx_kernel_of<double, z_dmma_span48> z_tensor_span48;
+#endif
 #if TB_CXD_OCCUPANCY
 typedef cx_kernel_of<double, cx_piped<cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK,
                                                 TB_CXD_STAGES, 2, 4, TB_CXD_SPLIT>>>
@@ -530,6 +540,10 @@ static auto on_dmma(const tb_kproblem *p, F f)
 #if TB_CXD_SPAN
     if (p->n > 64 && p->n <= z_dmma_span::BN && z_tensor_span::tma_runs(p))
         return f(z_tensor_span());
+#endif
+#if TB_CXD_SPAN48
+    if (p->n > 32 && p->n <= z_dmma_span48::BN && z_tensor_span48::tma_runs(p))
+        return f(z_tensor_span48());
 #endif
     return narrow(p) ? f(z_tensor_narrow()) : f(z_tensor());
 }
