@@ -240,7 +240,11 @@ static int c_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, int
 
 /* The workspaces that kernels ask for come from a memory pool of the library's own on each device, which keeps up
  * to 1 GiB mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace
- * afresh, which costs more than a small product).  The process's default pools are left as the program set them. */
+ * afresh, which costs more than a small product).  The process's default pools are left as the program set them.
+ * -DTB_POOL_KEEP=BYTES (to time): another bound, for the large products whose workspaces pass 1 GiB. */
+#ifndef TB_POOL_KEEP
+#define TB_POOL_KEEP ((uint64_t)1 << 30)
+#endif
 static cudaMemPool_t own_pool(int device)
 {
     _Atomic(cudaMemPool_t) *pool = &devs[device].pool; /* made once; a thread that loses the race destroys its own */
@@ -255,7 +259,7 @@ static cudaMemPool_t own_pool(int device)
         cudaGetLastError();
         return NULL;
     }
-    uint64_t keep = (uint64_t)1 << 30;
+    uint64_t keep = TB_POOL_KEEP;
     cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
     cudaMemPool_t none = NULL;
     if (!atomic_compare_exchange_strong(pool, &none, p)) {
