@@ -245,7 +245,7 @@ typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_M
 // that op(A)'s panel is read once instead of by three 32-column tiles or five 16-column ones: the thin products are
 // bound by L2's bytes about as much as by the tensor pipe (doc/NOTES.md; run I3: 3973x67x1245 0.78-0.90 of cuBLAS
 // before, 0.98 on these). TMA only: the cp.async copies (cx_loads) need the threads a multiple of the tile's
-// columns. -DTB_CXD_SPAN=0: none
+// columns, so a build without TMA kernels (-DTB_CXD_TMA=0) has none either. -DTB_CXD_SPAN=0: none
 #ifndef TB_CXD_SPAN
 #define TB_CXD_SPAN 1
 #endif
@@ -268,8 +268,9 @@ struct cx_kernel_of {
     static constexpr bool TMA = TB_CXD_TMA && (std::is_same<C, z_dmma>::value || std::is_same<C, z_dmma_narrow>::value ||
                                                std::is_same<C, z_dmma_span>::value ||
                                                std::is_same<C, z_dmma_span48>::value);
-    // configs with no cp.async kernels (launched only where tma_runs)
-    static constexpr bool TMA_ONLY = std::is_same<C, z_dmma_span>::value || std::is_same<C, z_dmma_span48>::value;
+    // configs whose tiles the cp.async copies cannot load (cx_loads: the threads a multiple of the tile's depth,
+    // rows and columns): no cp.async kernels, launched only where tma_runs
+    static constexpr bool TMA_ONLY = C::THREADS % C::BK || C::THREADS % C::BM || C::THREADS % C::BN;
 
     // kernel k allowed the dynamic shared memory of C's stages, where they need it (at each launch, as dmma.cu
     // does: only builds with deeper stages ask); 0 or an error
@@ -503,10 +504,10 @@ typedef cx_kernel_of<float, c_small> c_simt;
 typedef cx_kernel_of<double, z_small> z_simt;
 typedef cx_kernel_of<double, z_dmma> z_tensor;
 typedef cx_kernel_of<double, z_dmma_narrow> z_tensor_narrow;
-#if TB_CXD_SPAN
+#if TB_CXD_SPAN && TB_CXD_TMA
 typedef cx_kernel_of<double, z_dmma_span> z_tensor_span;
 #endif
-#if TB_CXD_SPAN48
+#if TB_CXD_SPAN48 && TB_CXD_TMA
 typedef cx_kernel_of<double, z_dmma_span48> z_tensor_span48;
 #endif
 #if TB_CXD_OCCUPANCY
@@ -537,11 +538,11 @@ static auto on_dmma(const tb_kproblem *p, F f)
     if (two_an_sm(p))
         return f(z_tensor_two());
 #endif
-#if TB_CXD_SPAN
+#if TB_CXD_SPAN && TB_CXD_TMA
     if (p->n > 64 && p->n <= z_dmma_span::BN && z_tensor_span::tma_runs(p))
         return f(z_tensor_span());
 #endif
-#if TB_CXD_SPAN48
+#if TB_CXD_SPAN48 && TB_CXD_TMA
     if (p->n > 32 && p->n <= z_dmma_span48::BN && z_tensor_span48::tma_runs(p))
         return f(z_tensor_span48());
 #endif
