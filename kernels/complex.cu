@@ -629,9 +629,8 @@ static bool tc32_declines(const tb_kproblem *q)
 }
 // Also the thin products whose C is small, whatever op(A): at most TB_CXC_THIN_COLS columns and TB_CXC_THIN_ELEMS
 // complex elements, or at most TB_CXC_SLIM_COLS columns and TB_CXC_SLIM_ELEMS elements: tc32 takes their real
-// product but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md: the
-// forty-third session's H3, the forty-fourth's I3, where 2000x300x4000, past the first and wider than the second,
-// is faster on tc32); past both, tc32 keeps them.
+// product but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md; wider C,
+// such as 2000x300x4000, is faster on tc32); past both, tc32 keeps them.
 #ifndef TB_CXC_THIN_COLS
 #define TB_CXC_THIN_COLS 320
 #endif

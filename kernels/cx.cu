@@ -234,8 +234,8 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 // cx-dmma's tiles where op(A) is not transposed and 32-column tiles would compute more than an eighth more columns
 // than C has in 16-column ones (n of at most 16, 33 to 48, 65 to 80 where the 32 x 80 tiles do not run, 97 to
 // 112), products of nothing on the tensor cores: 64 x 16, the same four warps of 16 x 16 stacked along C's rows.
-// -DTB_CXD_NARROW=0: 32 x 32 always; =2: whatever op(A) (faster where op(A) is transposed too, bench/RESULTS.md,
-// run I3: 8000x8x1000 0.88-0.91 of cuBLAS against 0.69-0.79; not yet the default: its suites have not run)
+// -DTB_CXD_NARROW=0: 32 x 32 always; =2 (to time): whatever op(A), measured faster where op(A) is transposed too
+// (bench/RESULTS.md), not the default until the complex suites have passed on it
 #ifndef TB_CXD_NARROW
 #define TB_CXD_NARROW 1
 #endif
@@ -243,15 +243,15 @@ typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_M
     z_dmma_narrow;
 // Where C has 65 to 80 columns and the TMA kernels run, one tile across them, 32 x 80 (four warps of 16 x 40), so
 // that op(A)'s panel is read once instead of by three 32-column tiles or five 16-column ones: the thin products are
-// bound by L2's bytes about as much as by the tensor pipe (doc/NOTES.md; run I3: 3973x67x1245 0.78-0.90 of cuBLAS
-// before, 0.98 on these). TMA only: the cp.async copies (cx_loads) need the threads a multiple of the tile's
-// columns, so a build without TMA kernels (-DTB_CXD_TMA=0) has none either. -DTB_CXD_SPAN=0: none
+// bound by L2's bytes about as much as by the tensor pipe (doc/NOTES.md, bench/RESULTS.md). TMA only: the
+// cp.async copies (cx_loads) need the threads a multiple of the tile's columns, so a build without TMA kernels
+// (-DTB_CXD_TMA=0) has none either. -DTB_CXD_SPAN=0: none
 #ifndef TB_CXD_SPAN
 #define TB_CXD_SPAN 1
 #endif
 typedef cx_config<double, 32, 80, dmma<2, 5>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span;
 // -DTB_CXD_SPAN48=1 (to time): the same where C has 33 to 48 columns, 32 x 48 (four warps of 16 x 24): op(A)'s
-// panel read once instead of by three 64 x 16 tiles (2020x40x599: 58 MB of L2 reads, 19 MB once)
+// panel read once instead of by three 64 x 16 tiles
 #ifndef TB_CXD_SPAN48
 #define TB_CXD_SPAN48 0
 #endif
