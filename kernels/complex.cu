@@ -248,11 +248,11 @@ enum a_read { A_AS_AB, A_BY_SHAPE, A_HERE };
 
 // Ab, made once, serves each of the product's column tiles, so its making weighs as 1/n beside the product; reading
 // op(A)'s blocks in place slows the product a little, and more where op(A) is transposed (its tiles cross memory).
-// Where n is under these, in place was the faster (z4m-dmma and c4m-tc32 against their inplace forms, measured in
-// bench/RESULTS.md)
-static inline bool few_columns(const tb_kproblem *p)
+// Where n is at most 1024 (op(A) N) or the kernel's few_cols_t (op(A) T or C), in place was the faster (z4m-dmma and
+// c4m-tc32 against their inplace forms, measured in bench/RESULTS.md)
+static inline bool few_columns(const tb_kproblem *p, long few_cols_t)
 {
-    return p->n <= (p->transa ? 192 : 1024);
+    return p->n <= (p->transa ? few_cols_t : 1024);
 }
 
 typedef int (*launcher)(const tb_kproblem *, void *, void *);
@@ -267,11 +267,11 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
-// (NULL: workspace's), used as a_here says (by shape: few_columns, or wherever here_all takes the real product,
-// op(A)'s op kept, and there with a transposed op(B) as pairs too); whether blocks also reads a transposed op(B) in
-// place, as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by that view (pairs, or
-// NULL) with its workspace function (NULL: workspace's), where op(A) has at most pairs_rows rows (no bound unless
-// the kernel sets one)
+// (NULL: workspace's), used as a_here says (by shape: few_columns with few_cols_t, or wherever here_all takes the
+// real product, op(A)'s op kept, and there with a transposed op(B) as pairs too); whether blocks also reads a
+// transposed op(B) in place, as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by
+// that view (pairs, or NULL) with its workspace function (NULL: workspace's), where op(A) has at most pairs_rows
+// rows (no bound unless the kernel sets one)
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
@@ -282,6 +282,7 @@ struct real_kernel {
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
+    static constexpr long few_cols_t = 192;
     static constexpr launcher direct = tb_launch_cx_simt; // what computes direct_takes' products, and its workspace
     static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_simt;
 };
@@ -304,6 +305,7 @@ struct four_m {
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
     static constexpr long PAIRS_ROWS = K::pairs_rows;
+    static constexpr long FEW_COLS_T = K::few_cols_t;
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
@@ -311,7 +313,7 @@ struct four_m {
     {
         if (AREAD == A_AS_AB || !Blocks)
             return false;
-        if (AREAD == A_BY_SHAPE && !few_columns(p) && !here_all(p))
+        if (AREAD == A_BY_SHAPE && !few_columns(p, FEW_COLS_T) && !here_all(p))
             return false;
         return true;
     }
@@ -662,8 +664,15 @@ struct tf32_k : real_kernel {
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tf32;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
+// tc32 prepares op(A)'s parts whether from Ab or in place, so Ab is one copy more, which weighs most where n is
+// small: with op(A) transposed, in place was the faster up to 512 columns (bench/RESULTS.md); -DTB_CXC_FEW_COLS_T
+// sets that bound (to time)
+#ifndef TB_CXC_FEW_COLS_T
+#define TB_CXC_FEW_COLS_T 512
+#endif
 struct tc32_k : real_kernel {
     typedef float R;
+    static constexpr long few_cols_t = TB_CXC_FEW_COLS_T;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tc32;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
