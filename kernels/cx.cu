@@ -52,6 +52,11 @@
 #ifndef TB_CXD_TMA
 #define TB_CXD_TMA 1
 #endif
+// With CLUSTER_SUM, products of more tiles than a wave split too, where that fills the last wave (wave_slices);
+// -DTB_CXD_WAVE_SLICES=0: not
+#ifndef TB_CXD_WAVE_SLICES
+#define TB_CXD_WAVE_SLICES 1
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -319,8 +324,27 @@ struct cx_kernel_of {
                 s = near > s ? near : s;
             }
         }
+        if (s == 1 && TB_CXD_WAVE_SLICES && cluster_sums(p, 2))
+            s = wave_slices(t, w, p->k);
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         return s;
+    }
+
+    // WAVE_SLICES: where C's tiles are more than a wave (w) and its last wave runs partly empty, the slices (up to a
+    // cluster's 8, each at least TB_CX_DEEP_SLICE deep) whose rounds take the least time, where that is at least an
+    // eighth less than unsplit (777 x 777 x 4096: 625 tiles of 528 slots, two rounds of all of k; in 5 slices, 6
+    // rounds of a fifth); the clusters sum them at little cost
+    static int64_t wave_slices(int64_t t, int64_t w, int64_t k)
+    {
+        const int64_t kt = (k + C::BK - 1) / C::BK;
+        int64_t best = 1, least = (t + w - 1) / w * kt;
+        const int64_t most = least * 7 / 8;
+        for (int64_t s = 2; s <= 8 && k / s >= TB_CX_DEEP_SLICE; s++) {
+            const int64_t cost = (t * s + w - 1) / w * ((kt + s - 1) / s);
+            if (cost < least && cost <= most)
+                best = s, least = cost;
+        }
+        return best;
     }
 
     // how long the product's blocks take, w at once: the rounds times the depth of k each block computes
@@ -364,7 +388,8 @@ struct cx_kernel_of {
     static cx_problem<R> problem(const tb_kproblem *kp)
     {
         return { (const R *)kp->a, (const R *)kp->b, (R *)kp->c, kp->lda, kp->ldb, kp->ldc, kp->m, kp->n, kp->k, kp->k,
-                 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta, (R)kp->beta_im, false };
+                 0, kp->transa, kp->transb, (R)kp->alpha, (R)kp->alpha_im, (R)kp->beta, (R)kp->beta_im, false,
+                 false };
     }
 
     // whether both operands' elements are aligned to their whole size (an element in one copy)
@@ -422,8 +447,17 @@ struct cx_kernel_of {
                 return (int)cudaErrorInvalidValue;
             if (const int e = allow_tma<OA, OB>(T::SMEM))
                 return e;
-            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
-            return (int)cudaGetLastError();
+            if (!q.cluster) {
+                cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
+                return (int)cudaGetLastError();
+            }
+            cudaLaunchAttribute cluster;
+            cluster.id = cudaLaunchAttributeClusterDimension;
+            cluster.val.clusterDim.x = 1, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = grid.z;
+            cudaLaunchConfig_t config = {};
+            config.gridDim = grid, config.blockDim = dim3(C::THREADS), config.dynamicSmemBytes = T::SMEM;
+            config.stream = st, config.attrs = &cluster, config.numAttrs = 1;
+            return (int)cudaLaunchKernelEx(&config, cx_tma_kernel<C, OA, OB>, maps, q);
         }
         return (int)cudaErrorNotSupported;
     }
@@ -439,13 +473,20 @@ struct cx_kernel_of {
         return 0;
     }
 
+    // CLUSTER_SUM: where s slices of k run on the TMA kernels, s at most a portable cluster's blocks, the slices of
+    // each tile are one cluster, which sums them into C (cluster_sum): no workspace, no second launch
+    static bool cluster_sums(const tb_kproblem *p, int64_t s)
+    {
+        return TB_CXD_CLUSTER_SUM && s > 1 && s <= 8 && tma_runs(p);
+    }
+
     static size_t workspace(const tb_kproblem *p)
     {
         const int64_t w = wave();
         int64_t kchunk, s = slices(p, w, &kchunk), tail;
         if (const int64_t rows = tail_rows(p, w, &tail))
             return tb_split_bytes<R>(2 * (p->m - rows), p->n, tail);
-        return tb_split_bytes<R>(2 * p->m, p->n, s);
+        return cluster_sums(p, s) ? 0 : tb_split_bytes<R>(2 * p->m, p->n, s);
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
@@ -460,7 +501,8 @@ struct cx_kernel_of {
                 return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream);
             }
         const int64_t s = slices(kp, w, &kchunk);
-        return ws ? launch_slices(kp, s, kchunk, ws, stream) : launch_slices(kp, 1, kp->k, ws, stream);
+        return ws || cluster_sums(kp, s) ? launch_slices(kp, s, kchunk, ws, stream)
+                                         : launch_slices(kp, 1, kp->k, ws, stream);
     }
 
     // the kernel over s slices of kchunk (and their sum, in ws)
@@ -471,7 +513,10 @@ struct cx_kernel_of {
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         const int64_t rows = (p.m + C::BM - 1) / C::BM, cols = (p.n + C::BN - 1) / C::BN;
-        if (s > 1)
+        const bool cluster = cluster_sums(kp, s);
+        if (cluster)
+            q.kchunk = kchunk, q.cluster = true;
+        else if (s > 1)
             q.kchunk = kchunk, q.c = (R *)ws, q.ldc = ldw, q.c_step = 2 * ldw * p.n, q.raw = true;
         const dim3 grid = TB_CX_GROUP ? dim3((unsigned)(rows * cols < INT_MAX ? rows * cols : INT_MAX), 1, (unsigned)s)
                                       : dim3((unsigned)rows, tb_grid_y(cols), (unsigned)s);
@@ -491,7 +536,7 @@ struct cx_kernel_of {
             k<<<grid, C::THREADS, dyn(), st>>>(q);
             e = (int)cudaGetLastError();
         }
-        if (!e && s > 1) {
+        if (!e && s > 1 && !cluster) {
             cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(
                 p, (const R *)ws, ldw, q.c_step, (int)s);
             e = (int)cudaGetLastError();

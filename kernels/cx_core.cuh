@@ -62,7 +62,8 @@ struct cx_pipe<cx_piped<C>> {
     static constexpr bool on = true;
 };
 
-// A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed
+// A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed;
+// cluster: the slices of k (blockIdx.z) are one cluster's blocks, which sum them into C (cx_tma_kernel)
 template <class R>
 struct cx_problem {
     const R *a, *b;
@@ -70,7 +71,7 @@ struct cx_problem {
     int64_t lda, ldb, ldc, m, n, k, kchunk, c_step;
     int ta, tb;
     R ar, ai, br, bi;
-    bool raw;
+    bool raw, cluster;
 };
 
 // This block's slice of k (blockIdx.z): from kbeg to kend, nk tiles of BK; and where its sums go

@@ -14,6 +14,13 @@
 #define TB_CXD_TMA_CLAMP 1
 #endif
 
+// -DTB_CXD_CLUSTER_SUM=1 (to time; not yet run on a GPU): cx-dmma's slices of k summed by the TMA kernels' clusters
+// (cluster_sum) rather than by a second kernel from a workspace (kernels/cx.cu), where the slices are at most 8;
+// the same bits
+#ifndef TB_CXD_CLUSTER_SUM
+#define TB_CXD_CLUSTER_SUM 0
+#endif
+
 namespace {
 
 // op(A)'s and op(B)'s maps for TMA, the stored matrices read as real, and the bytes of a stage (cx_tma_kernel)
@@ -52,6 +59,36 @@ struct cx_tma : C {
     template <bool CA, bool CB>
     using math = typename C::units::template math<double, cx_tma, CA, CB>;
 };
+
+// With p.cluster: a tile's sums over the cluster's slices of k into C, in the slices' order (the bits of
+// cx_sum_slices), with no workspace and no second launch. Each block's sums go into its own stages (free once its
+// loop is done), and each block then adds up its share of the tile's elements from every block's; from row r0 and
+// column c0, but the first skip_r rows and skip_c columns (another tile's), as store's SKIP.
+template <class C, class T, class M>
+__device__ __forceinline__ void cluster_sum(const M &sums, const cx_problem<double> &p, double *tile, int64_t r0,
+                                            int64_t c0, int skip_r, int skip_c)
+{
+    static_assert(2 * C::BM * C::BN <= C::STAGES * T::TILE, "a tile's sums in the stages");
+    sums.each([&](int r, int col, double re, double im) {
+        tile[2 * (r + col * C::BM)] = re, tile[2 * (r + col * C::BM) + 1] = im;
+    });
+    cluster_barrier();
+    const unsigned rank = cluster_rank(), blocks = cluster_blocks();
+    for (int e = threadIdx.x + (int)rank * C::THREADS; e < C::BM * C::BN; e += (int)blocks * C::THREADS) {
+        const int r = e % C::BM, col = e / C::BM;
+        const int64_t i = r0 + r, j = c0 + col;
+        if (i >= p.m || j >= p.n || r < skip_r || col < skip_c)
+            continue;
+        tb_cx<double> s = { 0, 0 };
+        for (unsigned z = 0; z < blocks; z++) {
+            const double2 v = cluster_load2(smem_addr(tile + 2 * e), z);
+            s.re += v.x, s.im += v.y;
+        }
+        tb_cx_update(p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
+    }
+    proxy_fence(); // the sums written here before the next tile's copies into the stages
+    cluster_barrier(); // no block's stages filled again, nor left, while another reads them
+}
 
 // cx_kernel's product with the stages filled by TMA: all STAGES tiles of k in flight, each stage's two copies
 // issued by thread 0 once every thread is done with it, the threads waiting on its barrier for the bytes
@@ -116,7 +153,10 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 fill(kt + S, u + S);
         }
         filled += z.nk;
-        store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
+        if (TB_CXD_CLUSTER_SUM && p.cluster)
+            cluster_sum<C, T>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
+        else
+            store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
     });
 #endif
 }

@@ -1,6 +1,7 @@
 // The Hopper copy engine (TMA) and the shared-memory barriers (mbarrier) its copies complete on, for the kernels
 // that stage their tiles with it (tc32, and cx's -DTB_CXD_TMA build): cuTensorMapEncodeTiled, found through the
-// runtime (no link to the driver library), and the PTX forms they use, which need compute capability 9.0.
+// runtime (no link to the driver library), and the PTX forms they use, which need compute capability 9.0; and the
+// thread block clusters' barrier and shared-memory reads (cx-dmma's slices summed in the cluster).
 #ifndef TB_KERNELS_TMA_CUH
 #define TB_KERNELS_TMA_CUH
 
@@ -52,6 +53,43 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, i
                  "[%4];" ::"r"(dst),
                  "l"((uint64_t)map), "r"(x), "r"(y), "r"(bar)
                  : "memory");
+}
+
+// A thread block cluster's barrier: this block's shared-memory writes before it visible to every block of the
+// cluster after it (each thread of every block arrives, then waits)
+__device__ __forceinline__ void cluster_barrier()
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// This thread's shared-memory writes ordered before the copy engine's later copies to the same bytes
+__device__ __forceinline__ void proxy_fence()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// This block's rank in its cluster, and the cluster's blocks
+__device__ __forceinline__ unsigned cluster_rank()
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+__device__ __forceinline__ unsigned cluster_blocks()
+{
+    unsigned n;
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    return n;
+}
+
+// The two doubles at a (this block's shared memory) in the shared memory of the cluster's block `rank`
+__device__ __forceinline__ double2 cluster_load2(uint32_t a, unsigned rank)
+{
+    uint32_t at;
+    double2 v;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(at) : "r"(a), "r"(rank));
+    asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"(at) : "memory");
+    return v;
 }
 
 // cuTensorMapEncodeTiled, or NULL where the driver lacks it

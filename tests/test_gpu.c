@@ -174,6 +174,24 @@ START_TEST(large_complex)
 }
 END_TEST
 
+/* cx-dmma with more tiles than a wave (777 x 777: 625 tiles of 32 x 32, past the 528 blocks that fit on 132 SMs),
+ * k deep enough to be cut into slices where a build sums them in clusters (kernels/cx.cu's wave_slices), and C's
+ * last tiles read from a tile back (777 is no multiple of 32); every op pair, complex alpha and beta, a few
+ * elements of A, B and C Inf or NaN. */
+START_TEST(past_a_wave)
+{
+    tt_case c;
+    char msg[1024] = "";
+    tt_combo_complex(_i, &c);
+    c.dp = 1;
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    ck_assert_int_eq(tileblas_set_kernel("cx-dmma"), 0);
+    c.m = c.n = 777, c.k = 1100, c.alpha = -0.5, c.alpha_im = 1.25, c.beta = 0.75, c.beta_im = -0.5, c.specials = 2;
+    ck_assert_msg(tt_run(&c, bound_of("cx-dmma"), msg, sizeof msg), "cx-dmma: %s", msg);
+    assert_ran_on_gpu("cx-dmma");
+}
+END_TEST
+
 /* Misaligned operands, and B the same matrix as A: through the pipeline with copies shared among the
  * threads (300^3: 352 KiB an operand in single precision) and the type's default kernel. */
 START_TEST(odd_pointers)
@@ -237,6 +255,8 @@ int main(void)
         tcase_add_loop_test(tc, grid_complex, 0, kernels * 2 * 9);
     if (in_part(PART_COMPLEX))
         tcase_add_loop_test(tc, large_complex, 0, 6 * 4);
+    if (in_part(PART_COMPLEX))
+        tcase_add_loop_test(tc, past_a_wave, 0, 9);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
