@@ -14,9 +14,8 @@
 #define TB_CXD_TMA_CLAMP 1
 #endif
 
-// -DTB_CXD_CLUSTER_SUM=1 (to time; not yet run on a GPU): cx-dmma's slices of k summed by the TMA kernels' clusters
-// (cluster_sum) rather than by a second kernel from a workspace (kernels/cx.cu), where the slices are at most 8;
-// the same bits
+// -DTB_CXD_CLUSTER_SUM=1 (to time): cx-dmma's slices of k summed by the TMA kernels' clusters (cluster_sum) rather
+// than by a second kernel from a workspace (kernels/cx.cu), where the slices are at most 8; the same bits
 #ifndef TB_CXD_CLUSTER_SUM
 #define TB_CXD_CLUSTER_SUM 0
 #endif
