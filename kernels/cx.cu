@@ -52,8 +52,8 @@
 #ifndef TB_CXD_TMA
 #define TB_CXD_TMA 1
 #endif
-// With CLUSTER_SUM, products of more tiles than a wave split too, where that fills the last wave (wave_slices);
-// -DTB_CXD_WAVE_SLICES=0: not
+// Where the clusters sum the slices (cx_tma.cuh's CLUSTER_SUM), products of more tiles than a wave split too, where
+// that fills the last wave (wave_slices); -DTB_CXD_WAVE_SLICES=0: not
 #ifndef TB_CXD_WAVE_SLICES
 #define TB_CXD_WAVE_SLICES 1
 #endif
@@ -172,7 +172,7 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // deep products of few tiles: 1022 x 153 x 13410), or, where it has fewer than two blocks an SM and that makes
 // more, into slices of at least 128 that fill those (540 x 88 x 398 in three); shallower slices to fill the third
 // cost more than they gained (449 x 497 x 659 in three of 224), and past a wave the slices' sums, written and read
-// again, cost more than a fuller last wave gained.  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on
+// again, cost more than a fuller last wave gained (summed in clusters, they do not: wave_slices).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on
 // squares, slower on thin products, which are what this kernel is given (bench/RESULTS.md).
 #ifndef TB_CX_BM
 #define TB_CX_BM 32
@@ -255,6 +255,11 @@ typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_M
 #define TB_CXD_SPAN 1
 #endif
 typedef cx_config<double, 32, 80, dmma<2, 5>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span;
+// its slices sum through the workspace: in clusters they ran slower (bench/RESULTS.md)
+template <>
+struct cx_cluster<z_dmma_span> {
+    static constexpr bool on = false;
+};
 // -DTB_CXD_SPAN48=1 (to time): the same where C has 33 to 48 columns, 32 x 48 (four warps of 16 x 24): op(A)'s
 // panel read once instead of by three 64 x 16 tiles
 #ifndef TB_CXD_SPAN48
@@ -477,7 +482,7 @@ struct cx_kernel_of {
     // each tile are one cluster, which sums them into C (cluster_sum): no workspace, no second launch
     static bool cluster_sums(const tb_kproblem *p, int64_t s)
     {
-        return TB_CXD_CLUSTER_SUM && s > 1 && s <= 8 && tma_runs(p);
+        return cx_cluster<C>::on && s > 1 && s <= 8 && tma_runs(p);
     }
 
     static size_t workspace(const tb_kproblem *p)

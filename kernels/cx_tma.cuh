@@ -14,13 +14,21 @@
 #define TB_CXD_TMA_CLAMP 1
 #endif
 
-// -DTB_CXD_CLUSTER_SUM=1 (to time): cx-dmma's slices of k summed by the TMA kernels' clusters (cluster_sum) rather
-// than by a second kernel from a workspace (kernels/cx.cu), where the slices are at most 8; the same bits
+// cx-dmma's slices of k summed by the TMA kernels' clusters (cluster_sum) rather than by a second kernel from a
+// workspace (kernels/cx.cu), where the slices are at most 8: the same bits, one launch and no workspace;
+// -DTB_CXD_CLUSTER_SUM=0: never
 #ifndef TB_CXD_CLUSTER_SUM
-#define TB_CXD_CLUSTER_SUM 0
+#define TB_CXD_CLUSTER_SUM 1
 #endif
 
 namespace {
+
+// whether config C's TMA kernels sum their slices in clusters (kernels/cx.cu specializes it for a config that
+// does not)
+template <class C>
+struct cx_cluster {
+    static constexpr bool on = TB_CXD_CLUSTER_SUM;
+};
 
 // op(A)'s and op(B)'s maps for TMA, the stored matrices read as real, and the bytes of a stage (cx_tma_kernel)
 struct cx_maps {
@@ -152,10 +160,12 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 fill(kt + S, u + S);
         }
         filled += z.nk;
-        if (TB_CXD_CLUSTER_SUM && p.cluster)
-            cluster_sum<C, T>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
-        else
-            store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
+        if constexpr (cx_cluster<C>::on)
+            if (p.cluster) {
+                cluster_sum<C, T>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
+                return;
+            }
+        store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
     });
 #endif
 }
