@@ -171,6 +171,23 @@ static inline int tb_device_attr(int cache[TB_KERNEL_DEVICES], cudaDeviceAttr a,
     return v;
 }
 
+// The PTX version (10 major + minor) that `kernel`'s code for the current device was built from, kept in cache[]
+// (0 where CUDA cannot say): a build for older GPUs only runs on Hopper through its PTX, with the code that needs
+// Hopper's instructions compiled out
+template <class Kernel>
+static inline int tb_ptx_version(int cache[TB_KERNEL_DEVICES], Kernel kernel)
+{
+    const int d = tb_kernel_device();
+    int v;
+    if (!tb_device_known(cache, d, &v)) {
+        cudaFuncAttributes a;
+        v = cudaFuncGetAttributes(&a, kernel) == cudaSuccess ? a.ptxVersion : 0;
+        cudaGetLastError();
+        tb_device_keep(cache, d, v);
+    }
+    return v;
+}
+
 // The SMs of the device kernels run on
 static inline int tb_sm_count(void)
 {

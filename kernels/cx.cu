@@ -52,7 +52,7 @@
 #ifndef TB_CXD_TMA
 #define TB_CXD_TMA 1
 #endif
-// Where the clusters sum the slices (cx_tma.cuh's CLUSTER_SUM), products of more tiles than a wave split too, where
+// Where the clusters sum the slices (cx_cluster.cuh), products of more tiles than a wave split too, where
 // that fills the last wave (wave_slices); -DTB_CXD_WAVE_SLICES=0: not
 #ifndef TB_CXD_WAVE_SLICES
 #define TB_CXD_WAVE_SLICES 1
@@ -140,6 +140,13 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             products<C>(sums, tiles, z.nk, copy);
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next tile
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        if constexpr (cx_clustered<C, false>)
+            if (p.cluster) {
+                cluster_sum<C, C::STAGES * C::TILE, false>(sums, p, tiles[0], i0, j0);
+                return;
+            }
+#endif
         store(sums, p, z.c, i0, j0);
     };
     for_tiles<C>(p, tile);
@@ -410,14 +417,26 @@ struct cx_kernel_of {
         return tma_ok(p, aligned(p));
     }
 
-    // TB_CXD_TMA: cx_tma_kernel, for cx-dmma's config, where it can run p: compute capability 9.0 or later, both
-    // operands at 16 bytes (wide: TMA's addresses), some k, and sizes that its 32-bit coordinates (in parts) reach
+    // TB_CXD_TMA: cx_tma_kernel, for cx-dmma's config, where it can run p: compute capability 9.0 or later and
+    // the kernel built for it (tma_built), both operands at 16 bytes (wide: TMA's addresses), some k, and sizes
+    // that its 32-bit coordinates (in parts) reach
     static bool tma_ok(const cx_problem<R> &p, bool wide)
     {
         static int major[TB_KERNEL_DEVICES];
         const int64_t most = (int64_t)1 << 30;
         return TMA && wide && p.k > 0 && p.m < most && p.n < most && p.k < most && p.lda < most && p.ldb < most &&
-               encoder() && tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9;
+               encoder() && tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9 && tma_built();
+    }
+
+    // whether the TMA kernels run on the current device as built for compute capability 9.0 or later (a build
+    // for older GPUs only, --with-cuda-arch=80, runs there through PTX of theirs, which has the kernels empty)
+    static bool tma_built()
+    {
+        if constexpr (TMA) {
+            static int ptx[TB_KERNEL_DEVICES];
+            return tb_ptx_version(ptx, cx_tma_kernel<C, 0, 0>) >= 90;
+        }
+        return false;
     }
 
     // The map of a stored matrix x (leading dimension ld) of `across` rows of `along` complex numbers, read as
@@ -452,17 +471,10 @@ struct cx_kernel_of {
                 return (int)cudaErrorInvalidValue;
             if (const int e = allow_tma<OA, OB>(T::SMEM))
                 return e;
-            if (!q.cluster) {
-                cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
-                return (int)cudaGetLastError();
-            }
-            cudaLaunchAttribute cluster;
-            cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = 1, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = grid.z;
-            cudaLaunchConfig_t config = {};
-            config.gridDim = grid, config.blockDim = dim3(C::THREADS), config.dynamicSmemBytes = T::SMEM;
-            config.stream = st, config.attrs = &cluster, config.numAttrs = 1;
-            return (int)cudaLaunchKernelEx(&config, cx_tma_kernel<C, OA, OB>, maps, q);
+            if (q.cluster)
+                return launch_in_clusters(cx_tma_kernel<C, OA, OB>, grid, C::THREADS, T::SMEM, st, grid.z, maps, q);
+            cx_tma_kernel<C, OA, OB><<<grid, C::THREADS, T::SMEM, st>>>(maps, q);
+            return (int)cudaGetLastError();
         }
         return (int)cudaErrorNotSupported;
     }
@@ -478,11 +490,21 @@ struct cx_kernel_of {
         return 0;
     }
 
-    // CLUSTER_SUM: where s slices of k run on the TMA kernels, s at most a portable cluster's blocks, the slices of
-    // each tile are one cluster, which sums them into C (cluster_sum): no workspace, no second launch
+    // cx_cluster.cuh's CLUSTER_SUM: where s slices of k, at most a portable cluster's blocks, run on kernels that
+    // sum them in clusters, the slices of each tile are one cluster, which sums them into C (cluster_sum): no
+    // workspace, no second launch
     static bool cluster_sums(const tb_kproblem *p, int64_t s)
     {
-        return cx_cluster<C>::on && s > 1 && s <= 8 && tma_runs(p);
+        if (s < 2 || s > 8)
+            return false;
+        if (tma_runs(p))
+            return cx_clustered<C, true>;
+        if constexpr (cx_clustered<C, false> && !TMA_ONLY) {
+            static int major[TB_KERNEL_DEVICES], ptx[TB_KERNEL_DEVICES];
+            return tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9 &&
+                   tb_ptx_version(ptx, cx_kernel<R, C, 3, 3, true>) >= 90;
+        }
+        return false;
     }
 
     static size_t workspace(const tb_kproblem *p)
@@ -538,8 +560,12 @@ struct cx_kernel_of {
             void (*k)(cx_problem<R>) = wide ? pick<true>(p.ta, p.tb) : pick<false>(p.ta, p.tb);
             if ((e = allow(k)))
                 return e;
-            k<<<grid, C::THREADS, dyn(), st>>>(q);
-            e = (int)cudaGetLastError();
+            if (cluster) {
+                e = launch_in_clusters(k, grid, C::THREADS, dyn(), st, (unsigned)s, q);
+            } else {
+                k<<<grid, C::THREADS, dyn(), st>>>(q);
+                e = (int)cudaGetLastError();
+            }
         }
         if (!e && s > 1 && !cluster) {
             cx_sum_slices<R><<<dim3((unsigned)((p.m + 127) / 128), tb_grid_y(p.n)), 128, 0, st>>>(

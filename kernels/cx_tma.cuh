@@ -3,8 +3,7 @@
 #ifndef TB_KERNELS_CX_TMA_CUH
 #define TB_KERNELS_CX_TMA_CUH
 
-#include "cx_core.cuh"
-#include "tma.cuh"
+#include "cx_cluster.cuh"
 
 // Where op(A)'s boxes run across C's rows (op T or C) or op(B)'s across its columns (op N), boxes inside the matrix
 // (boxes past it are slow to fill): the last tile read from a whole tile back (its first rows or columns,
@@ -14,21 +13,7 @@
 #define TB_CXD_TMA_CLAMP 1
 #endif
 
-// cx-dmma's slices of k summed by the TMA kernels' clusters (cluster_sum) rather than by a second kernel from a
-// workspace (kernels/cx.cu), where the slices are at most 8: the same bits, one launch and no workspace;
-// -DTB_CXD_CLUSTER_SUM=0: never
-#ifndef TB_CXD_CLUSTER_SUM
-#define TB_CXD_CLUSTER_SUM 1
-#endif
-
 namespace {
-
-// whether config C's TMA kernels sum their slices in clusters (kernels/cx.cu specializes it for a config that
-// does not)
-template <class C>
-struct cx_cluster {
-    static constexpr bool on = TB_CXD_CLUSTER_SUM;
-};
 
 // op(A)'s and op(B)'s maps for TMA, the stored matrices read as real, and the bytes of a stage (cx_tma_kernel)
 struct cx_maps {
@@ -66,36 +51,6 @@ struct cx_tma : C {
     template <bool CA, bool CB>
     using math = typename C::units::template math<double, cx_tma, CA, CB>;
 };
-
-// With p.cluster: a tile's sums over the cluster's slices of k into C, in the slices' order (the bits of
-// cx_sum_slices), with no workspace and no second launch. Each block's sums go into its own stages (free once its
-// loop is done), and each block then adds up its share of the tile's elements from every block's; from row r0 and
-// column c0, but the first skip_r rows and skip_c columns (another tile's), as store's SKIP.
-template <class C, class T, class M>
-__device__ __forceinline__ void cluster_sum(const M &sums, const cx_problem<double> &p, double *tile, int64_t r0,
-                                            int64_t c0, int skip_r, int skip_c)
-{
-    static_assert(2 * C::BM * C::BN <= C::STAGES * T::TILE, "a tile's sums in the stages");
-    sums.each([&](int r, int col, double re, double im) {
-        tile[2 * (r + col * C::BM)] = re, tile[2 * (r + col * C::BM) + 1] = im;
-    });
-    cluster_barrier();
-    const unsigned rank = cluster_rank(), blocks = cluster_blocks();
-    for (int e = threadIdx.x + (int)rank * C::THREADS; e < C::BM * C::BN; e += (int)blocks * C::THREADS) {
-        const int r = e % C::BM, col = e / C::BM;
-        const int64_t i = r0 + r, j = c0 + col;
-        if (i >= p.m || j >= p.n || r < skip_r || col < skip_c)
-            continue;
-        tb_cx<double> s = { 0, 0 };
-        for (unsigned z = 0; z < blocks; z++) {
-            const double2 v = cluster_load2(smem_addr(tile + 2 * e), z);
-            s.re += v.x, s.im += v.y;
-        }
-        tb_cx_update(p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
-    }
-    proxy_fence(); // the sums written here before the next tile's copies into the stages
-    cluster_barrier(); // no block's stages filled again, nor left, while another reads them
-}
 
 // cx_kernel's product with the stages filled by TMA: all STAGES tiles of k in flight, each stage's two copies
 // issued by thread 0 once every thread is done with it, the threads waiting on its barrier for the bytes
@@ -160,9 +115,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 fill(kt + S, u + S);
         }
         filled += z.nk;
-        if constexpr (cx_cluster<C>::on)
+        if constexpr (cx_clustered<C, true>)
             if (p.cluster) {
-                cluster_sum<C, T>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
+                cluster_sum<C, C::STAGES * T::TILE, true>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
                 return;
             }
         store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));

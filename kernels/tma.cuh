@@ -1,7 +1,7 @@
 // The Hopper copy engine (TMA) and the shared-memory barriers (mbarrier) its copies complete on, for the kernels
 // that stage their tiles with it (tc32, and cx's -DTB_CXD_TMA build): cuTensorMapEncodeTiled, found through the
 // runtime (no link to the driver library), and the PTX forms they use, which need compute capability 9.0; and the
-// thread block clusters' barrier and shared-memory reads (cx-dmma's slices summed in the cluster).
+// thread block clusters' launch, barrier and shared-memory reads (cx's slices of k summed in the cluster).
 #ifndef TB_KERNELS_TMA_CUH
 #define TB_KERNELS_TMA_CUH
 
@@ -82,14 +82,40 @@ __device__ __forceinline__ unsigned cluster_blocks()
     return n;
 }
 
-// The two doubles at a (this block's shared memory) in the shared memory of the cluster's block `rank`
-__device__ __forceinline__ double2 cluster_load2(uint32_t a, unsigned rank)
+// Address a of this block's shared memory in the shared memory of the cluster's block `rank`
+__device__ __forceinline__ uint32_t cluster_map(uint32_t a, unsigned rank)
 {
     uint32_t at;
-    double2 v;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(at) : "r"(a), "r"(rank));
+    return at;
+}
+
+// The two numbers at `at` (cluster_map's) in a cluster's shared memory (the pointer: only their type)
+__device__ __forceinline__ double2 cluster_load2(const double *, uint32_t at)
+{
+    double2 v;
     asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"(at) : "memory");
     return v;
+}
+__device__ __forceinline__ float2 cluster_load2(const float *, uint32_t at)
+{
+    float2 v;
+    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(at) : "memory");
+    return v;
+}
+
+// kernel(args...) launched on grid in clusters of (1, 1, cluster_z) blocks; 0 or an error
+template <class... Params, class... Args>
+static int launch_in_clusters(void (*kernel)(Params...), dim3 grid, int threads, size_t smem, cudaStream_t st,
+                              unsigned cluster_z, Args... args)
+{
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = cluster_z;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid, config.blockDim = dim3((unsigned)threads), config.dynamicSmemBytes = smem;
+    config.stream = st, config.attrs = &cluster, config.numAttrs = 1;
+    return (int)cudaLaunchKernelEx(&config, kernel, args...);
 }
 
 // cuTensorMapEncodeTiled, or NULL where the driver lacks it

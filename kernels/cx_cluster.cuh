@@ -1,0 +1,65 @@
+// cx's slices of k summed inside thread-block clusters (compute capability 9.0): the slices of a tile are one
+// cluster, whose blocks add them up through each other's shared memory, rather than a second kernel reading them
+// back from a workspace (kernels/cx.cu): the same bits, one launch and no workspace.
+#ifndef TB_KERNELS_CX_CLUSTER_CUH
+#define TB_KERNELS_CX_CLUSTER_CUH
+
+#include "cx_core.cuh"
+#include "tma.cuh"
+
+// The TMA kernels' (cx-dmma's on Hopper) slices summed in clusters, where they are at most 8; -DTB_CXD_CLUSTER_SUM=0:
+// never
+#ifndef TB_CXD_CLUSTER_SUM
+#define TB_CXD_CLUSTER_SUM 1
+#endif
+// -DTB_CX_CLUSTER_SUM=1 (to time): the cp.async kernels' too (cx-simt's, and cx-dmma's where TMA cannot run)
+#ifndef TB_CX_CLUSTER_SUM
+#define TB_CX_CLUSTER_SUM 0
+#endif
+
+namespace {
+
+// whether config C's kernels (TMA: the TMA kernels, else the cp.async ones) sum their slices in clusters
+// (kernels/cx.cu specializes it for a config that does not)
+template <class C>
+struct cx_cluster {
+    static constexpr bool on = true;
+};
+template <class C, bool TMA>
+constexpr bool cx_clustered = (TMA ? TB_CXD_CLUSTER_SUM : TB_CX_CLUSTER_SUM) && cx_cluster<C>::on;
+
+// With p.cluster: a tile's sums over the cluster's slices of k into C, in the slices' order (the bits of
+// cx_sum_slices). Each block's sums go into its own stages at `tile` (ROOM numbers, free once its loop is done),
+// and each block then adds up its share of the tile's elements from every block's; from row r0 and column c0, but
+// the first skip_r rows and skip_c columns (another tile's), as store's SKIP. ASYNC: the stages are filled by the
+// copy engine, whose next copies into them must follow these writes.
+template <class C, int ROOM, bool ASYNC, class M, class R>
+__device__ __forceinline__ void cluster_sum(const M &sums, const cx_problem<R> &p, R *tile, int64_t r0, int64_t c0,
+                                            int skip_r = 0, int skip_c = 0)
+{
+    static_assert(2 * C::BM * C::BN <= ROOM, "a tile's sums in the stages");
+    sums.each([&](int r, int col, R re, R im) {
+        tile[2 * (r + col * C::BM)] = re, tile[2 * (r + col * C::BM) + 1] = im;
+    });
+    cluster_barrier();
+    const unsigned rank = cluster_rank(), blocks = cluster_blocks();
+    for (int e = threadIdx.x + (int)rank * C::THREADS; e < C::BM * C::BN; e += (int)blocks * C::THREADS) {
+        const int r = e % C::BM, col = e / C::BM;
+        const int64_t i = r0 + r, j = c0 + col;
+        if (i >= p.m || j >= p.n || r < skip_r || col < skip_c)
+            continue;
+        tb_cx<R> s = { 0, 0 };
+        for (unsigned z = 0; z < blocks; z++) { // one read at a time: no registers beyond the products' for them
+            const auto v = cluster_load2(tile, cluster_map(smem_addr(tile + 2 * e), z));
+            s.re += v.x, s.im += v.y;
+        }
+        tb_cx_update(p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
+    }
+    if constexpr (ASYNC)
+        proxy_fence(); // the sums written here before the next tile's copies into the stages
+    cluster_barrier(); // no block's stages filled again, nor left, while another reads them
+}
+
+} // namespace
+
+#endif
