@@ -665,8 +665,8 @@ struct tf32_k : real_kernel {
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
 // tc32 prepares op(A)'s parts whether from Ab or in place, so Ab is one copy more, which weighs most where n is
-// small: with op(A) transposed, in place was the faster up to 777 columns at least (bench/RESULTS.md), so it takes
-// op N's bound; -DTB_CXC_FEW_COLS_T sets another (to time)
+// small: with op(A) transposed, in place was the faster at every width timed under op N's bound (bench/RESULTS.md),
+// so it takes that bound; -DTB_CXC_FEW_COLS_T sets another (to time)
 #ifndef TB_CXC_FEW_COLS_T
 #define TB_CXC_FEW_COLS_T 1024
 #endif

@@ -179,8 +179,9 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 // deep products of few tiles: 1022 x 153 x 13410), or, where it has fewer than two blocks an SM and that makes
 // more, into slices of at least 128 that fill those (540 x 88 x 398 in three); shallower slices to fill the third
 // cost more than they gained (449 x 497 x 659 in three of 224), and past a wave the slices' sums, written and read
-// again, cost more than a fuller last wave gained (summed in clusters, they do not: wave_slices).  Larger tiles (16 x 32 a warp, 64 rows a block) are faster on
-// squares, slower on thin products, which are what this kernel is given (bench/RESULTS.md).
+// again, cost more than a fuller last wave gained (summed in clusters, they do not: wave_slices).  Larger tiles
+// (16 x 32 a warp, 64 rows a block) are faster on squares, slower on thin products, which are what this kernel is
+// given (bench/RESULTS.md).
 #ifndef TB_CX_BM
 #define TB_CX_BM 32
 #endif
