@@ -423,21 +423,29 @@ struct cx_kernel_of {
     // that its 32-bit coordinates (in parts) reach
     static bool tma_ok(const cx_problem<R> &p, bool wide)
     {
-        static int major[TB_KERNEL_DEVICES];
         const int64_t most = (int64_t)1 << 30;
         return TMA && wide && p.k > 0 && p.m < most && p.n < most && p.k < most && p.lda < most && p.ldb < most &&
-               encoder() && tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9 && tma_built();
+               encoder() && tma_built();
     }
 
-    // whether the TMA kernels run on the current device as built for compute capability 9.0 or later (a build
-    // for older GPUs only, --with-cuda-arch=80, runs there through PTX of theirs, which has the kernels empty)
+    // whether the TMA kernels run on the current device as built for it (hopper_code)
     static bool tma_built()
     {
         if constexpr (TMA) {
             static int ptx[TB_KERNEL_DEVICES];
-            return tb_ptx_version(ptx, cx_tma_kernel<C, 0, 0>) >= 90;
+            return hopper_code(ptx, cx_tma_kernel<C, 0, 0>);
         }
         return false;
+    }
+
+    // whether kernel k runs on the current device as built for compute capability 9.0 or later, ptx[] its cache:
+    // the device is, and k's code is not from the PTX of a build for older GPUs only (--with-cuda-arch=80), which
+    // has what needs Hopper compiled out
+    template <class K>
+    static bool hopper_code(int ptx[TB_KERNEL_DEVICES], K k)
+    {
+        static int major[TB_KERNEL_DEVICES];
+        return tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9 && tb_ptx_version(ptx, k) >= 90;
     }
 
     // The map of a stored matrix x (leading dimension ld) of `across` rows of `along` complex numbers, read as
@@ -501,9 +509,8 @@ struct cx_kernel_of {
         if (tma_runs(p))
             return cx_clustered<C, true>;
         if constexpr (cx_clustered<C, false> && !TMA_ONLY) {
-            static int major[TB_KERNEL_DEVICES], ptx[TB_KERNEL_DEVICES];
-            return tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, 0) >= 9 &&
-                   tb_ptx_version(ptx, cx_kernel<R, C, 3, 3, true>) >= 90;
+            static int ptx[TB_KERNEL_DEVICES];
+            return hopper_code(ptx, cx_kernel<R, C, 3, 3, true>);
         }
         return false;
     }
@@ -562,7 +569,7 @@ struct cx_kernel_of {
             if ((e = allow(k)))
                 return e;
             if (cluster) {
-                e = launch_in_clusters(k, grid, C::THREADS, dyn(), st, (unsigned)s, q);
+                e = launch_in_clusters(k, grid, C::THREADS, dyn(), st, grid.z, q);
             } else {
                 k<<<grid, C::THREADS, dyn(), st>>>(q);
                 e = (int)cudaGetLastError();

@@ -63,7 +63,7 @@ struct cx_pipe<cx_piped<C>> {
 };
 
 // A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed;
-// cluster: the slices of k (blockIdx.z) are one cluster's blocks, which sum them into C (cx_tma_kernel)
+// cluster: the slices of k (blockIdx.z) are one cluster's blocks, which sum them into C (cx_cluster.cuh)
 template <class R>
 struct cx_problem {
     const R *a, *b;
