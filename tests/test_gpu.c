@@ -174,10 +174,11 @@ START_TEST(large_complex)
 }
 END_TEST
 
-/* cx-dmma with more tiles than a wave (777 x 777: 625 tiles of 32 x 32, past the 528 blocks that fit on 132 SMs),
- * k deep enough to be cut into slices where a build sums them in clusters (kernels/cx.cu's wave_slices), and C's
- * last tiles read from a tile back (777 is no multiple of 32); every op pair, complex alpha and beta, a few
- * elements of A, B and C Inf or NaN. */
+/* cx-dmma with more tiles than a wave (750 x 750: 576 tiles of 32 x 32, past the 396 to 528 blocks that fit on
+ * 132 SMs, but not two waves), k deep enough to be cut into two slices where a build sums them in clusters
+ * (kernels/cx.cu's wave_slices) and shallow enough for tests/out-of-core.sh's 12 MiB of device memory, and C's last
+ * tiles read from a tile back (750 is no multiple of 32); every op pair, complex alpha and beta, a few elements of
+ * A, B and C Inf or NaN. */
 START_TEST(past_a_wave)
 {
     tt_case c;
@@ -186,7 +187,7 @@ START_TEST(past_a_wave)
     c.dp = 1;
     tileblas_set_path(TILEBLAS_PATH_GPU);
     ck_assert_int_eq(tileblas_set_kernel("cx-dmma"), 0);
-    c.m = c.n = 777, c.k = 1100, c.alpha = -0.5, c.alpha_im = 1.25, c.beta = 0.75, c.beta_im = -0.5, c.specials = 2;
+    c.m = c.n = 750, c.k = 600, c.alpha = -0.5, c.alpha_im = 1.25, c.beta = 0.75, c.beta_im = -0.5, c.specials = 2;
     ck_assert_msg(tt_run(&c, bound_of("cx-dmma"), msg, sizeof msg), "cx-dmma: %s", msg);
     assert_ran_on_gpu("cx-dmma");
 }
