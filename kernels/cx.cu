@@ -321,8 +321,10 @@ struct cx_kernel_of {
 
     // the slices of k, and their depth, for w blocks at once: without SPLIT, slices that fill them all; with it,
     // the more of deep slices (TB_CX_DEEP_SLICE) that fill those where C has fewer tiles, and, where C has fewer
-    // tiles than SPLIT blocks an SM, slices that fill those
-    static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk)
+    // tiles than SPLIT blocks an SM, slices that fill those. *clustered: whether the clusters sum them (the wave
+    // slices, and slices at most TB_CX_CLUSTER_DEPTH deep: deeper ones ran faster summed in the workspace), else
+    // the workspace does
+    static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk, bool *clustered = nullptr)
     {
         const int64_t t = tiles(p->m, p->n);
         int64_t s = 1;
@@ -337,9 +339,12 @@ struct cx_kernel_of {
                 s = near > s ? near : s;
             }
         }
+        bool wave = false;
         if (s == 1 && TB_CXD_WAVE_SLICES && cluster_sums(p, 2))
-            s = wave_slices(t, w, p->k);
+            s = wave_slices(t, w, p->k), wave = s > 1;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
+        if (clustered)
+            *clustered = cluster_sums(p, s) && (wave || !TB_CX_CLUSTER_DEPTH || *kchunk <= TB_CX_CLUSTER_DEPTH);
         return s;
     }
 
@@ -518,10 +523,12 @@ struct cx_kernel_of {
     static size_t workspace(const tb_kproblem *p)
     {
         const int64_t w = wave();
-        int64_t kchunk, s = slices(p, w, &kchunk), tail;
+        int64_t kchunk, tail;
+        bool clustered;
+        const int64_t s = slices(p, w, &kchunk, &clustered);
         if (const int64_t rows = tail_rows(p, w, &tail))
             return tb_split_bytes<R>(2 * (p->m - rows), p->n, tail);
-        return cluster_sums(p, s) ? 0 : tb_split_bytes<R>(2 * p->m, p->n, s);
+        return clustered ? 0 : tb_split_bytes<R>(2 * p->m, p->n, s);
     }
 
     static int launch(const tb_kproblem *kp, void *ws, void *stream)
@@ -532,23 +539,23 @@ struct cx_kernel_of {
             if (const int64_t rows = tail_rows(kp, w, &tail)) {
                 const tb_kproblem head = tb_kproblem_block(kp, 0, rows, 0, kp->n);
                 const tb_kproblem rest = tb_kproblem_block(kp, rows, kp->m - rows, 0, kp->n);
-                const int e = launch_slices(&head, 1, kp->k, NULL, stream);
-                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream);
+                const int e = launch_slices(&head, 1, kp->k, NULL, stream, false);
+                return e ? e : launch_slices(&rest, tail, tb_slice_depth(kp->k, C::BK, &tail), ws, stream, false);
             }
-        const int64_t s = slices(kp, w, &kchunk);
-        return ws || cluster_sums(kp, s) ? launch_slices(kp, s, kchunk, ws, stream)
-                                         : launch_slices(kp, 1, kp->k, ws, stream);
+        bool clustered;
+        const int64_t s = slices(kp, w, &kchunk, &clustered);
+        return ws || clustered ? launch_slices(kp, s, kchunk, ws, stream, clustered)
+                               : launch_slices(kp, 1, kp->k, ws, stream, false);
     }
 
-    // the kernel over s slices of kchunk (and their sum, in ws)
-    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream)
+    // the kernel over s slices of kchunk, and their sum: in clusters (cluster), else in ws
+    static int launch_slices(const tb_kproblem *kp, int64_t s, int64_t kchunk, void *ws, void *stream, bool cluster)
     {
         const cudaStream_t st = (cudaStream_t)stream;
         const cx_problem<R> p = problem(kp);
         cx_problem<R> q = p;
         const int64_t ldw = tb_split_ld<R>(2 * p.m) / 2; // in complex elements
         const int64_t rows = (p.m + C::BM - 1) / C::BM, cols = (p.n + C::BN - 1) / C::BN;
-        const bool cluster = cluster_sums(kp, s);
         if (cluster)
             q.kchunk = kchunk, q.cluster = true;
         else if (s > 1)

@@ -17,6 +17,13 @@
 #define TB_CX_CLUSTER_SUM 0
 #endif
 
+// Slices deeper than this (in elements of k) sum in the workspace even where the clusters could, but for the wave
+// slices (kernels/cx.cu): the clusters lost to it on deep slices of a few hundred tiles (bench/RESULTS.md).  0: no
+// bound
+#ifndef TB_CX_CLUSTER_DEPTH
+#define TB_CX_CLUSTER_DEPTH 384
+#endif
+
 namespace {
 
 // whether config C's kernels (TMA: the TMA kernels, else the cp.async ones) sum their slices in clusters
