@@ -16,11 +16,7 @@ static void probe(const char *name, K kernel, int threads, size_t smem)
            per_sm, per_sm * tb_sm_count());
     for (unsigned s = 1; s <= 8; s++) {
         cudaLaunchAttribute a;
-        a.id = cudaLaunchAttributeClusterDimension;
-        a.val.clusterDim.x = 1, a.val.clusterDim.y = 1, a.val.clusterDim.z = s;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(1024, 1, s), cfg.blockDim = dim3((unsigned)threads), cfg.dynamicSmemBytes = smem;
-        cfg.attrs = &a, cfg.numAttrs = 1;
+        const cudaLaunchConfig_t cfg = cluster_config(dim3(1024, 1, s), threads, smem, 0, s, &a);
         int n = -1;
         const cudaError_t e = cudaOccupancyMaxActiveClusters(&n, (void *)kernel, &cfg);
         printf(" %u: %d (%d)%s", s, n, n * (int)s, e ? cudaGetErrorString(e) : "");

@@ -104,17 +104,25 @@ __device__ __forceinline__ float2 cluster_load2(const float *, uint32_t at)
     return v;
 }
 
+// A launch of grid in clusters of (1, 1, cluster_z) blocks, its cluster attribute in *cluster (which it points to)
+static inline cudaLaunchConfig_t cluster_config(dim3 grid, int threads, size_t smem, cudaStream_t st,
+                                                unsigned cluster_z, cudaLaunchAttribute *cluster)
+{
+    cluster->id = cudaLaunchAttributeClusterDimension;
+    cluster->val.clusterDim.x = 1, cluster->val.clusterDim.y = 1, cluster->val.clusterDim.z = cluster_z;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid, config.blockDim = dim3((unsigned)threads), config.dynamicSmemBytes = smem;
+    config.stream = st, config.attrs = cluster, config.numAttrs = 1;
+    return config;
+}
+
 // kernel(args...) launched on grid in clusters of (1, 1, cluster_z) blocks; 0 or an error
 template <class... Params, class... Args>
 static int launch_in_clusters(void (*kernel)(Params...), dim3 grid, int threads, size_t smem, cudaStream_t st,
                               unsigned cluster_z, Args... args)
 {
     cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = cluster_z;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = grid, config.blockDim = dim3((unsigned)threads), config.dynamicSmemBytes = smem;
-    config.stream = st, config.attrs = &cluster, config.numAttrs = 1;
+    const cudaLaunchConfig_t config = cluster_config(grid, threads, smem, st, cluster_z, &cluster);
     return (int)cudaLaunchKernelEx(&config, kernel, args...);
 }
 
