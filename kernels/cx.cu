@@ -57,6 +57,13 @@
 #ifndef TB_CXD_WAVE_SLICES
 #define TB_CXD_WAVE_SLICES 1
 #endif
+// The slices summed in clusters counted at the blocks that run at once in clusters of their count (cluster_wave),
+// fewer than a plain launch's where the count does not divide a GPC's: the wave slices chosen by those, and the
+// clusters kept only where they take no more rounds than the workspace's launch; -DTB_CX_CLUSTER_SLOTS=0: a plain
+// launch's
+#ifndef TB_CX_CLUSTER_SLOTS
+#define TB_CX_CLUSTER_SLOTS 1
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -248,7 +255,8 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 // than C has in 16-column ones (n of at most 16, 33 to 48, 65 to 80 where the 32 x 80 tiles do not run, 97 to
 // 112), products of nothing on the tensor cores: 64 x 16, the same four warps of 16 x 16 stacked along C's rows.
 // -DTB_CXD_NARROW=0: 32 x 32 always; =2 (to time): whatever op(A), measured faster where op(A) is transposed too
-// (bench/RESULTS.md), not the default until the complex suites have passed on it
+// (bench/RESULTS.md), not the default until test_kernels_complex_z (the cp.async kernels on odd layouts) has
+// passed on it
 #ifndef TB_CXD_NARROW
 #define TB_CXD_NARROW 1
 #endif
@@ -268,10 +276,11 @@ template <>
 struct cx_cluster<z_dmma_span> {
     static constexpr bool on = false;
 };
-// -DTB_CXD_SPAN48=1 (to time): the same where C has 33 to 48 columns, 32 x 48 (four warps of 16 x 24): op(A)'s
-// panel read once instead of by three 64 x 16 tiles
+// The same where C has 33 to 48 columns and op(A) is more bytes than the L2 cache holds, 32 x 48 (four warps of
+// 16 x 24): op(A) read from memory once instead of by each of three 64 x 16 tiles; where it stays in L2, the 64 x 16
+// tiles' more blocks were faster (bench/RESULTS.md). -DTB_CXD_SPAN48=0: none; =2 (to time): whatever op(A)'s size
 #ifndef TB_CXD_SPAN48
-#define TB_CXD_SPAN48 0
+#define TB_CXD_SPAN48 1
 #endif
 typedef cx_config<double, 32, 48, dmma<2, 3>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span48;
 
@@ -344,21 +353,41 @@ struct cx_kernel_of {
             s = wave_slices(t, w, p->k), wave = s > 1;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         if (clustered)
-            *clustered = cluster_sums(p, s) && (wave || !TB_CX_CLUSTER_DEPTH || *kchunk <= TB_CX_CLUSTER_DEPTH);
+            *clustered = cluster_sums(p, s) && (wave || ((!TB_CX_CLUSTER_DEPTH || *kchunk <= TB_CX_CLUSTER_DEPTH) &&
+                                                         rounds_of(t * s, cluster_wave(s, w)) <= rounds_of(t * s, w)));
         return s;
     }
 
+    static int64_t rounds_of(int64_t blocks, int64_t w)
+    {
+        return (blocks + w - 1) / w;
+    }
+
+    // CLUSTER_SLOTS: the blocks that run at once in clusters of s (1 x 1 x s) blocks, of the kernel wave() counts;
+    // else w, wave()'s
+    static int64_t cluster_wave(int64_t s, int64_t w)
+    {
+        if (!TB_CX_CLUSTER_SLOTS || s < 2 || s > 8)
+            return w;
+        static int clusters[9][TB_KERNEL_DEVICES];
+        if constexpr (TMA)
+            return tb_cluster_wave(clusters[s], cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM, (unsigned)s,
+                                   w);
+        else
+            return tb_cluster_wave(clusters[s], cx_kernel<R, C, 3, 3, true>, C::THREADS, dyn(), (unsigned)s, w);
+    }
+
     // WAVE_SLICES: where C's tiles are more than a wave (w) and its last wave runs partly empty, the slices (up to a
-    // cluster's 8, each at least TB_CX_DEEP_SLICE deep) whose rounds take the least time, where that is at least an
-    // eighth less than unsplit (777 x 777 x 4096: 625 tiles of 528 slots, two rounds of all of k; in 5 slices, 6
-    // rounds of a fifth); the clusters sum them at little cost
+    // cluster's 8, each at least TB_CX_DEEP_SLICE deep) whose rounds (of cluster_wave's blocks) take the least
+    // time, where that is at least an eighth less than unsplit (777 x 777 x 4096: 625 tiles of 528 slots, two rounds
+    // of all of k; in 5 slices, 6 rounds of a fifth); the clusters sum them at little cost
     static int64_t wave_slices(int64_t t, int64_t w, int64_t k)
     {
         const int64_t kt = (k + C::BK - 1) / C::BK;
-        int64_t best = 1, least = (t + w - 1) / w * kt;
+        int64_t best = 1, least = rounds_of(t, w) * kt;
         const int64_t most = least * 7 / 8;
         for (int64_t s = 2; s <= 8 && k / s >= TB_CX_DEEP_SLICE; s++) {
-            const int64_t cost = (t * s + w - 1) / w * ((kt + s - 1) / s);
+            const int64_t cost = rounds_of(t * s, cluster_wave(s, w)) * ((kt + s - 1) / s);
             if (cost < least && cost <= most)
                 best = s, least = cost;
         }
@@ -621,6 +650,16 @@ static bool narrow(const tb_kproblem *p)
     return TB_CXD_NARROW && (p->transa == 0 || TB_CXD_NARROW == 2) && 8 * wide > 9 * slim;
 }
 
+#if TB_CXD_SPAN48 && TB_CXD_TMA
+// whether op(A) is more bytes than the current device's L2 cache
+static bool past_l2(const tb_kproblem *p)
+{
+    static int l2[TB_KERNEL_DEVICES];
+    const double bytes = (double)p->m * (double)p->k * (double)(2 * sizeof(double));
+    return bytes > (double)tb_device_attr(l2, cudaDevAttrL2CacheSize, 50 << 20);
+}
+#endif
+
 // f(kernels) for cx-dmma's kernels for p
 template <class F>
 static auto on_dmma(const tb_kproblem *p, F f)
@@ -634,7 +673,7 @@ static auto on_dmma(const tb_kproblem *p, F f)
         return f(z_tensor_span());
 #endif
 #if TB_CXD_SPAN48 && TB_CXD_TMA
-    if (p->n > 32 && p->n <= z_dmma_span48::BN && z_tensor_span48::tma_runs(p))
+    if (p->n > 32 && p->n <= z_dmma_span48::BN && (TB_CXD_SPAN48 == 2 || past_l2(p)) && z_tensor_span48::tma_runs(p))
         return f(z_tensor_span48());
 #endif
     return narrow(p) ? f(z_tensor_narrow()) : f(z_tensor());

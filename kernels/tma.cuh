@@ -9,6 +9,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include "common.cuh"   // tb_kernel_device, tb_device_known
 #include "cp_async.cuh" // smem_addr
 
 namespace {
@@ -114,6 +115,27 @@ static inline cudaLaunchConfig_t cluster_config(dim3 grid, int threads, size_t s
     config.gridDim = grid, config.blockDim = dim3((unsigned)threads), config.dynamicSmemBytes = smem;
     config.stream = st, config.attrs = cluster, config.numAttrs = 1;
     return config;
+}
+
+// The blocks of `kernel` (`threads` threads, `smem` bytes of dynamic shared memory) that run at once on the current
+// device in clusters of (1, 1, s): a cluster's blocks share a GPC, so where s does not divide what a GPC holds,
+// fewer than a plain launch keeps (cudaOccupancyMaxActiveClusters); the clusters kept in cache[], `fallback` where
+// CUDA cannot say
+template <class Kernel>
+static inline int64_t tb_cluster_wave(int cache[TB_KERNEL_DEVICES], Kernel kernel, int threads, size_t smem,
+                                      unsigned s, int64_t fallback)
+{
+    const int d = tb_kernel_device();
+    int n;
+    if (!tb_device_known(cache, d, &n)) {
+        cudaLaunchAttribute a;
+        const cudaLaunchConfig_t config = cluster_config(dim3(1, 1, s), threads, smem, 0, s, &a);
+        if (cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &config) != cudaSuccess || n < 1)
+            n = 0;
+        cudaGetLastError();
+        tb_device_keep(cache, d, n);
+    }
+    return n ? (int64_t)n * s : fallback;
 }
 
 // kernel(args...) launched on grid in clusters of (1, 1, cluster_z) blocks; 0 or an error

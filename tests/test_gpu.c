@@ -174,22 +174,39 @@ START_TEST(large_complex)
 }
 END_TEST
 
-/* cx-dmma with more tiles than a wave (750 x 750: 576 tiles of 32 x 32, past the 396 to 528 blocks that fit on
- * 132 SMs, but not two waves), k deep enough to be cut into two slices where a build sums them in clusters
- * (kernels/cx.cu's wave_slices) and shallow enough for tests/out-of-core.sh's 12 MiB of device memory, and C's last
- * tiles read from a tile back (750 is no multiple of 32); every op pair, complex alpha and beta, a few elements of
- * A, B and C Inf or NaN. */
-START_TEST(past_a_wave)
+/* ZGEMM on cx-dmma through the library for op pair `pair` (tt_combo_complex's), m x n x k, alpha and beta complex
+ * (ab: their real and imaginary parts), a few elements of A, B and C Inf or NaN */
+static void cx_dmma_case(int pair, int m, int n, int k, const double ab[4])
 {
     tt_case c;
     char msg[1024] = "";
-    tt_combo_complex(_i, &c);
+    tt_combo_complex(pair, &c);
     c.dp = 1;
     tileblas_set_path(TILEBLAS_PATH_GPU);
     ck_assert_int_eq(tileblas_set_kernel("cx-dmma"), 0);
-    c.m = c.n = 750, c.k = 600, c.alpha = -0.5, c.alpha_im = 1.25, c.beta = 0.75, c.beta_im = -0.5, c.specials = 2;
+    c.m = m, c.n = n, c.k = k, c.alpha = ab[0], c.alpha_im = ab[1], c.beta = ab[2], c.beta_im = ab[3], c.specials = 2;
     ck_assert_msg(tt_run(&c, bound_of("cx-dmma"), msg, sizeof msg), "cx-dmma: %s", msg);
     assert_ran_on_gpu("cx-dmma");
+}
+
+/* cx-dmma with more tiles than a wave (750 x 750: 576 tiles of 32 x 32, past the 396 to 528 blocks that fit on
+ * 132 SMs, but not two waves), k deep enough to be cut into two slices where a build sums them in clusters
+ * (kernels/cx.cu's wave_slices) and shallow enough for tests/out-of-core.sh's 12 MiB of device memory, and C's last
+ * tiles read from a tile back (750 is no multiple of 32); every op pair. */
+START_TEST(past_a_wave)
+{
+    static const double ab[4] = { -0.5, 1.25, 0.75, -0.5 };
+    cx_dmma_case(_i, 750, 750, 600, ab);
+}
+END_TEST
+
+/* cx-dmma where C has 33 to 48 columns and op(A) is more bytes than an H100's or H200's L2 cache (16000 x 500:
+ * 128 MB): the 32 x 48 tiles (kernels/cx.cu's past_l2) where TMA runs, the 64 x 16 ones under tests/out-of-core.sh's
+ * memory (the pipeline's smaller tiles); every op pair. */
+START_TEST(past_l2)
+{
+    static const double ab[4] = { 0.75, -1.5, -0.25, 0.5 };
+    cx_dmma_case(_i, 16000, 40, 500, ab);
 }
 END_TEST
 
@@ -258,6 +275,8 @@ int main(void)
         tcase_add_loop_test(tc, large_complex, 0, 6 * 4);
     if (in_part(PART_COMPLEX))
         tcase_add_loop_test(tc, past_a_wave, 0, 9);
+    if (in_part(PART_COMPLEX))
+        tcase_add_loop_test(tc, past_l2, 0, 9);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
