@@ -6,7 +6,7 @@
 # dmma "-DTB_DMMA_BK=32 -DTB_DMMA_STAGES=3" or "-DTB_DMMA_WM=32".  KERNELS (default block256), TRANS (default
 # "NN TN") and TYPE (s, d, c, z or several, as tileblas-bench --type; default s) choose what is timed; FILE=complex
 # times the complex kernels (KERNELS=c4m-tc32,z4m-dmma TYPE=cz, TRANS with C).
-# The tree is left built with the last variant.
+# The tree is left built with the last variant.  Piped into bench/ratios.sh: a table a build.
 set -u
 n=0
 while [ $# -gt 0 ] && [ "$1" != -- ]; do n=$((n + 1)); eval "flags_$n=\$1"; shift; done
