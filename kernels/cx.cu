@@ -354,14 +354,8 @@ struct cx_kernel_of {
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
         if (clustered)
             *clustered = cluster_sums(p, s) && (wave || ((!TB_CX_CLUSTER_DEPTH || *kchunk <= TB_CX_CLUSTER_DEPTH) &&
-                                                         rounds_of(t * s, cluster_wave(s, w)) <= rounds_of(t * s, w)));
+                                                         tb_waves(t * s, cluster_wave(s, w)) <= tb_waves(t * s, w)));
         return s;
-    }
-
-    // the rounds of `blocks` blocks, w at once
-    static int64_t rounds_of(int64_t blocks, int64_t w)
-    {
-        return (blocks + w - 1) / w;
     }
 
     // CLUSTER_SLOTS: the blocks that run at once in clusters of s (1 x 1 x s) blocks, of the kernel wave() counts;
@@ -385,10 +379,10 @@ struct cx_kernel_of {
     static int64_t wave_slices(int64_t t, int64_t w, int64_t k)
     {
         const int64_t kt = (k + C::BK - 1) / C::BK;
-        int64_t best = 1, least = rounds_of(t, w) * kt;
+        int64_t best = 1, least = tb_waves(t, w) * kt;
         const int64_t most = least * 7 / 8;
         for (int64_t s = 2; s <= 8 && k / s >= TB_CX_DEEP_SLICE; s++) {
-            const int64_t cost = rounds_of(t * s, cluster_wave(s, w)) * ((kt + s - 1) / s);
+            const int64_t cost = tb_waves(t * s, cluster_wave(s, w)) * ((kt + s - 1) / s);
             if (cost < least && cost <= most)
                 best = s, least = cost;
         }
@@ -400,7 +394,7 @@ struct cx_kernel_of {
     {
         int64_t kchunk;
         const int64_t b = tiles(p->m, p->n) * slices(p, w, &kchunk);
-        return (double)((b + w - 1) / w) * (double)kchunk;
+        return (double)tb_waves(b, w) * (double)kchunk;
     }
 
     // the kernel for the op pair (with STATIC_OPS) or for the ops' conjugates (3: N or T, chosen at run time)

@@ -562,9 +562,9 @@ static shape_class classify(const tb_dproblem &p, int64_t *slices)
     } else if (TB_DMMA_FILL_SPLIT) {
         // n tiles in s slices fill n s / (slots waves) of the waves' room: the fewest slices that fill 90 %, where
         // that is a fifth more than without a split (777^2 x 4096: 91 tiles, 34 % of one wave; 8 slices: 92 %)
-        const int64_t waves1 = (n + slots - 1) / slots;
+        const int64_t waves1 = tb_waves(n, slots);
         for (int64_t s = 2; s <= deepest; s++) {
-            const int64_t waves = (n * s + slots - 1) / slots;
+            const int64_t waves = tb_waves(n * s, slots);
             if (10 * n * s >= 9 * slots * waves && 5 * s * waves1 >= 6 * waves) {
                 *slices = s;
                 break;

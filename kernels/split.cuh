@@ -82,12 +82,17 @@ static int tb_split_launch(const tb_problem<T> &p, int64_t slices, int bk, T *ws
     return e;
 }
 
+// The waves (rounds) of `blocks` blocks where `slots` run at once
+static inline int64_t tb_waves(int64_t blocks, int64_t slots)
+{
+    return (blocks + slots - 1) / slots;
+}
+
 // The share of `slots` (the blocks that run at once) that `blocks` blocks keep busy: each wave takes as long as a
 // full one
 static inline double tb_fill(int64_t blocks, int64_t slots)
 {
-    const int64_t waves = (blocks + slots - 1) / slots;
-    return (double)blocks / (double)(waves * slots);
+    return (double)blocks / (double)(tb_waves(blocks, slots) * slots);
 }
 
 // The slices of k for `tiles` tiles of C where `slots` blocks run at once: of the counts up to 3 ceil(slots /
