@@ -35,6 +35,7 @@ int main()
     probe_tma<z_dmma>("z 32x32 tma");
     probe_tma<z_dmma_narrow>("z 64x16 tma");
     probe_tma<z_dmma_span>("z 32x80 tma");
+    probe_tma<z_dmma_span48>("z 32x48 tma");
     probe("c cp.async", cx_kernel<float, c_small, 3, 3, true>, c_small::THREADS, c_simt::dyn());
     return 0;
 }

@@ -251,12 +251,10 @@ typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, 
 typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4,
                   TB_CXD_SPLIT>
     z_dmma;
-// cx-dmma's tiles where op(A) is not transposed and 32-column tiles would compute more than an eighth more columns
-// than C has in 16-column ones (n of at most 16, 33 to 48, 65 to 80 where the 32 x 80 tiles do not run, 97 to
-// 112), products of nothing on the tensor cores: 64 x 16, the same four warps of 16 x 16 stacked along C's rows.
-// -DTB_CXD_NARROW=0: 32 x 32 always; =2 (to time): whatever op(A), measured faster where op(A) is transposed too
-// (bench/RESULTS.md), not the default until test_kernels_complex_z (the cp.async kernels on odd layouts) has
-// passed on it
+// cx-dmma's tiles where 32-column tiles would compute more than an eighth more columns than C has in 16-column
+// ones (n of at most 16, 33 to 48, 65 to 80 where the 32 x 80 tiles do not run, 97 to 112), products of nothing on
+// the tensor cores: 64 x 16, the same four warps of 16 x 16 stacked along C's rows. -DTB_CXD_NARROW=0: 32 x 32
+// always
 #ifndef TB_CXD_NARROW
 #define TB_CXD_NARROW 1
 #endif
@@ -642,7 +640,7 @@ static bool narrow(const tb_kproblem *p)
 {
     const int64_t wide = (p->n + z_dmma::BN - 1) / z_dmma::BN * z_dmma::BN;
     const int64_t slim = (p->n + z_dmma_narrow::BN - 1) / z_dmma_narrow::BN * z_dmma_narrow::BN;
-    return TB_CXD_NARROW && (p->transa == 0 || TB_CXD_NARROW == 2) && 8 * wide > 9 * slim;
+    return TB_CXD_NARROW && 8 * wide > 9 * slim;
 }
 
 #if TB_CXD_SPAN48 && TB_CXD_TMA
