@@ -274,11 +274,16 @@ template <>
 struct cx_cluster<z_dmma_span> {
     static constexpr bool on = false;
 };
-// The same where C has 33 to 48 columns and op(A) is more bytes than the L2 cache holds, 32 x 48 (four warps of
+// The same where C has 33 to 48 columns and op(A) is more bytes than a share of the L2 cache, 32 x 48 (four warps of
 // 16 x 24): op(A) read from memory once instead of by each of three 64 x 16 tiles; where it stays in L2, the 64 x 16
-// tiles' more blocks were faster (bench/RESULTS.md). -DTB_CXD_SPAN48=0: none; =2 (to time): whatever op(A)'s size
+// tiles' more blocks were faster (bench/RESULTS.md). -DTB_CXD_SPAN48=0: none; =2 (to time): whatever op(A)'s size.
+// TB_CXD_L2_SHARE: op(A) past L2 / share (the L2 is two partitions, each caching for the SMs beside it, so what
+// every SM reads can be held twice)
 #ifndef TB_CXD_SPAN48
 #define TB_CXD_SPAN48 1
+#endif
+#ifndef TB_CXD_L2_SHARE
+#define TB_CXD_L2_SHARE 2
 #endif
 typedef cx_config<double, 32, 48, dmma<2, 3>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT> z_dmma_span48;
 
@@ -644,12 +649,12 @@ static bool narrow(const tb_kproblem *p)
 }
 
 #if TB_CXD_SPAN48 && TB_CXD_TMA
-// whether op(A) is more bytes than the current device's L2 cache
+// whether op(A) is more bytes than TB_CXD_L2_SHARE's share of the current device's L2 cache
 static bool past_l2(const tb_kproblem *p)
 {
     static int l2[TB_KERNEL_DEVICES];
     const double bytes = (double)p->m * (double)p->k * (double)(2 * sizeof(double));
-    return bytes > (double)tb_device_attr(l2, cudaDevAttrL2CacheSize, 50 << 20);
+    return bytes * TB_CXD_L2_SHARE > (double)tb_device_attr(l2, cudaDevAttrL2CacheSize, 50 << 20);
 }
 #endif
 
