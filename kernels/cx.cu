@@ -64,6 +64,11 @@
 #ifndef TB_CX_CLUSTER_SLOTS
 #define TB_CX_CLUSTER_SLOTS 1
 #endif
+// Where the clusters of a product's slices take more rounds than its plain launch, up to a quarter fewer slices
+// summed in clusters (cx_kernel_of::slices); -DTB_CX_CLUSTER_FEWER=0: the workspace sums them
+#ifndef TB_CX_CLUSTER_FEWER
+#define TB_CX_CLUSTER_FEWER 1
+#endif
 // -DTB_CX_TAIL=1 (to time): C's tiles past its last whole wave a launch of their own, k split (cx_kernel_of::tail_rows)
 #ifndef TB_CX_TAIL
 #define TB_CX_TAIL 0
@@ -355,9 +360,21 @@ struct cx_kernel_of {
         if (s == 1 && TB_CXD_WAVE_SLICES && cluster_sums(p, 2))
             s = wave_slices(t, w, p->k), wave = s > 1;
         *kchunk = tb_slice_depth(p->k, C::BK, &s);
+        const auto in_clusters = [&](int64_t n, int64_t depth) {
+            return cluster_sums(p, n) && (!TB_CX_CLUSTER_DEPTH || depth <= TB_CX_CLUSTER_DEPTH) &&
+                   tb_waves(t * n, cluster_wave(n, w)) <= tb_waves(t * s, w);
+        };
+        bool summed = wave ? cluster_sums(p, s) : in_clusters(s, *kchunk);
+        // FEWER: slices that no longer fit the rounds in clusters, a quarter fewer at most where those do: each
+        // slice a quarter deeper costs less than the workspace's second launch (bench/RESULTS.md)
+        for (int64_t n = s - 1; TB_CX_CLUSTER_FEWER && !summed && s > 2 && 4 * n >= 3 * s; n--) {
+            int64_t got = n;
+            const int64_t depth = tb_slice_depth(p->k, C::BK, &got);
+            if (got == n && in_clusters(n, depth))
+                s = n, *kchunk = depth, summed = true;
+        }
         if (clustered)
-            *clustered = cluster_sums(p, s) && (wave || ((!TB_CX_CLUSTER_DEPTH || *kchunk <= TB_CX_CLUSTER_DEPTH) &&
-                                                         tb_waves(t * s, cluster_wave(s, w)) <= tb_waves(t * s, w)));
+            *clustered = summed;
         return s;
     }
 
