@@ -156,19 +156,27 @@ static inline void tb_device_keep(int cache[TB_KERNEL_DEVICES], int d, int v)
         __atomic_store_n(&cache[d], v + 1, __ATOMIC_RELAXED);
 }
 
-// Attribute a of the current device, kept in cache[]; `fallback` where CUDA cannot say
-static inline int tb_device_attr(int cache[TB_KERNEL_DEVICES], cudaDeviceAttr a, int fallback)
+// A fact of the current device kept in cache[]: ask(d) the first time (device d; the error it leaves cleared)
+template <class Ask>
+static inline int tb_device_fact(int cache[TB_KERNEL_DEVICES], Ask ask)
 {
     const int d = tb_kernel_device();
     int v;
-    if (tb_device_known(cache, d, &v))
-        return v;
-    if (cudaDeviceGetAttribute(&v, a, d) != cudaSuccess) {
+    if (!tb_device_known(cache, d, &v)) {
+        v = ask(d);
         cudaGetLastError();
-        v = fallback;
+        tb_device_keep(cache, d, v);
     }
-    tb_device_keep(cache, d, v);
     return v;
+}
+
+// Attribute a of the current device, kept in cache[]; `fallback` where CUDA cannot say
+static inline int tb_device_attr(int cache[TB_KERNEL_DEVICES], cudaDeviceAttr a, int fallback)
+{
+    return tb_device_fact(cache, [a, fallback](int d) {
+        int v;
+        return cudaDeviceGetAttribute(&v, a, d) == cudaSuccess ? v : fallback;
+    });
 }
 
 // The PTX version (10 major + minor) that `kernel`'s code for the current device was built from, kept in cache[]
@@ -177,15 +185,10 @@ static inline int tb_device_attr(int cache[TB_KERNEL_DEVICES], cudaDeviceAttr a,
 template <class Kernel>
 static inline int tb_ptx_version(int cache[TB_KERNEL_DEVICES], Kernel kernel)
 {
-    const int d = tb_kernel_device();
-    int v;
-    if (!tb_device_known(cache, d, &v)) {
+    return tb_device_fact(cache, [kernel](int) {
         cudaFuncAttributes a;
-        v = cudaFuncGetAttributes(&a, kernel) == cudaSuccess ? a.ptxVersion : 0;
-        cudaGetLastError();
-        tb_device_keep(cache, d, v);
-    }
-    return v;
+        return cudaFuncGetAttributes(&a, kernel) == cudaSuccess ? a.ptxVersion : 0;
+    });
 }
 
 // The SMs of the device kernels run on
@@ -200,14 +203,13 @@ static inline int tb_sm_count(void)
 template <class Kernel>
 static inline int64_t tb_wave(int cache[TB_KERNEL_DEVICES], Kernel kernel, int threads, size_t smem = 0)
 {
-    const int d = tb_kernel_device();
-    int n;
-    if (!tb_device_known(cache, d, &n)) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, smem) != cudaSuccess || n < 1)
-            n = 1;
-        cudaGetLastError();
-        tb_device_keep(cache, d, n);
-    }
+    const int n = tb_device_fact(cache, [kernel, threads, smem](int) {
+        int per_sm;
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) == cudaSuccess &&
+                       per_sm > 0
+                   ? per_sm
+                   : 1;
+    });
     return (int64_t)n * tb_sm_count();
 }
 

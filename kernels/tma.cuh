@@ -125,16 +125,14 @@ template <class Kernel>
 static inline int64_t tb_cluster_wave(int cache[TB_KERNEL_DEVICES], Kernel kernel, int threads, size_t smem,
                                       unsigned s, int64_t fallback)
 {
-    const int d = tb_kernel_device();
-    int n;
-    if (!tb_device_known(cache, d, &n)) {
+    const int n = tb_device_fact(cache, [kernel, threads, smem, s](int) {
         cudaLaunchAttribute a;
         const cudaLaunchConfig_t config = cluster_config(dim3(1, 1, s), threads, smem, 0, s, &a);
-        if (cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &config) != cudaSuccess || n < 1)
-            n = 0;
-        cudaGetLastError();
-        tb_device_keep(cache, d, n);
-    }
+        int clusters;
+        return cudaOccupancyMaxActiveClusters(&clusters, (const void *)kernel, &config) == cudaSuccess && clusters > 0
+                   ? clusters
+                   : 0;
+    });
     return n ? (int64_t)n * s : fallback;
 }
 
