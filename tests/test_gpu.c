@@ -200,13 +200,23 @@ START_TEST(past_a_wave)
 }
 END_TEST
 
-/* cx-dmma where C has 33 to 48 columns and op(A) is more bytes than an H100's or H200's L2 cache (16000 x 500:
+/* cx-dmma where C has 33 to 48 columns and op(A) is more bytes than half an H100's or H200's L2 cache (16000 x 500:
  * 128 MB): the 32 x 48 tiles (kernels/cx.cu's past_l2) where TMA runs, the 64 x 16 ones under tests/out-of-core.sh's
  * memory (the pipeline's smaller tiles); every op pair. */
 START_TEST(past_l2)
 {
     static const double ab[4] = { 0.75, -1.5, -0.25, 0.5 };
     cx_dmma_case(_i, 16000, 40, 500, ab);
+}
+END_TEST
+
+/* cx-dmma with slices of k that fill the GPU but, as clusters of their count, would not fit it at once: on 132 SMs,
+ * 1500 x 40's 72 tiles of 64 x 16 (op(A) 24 MB, under half the L2) in 7 slices are 504 blocks of the 528 that fit,
+ * but clusters of 7 keep 483, so 6 slices summed in clusters (kernels/cx.cu's TB_CX_CLUSTER_FEWER); every op pair. */
+START_TEST(fewer_slices)
+{
+    static const double ab[4] = { 1.25, 0.5, -0.75, -0.25 };
+    cx_dmma_case(_i, 1500, 40, 1000, ab);
 }
 END_TEST
 
@@ -277,6 +287,8 @@ int main(void)
         tcase_add_loop_test(tc, past_a_wave, 0, 9);
     if (in_part(PART_COMPLEX))
         tcase_add_loop_test(tc, past_l2, 0, 9);
+    if (in_part(PART_COMPLEX))
+        tcase_add_loop_test(tc, fewer_slices, 0, 9);
     tcase_add_test(tc, no_failures);
     suite_add_tcase(s, tc);
     /* CUDA is initialised in this process: children forked by check could not use it */
