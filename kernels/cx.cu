@@ -263,15 +263,22 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 #ifndef TB_CXD_NARROW
 #define TB_CXD_NARROW 1
 #endif
-// TB_CXD_NARROW_STAGES, TB_CXD_SPAN48_STAGES (to time): the 64 x 16 and 32 x 48 tiles' stages, TB_CXD_STAGES unless
-// set: the thin products they run keep few blocks an SM, each waiting on its next stage's bytes (doc/NOTES.md)
+// TB_CXD_NARROW_STAGES, TB_CXD_SPAN48_STAGES, TB_CXD_NARROW_BK, TB_CXD_SPAN48_BK (to time): the 64 x 16 and 32 x 48
+// tiles' stages and depth, TB_CXD_STAGES and TB_CXD_BK unless set: the thin products they run keep few blocks an
+// SM, each waiting on its next stage's bytes (doc/NOTES.md)
 #ifndef TB_CXD_NARROW_STAGES
 #define TB_CXD_NARROW_STAGES TB_CXD_STAGES
 #endif
 #ifndef TB_CXD_SPAN48_STAGES
 #define TB_CXD_SPAN48_STAGES TB_CXD_STAGES
 #endif
-typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_BK, TB_CXD_NARROW_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
+#ifndef TB_CXD_NARROW_BK
+#define TB_CXD_NARROW_BK TB_CXD_BK
+#endif
+#ifndef TB_CXD_SPAN48_BK
+#define TB_CXD_SPAN48_BK TB_CXD_BK
+#endif
+typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_NARROW_BK, TB_CXD_NARROW_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
     z_dmma_narrow;
 // Where C has 65 to 80 columns and the TMA kernels run, one tile across them, 32 x 80 (four warps of 16 x 40), so
 // that op(A)'s panel is read once instead of by three 32-column tiles or five 16-column ones: the thin products are
@@ -298,7 +305,7 @@ struct cx_cluster<z_dmma_span> {
 #ifndef TB_CXD_L2_SHARE
 #define TB_CXD_L2_SHARE 2
 #endif
-typedef cx_config<double, 32, 48, dmma<2, 3>, TB_CXD_BK, TB_CXD_SPAN48_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
+typedef cx_config<double, 32, 48, dmma<2, 3>, TB_CXD_SPAN48_BK, TB_CXD_SPAN48_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
     z_dmma_span48;
 
 template <class R, class C>
