@@ -12,6 +12,11 @@
 #ifndef TB_CXD_TMA_CLAMP
 #define TB_CXD_TMA_CLAMP 1
 #endif
+// -DTB_CXD_PREFETCH=D (to time): each tile of k fetched into L2 D tiles before its copy into a stage is issued, so
+// that the copy waits on L2 rather than on memory (the thin products' blocks wait on their next stage: doc/NOTES.md)
+#ifndef TB_CXD_PREFETCH
+#define TB_CXD_PREFETCH 0
+#endif
 
 namespace {
 
@@ -86,9 +91,20 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
                      bar);
         };
-        if (threadIdx.x == 0)
+        // PREFETCH: tile kt into L2 (thread 0), where the block has it
+        auto prefetch = [&](int kt) {
+            if (kt < z.nk) {
+                const int k0 = (int)(z.kbeg + (int64_t)kt * C::BK);
+                tma_prefetch(&maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r);
+                tma_prefetch(&maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col);
+            }
+        };
+        if (threadIdx.x == 0) {
             for (int kt = 0; kt < S && kt < z.nk; kt++)
                 fill(kt, filled + kt);
+            for (int kt = S; kt < S + TB_CXD_PREFETCH; kt++)
+                prefetch(kt);
+        }
         using M = typename T::template math<OA == 2, OB == 2>;
         M sums;
         // the stage of fill u, once its bytes are in
@@ -111,8 +127,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 multiply(sums, as, as + T::A_TILE, C::BK);
             }
             __syncthreads(); // every thread is done with this stage, which is filled next
-            if (threadIdx.x == 0 && kt + S < z.nk)
+            if (threadIdx.x == 0 && kt + S < z.nk) {
                 fill(kt + S, u + S);
+                if (TB_CXD_PREFETCH)
+                    prefetch(kt + S + TB_CXD_PREFETCH);
+            }
         }
         filled += z.nk;
         if constexpr (cx_clustered<C, true>)

@@ -56,6 +56,13 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, i
                  : "memory");
 }
 
+// the box of map at (x, y) fetched into the L2 cache, for a tma_load of it later (no barrier: nothing waits on it)
+__device__ __forceinline__ void tma_prefetch(const CUtensorMap *map, int x, int y)
+{
+    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"((uint64_t)map), "r"(x), "r"(y)
+                 : "memory");
+}
+
 // A thread block cluster's barrier: this block's shared-memory writes before it visible to every block of the
 // cluster after it (each thread of every block arrives, then waits)
 __device__ __forceinline__ void cluster_barrier()
