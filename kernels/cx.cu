@@ -381,9 +381,9 @@ struct cx_kernel_of {
                    tb_waves(t * n, cluster_wave(n, w)) <= tb_waves(t * s, w);
         };
         bool summed = wave ? cluster_sums(p, s) : in_clusters(s, *kchunk);
-        // FEWER: slices that no longer fit the rounds in clusters, a quarter fewer at most where those do: each
-        // slice a quarter deeper costs less than the workspace's second launch (bench/RESULTS.md)
-        for (int64_t n = s - 1; TB_CX_CLUSTER_FEWER && !summed && s > 2 && 4 * n >= 3 * s; n--) {
+        // FEWER: slices that no longer fit the rounds in clusters, a quarter fewer at most where those do: slices
+        // up to a third deeper, which cost less than the workspace's second launch where timed (bench/RESULTS.md)
+        for (int64_t n = s - 1; TB_CX_CLUSTER_FEWER && !summed && 4 * n >= 3 * s; n--) {
             int64_t got = n;
             const int64_t depth = tb_slice_depth(p->k, C::BK, &got);
             if (got == n && in_clusters(n, depth))
