@@ -234,7 +234,7 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
 
 /* The complex kernels' plans cut C along both sides, so that their operands are prepared once (plan.h, grid): their
  * real forms are four times op(A), too much to make again for every tile.  A real operand's conversion costs
- * little beside its copies, and real plans stay as they were (measured both ways: bench/RESULTS.md, run P4).
+ * little beside its copies, and real plans stay as they were (measured both ways: bench/RESULTS.md).
  * TB_PLAN_PREP_GRID=0 builds the complex ones as before too (for timing the two). */
 #ifndef TB_PLAN_PREP_GRID
 #define TB_PLAN_PREP_GRID 1
