@@ -264,8 +264,8 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 #define TB_CXD_NARROW 1
 #endif
 // TB_CXD_NARROW_STAGES, TB_CXD_SPAN48_STAGES, TB_CXD_NARROW_BK, TB_CXD_SPAN48_BK (to time): the 64 x 16 and 32 x 48
-// tiles' stages and depth, TB_CXD_STAGES and TB_CXD_BK unless set: the thin products they run keep few blocks an
-// SM, each waiting on its next stage's bytes (doc/NOTES.md)
+// tiles' stages and depth, TB_CXD_STAGES and TB_CXD_BK unless set (more stages cost the thin products they run more
+// in blocks an SM than they gained in depth: doc/NOTES.md)
 #ifndef TB_CXD_NARROW_STAGES
 #define TB_CXD_NARROW_STAGES TB_CXD_STAGES
 #endif
