@@ -152,6 +152,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB) cx_kernel(cx_problem<R> p
             products<C>(sums, tiles, z.nk, copy);
         copies_wait<0>();
         __syncthreads(); // the stages are filled again for the next tile
+        gather_groups<C::STAGES * C::TILE, false>(sums, tiles[0]);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         if constexpr (cx_clustered<C, false>)
             if (p.cluster) {
@@ -278,7 +279,22 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_C
 #ifndef TB_CXD_SPAN48_BK
 #define TB_CXD_SPAN48_BK TB_CXD_BK
 #endif
-typedef cx_config<double, 64, 16, dmma<2, 2>, TB_CXD_NARROW_BK, TB_CXD_NARROW_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
+// TB_CXD_NARROW_KG, TB_CXD_SPAN48_KG (to time): the 64 x 16 and 32 x 48 tiles' warps in that many groups, each the
+// whole tile's, taking the stages' steps in turn (dmma's KG), at TB_CXD_NARROW_MINB, TB_CXD_SPAN48_MINB blocks an SM
+#ifndef TB_CXD_NARROW_KG
+#define TB_CXD_NARROW_KG 1
+#endif
+#ifndef TB_CXD_SPAN48_KG
+#define TB_CXD_SPAN48_KG 1
+#endif
+#ifndef TB_CXD_NARROW_MINB
+#define TB_CXD_NARROW_MINB TB_CXD_MINB
+#endif
+#ifndef TB_CXD_SPAN48_MINB
+#define TB_CXD_SPAN48_MINB TB_CXD_MINB
+#endif
+typedef cx_config<double, 64, 16, dmma<2, 2, TB_CXD_NARROW_KG>, TB_CXD_NARROW_BK, TB_CXD_NARROW_STAGES,
+                  TB_CXD_NARROW_MINB, 4, TB_CXD_SPLIT>
     z_dmma_narrow;
 // Where C has 65 to 80 columns and the TMA kernels run, one tile across them, 32 x 80 (four warps of 16 x 40), so
 // that op(A)'s panel is read once instead of by three 32-column tiles or five 16-column ones: the thin products are
@@ -305,7 +321,8 @@ struct cx_cluster<z_dmma_span> {
 #ifndef TB_CXD_L2_SHARE
 #define TB_CXD_L2_SHARE 2
 #endif
-typedef cx_config<double, 32, 48, dmma<2, 3>, TB_CXD_SPAN48_BK, TB_CXD_SPAN48_STAGES, TB_CXD_MINB, 4, TB_CXD_SPLIT>
+typedef cx_config<double, 32, 48, dmma<2, 3, TB_CXD_SPAN48_KG>, TB_CXD_SPAN48_BK, TB_CXD_SPAN48_STAGES,
+                  TB_CXD_SPAN48_MINB, 4, TB_CXD_SPLIT>
     z_dmma_span48;
 
 template <class R, class C>

@@ -1,6 +1,7 @@
 // cx's slices of k summed inside thread-block clusters (compute capability 9.0): the slices of a tile are one
 // cluster, whose blocks add them up through each other's shared memory, rather than a second kernel reading them
-// back from a workspace (kernels/cx.cu): the same bits, one launch and no workspace.
+// back from a workspace (kernels/cx.cu): the same bits, one launch and no workspace.  And the sums of a block's
+// groups of threads (cx_math.cuh's GROUPS) added up in its own shared memory.
 #ifndef TB_KERNELS_CX_CLUSTER_CUH
 #define TB_KERNELS_CX_CLUSTER_CUH
 
@@ -25,6 +26,26 @@
 #endif
 
 namespace {
+
+// With M::GROUPS > 1: every group's sums added to group 0's, in the groups' order, through `room` (ROOM numbers of
+// shared memory that no copy is filling); every thread of the block calls it. ASYNC: the copy engine fills room
+// next, after these reads and writes
+template <int ROOM, bool ASYNC, class M, class R>
+__device__ __forceinline__ void gather_groups(M &sums, R *room)
+{
+    if constexpr (M::GROUPS > 1) {
+        static_assert((M::GROUPS - 1) * M::E * M::GROUP <= ROOM, "the groups' sums in the stages");
+        if (M::group() > 0)
+            sums.put(room);
+        __syncthreads();
+        if (M::group() == 0)
+            for (int h = 1; h < M::GROUPS; h++)
+                sums.add(room, h);
+        if constexpr (ASYNC)
+            proxy_fence();
+        __syncthreads(); // room read before it is filled again (or cluster_sum writes it)
+    }
+}
 
 // whether config C's kernels (TMA: the TMA kernels, else the cp.async ones) sum their slices in clusters
 // (kernels/cx.cu specializes it for a config that does not)

@@ -102,14 +102,15 @@ static auto by_ops(int ta, int tb, const F &f)
                      : with_a(std::integral_constant<int, 2>());
 }
 
-// A stage's products, a step at a time
+// A stage's products, a step at a time (M::GROUPS: each group of threads every GROUPS-th step from its own)
 template <class M, class R>
 __device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int bk)
 {
+    const int first = M::group() * M::STEP;
 #pragma unroll
-    for (int kk = 0; kk < bk; kk += M::STEP) {
+    for (int kk = 0; kk < bk; kk += M::GROUPS * M::STEP) {
         typename M::frag f;
-        M::load(f, as, bs, kk);
+        M::load(f, as, bs, kk + first);
         sums.mma(f);
     }
 }
@@ -123,6 +124,7 @@ __device__ __forceinline__ void multiply_pipelined(M &sums, typename M::frag (&f
 {
     constexpr int STEPS = BK / M::STEP;
     static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
+    static_assert(M::GROUPS == 1, "one group of threads");
 #pragma unroll
     for (int st = 0; st < STEPS; st++) {
         if (st + 1 < STEPS) {

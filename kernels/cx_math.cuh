@@ -43,7 +43,18 @@ struct chunk {
 // math<R, C, CA, CB> holds a thread's sums; a stage is STEP k at a time: load() reads a step's parts from shared
 // memory into a frag, mma() adds its products (CA, CB: op(A), op(B) conjugated; simt takes their imaginary parts
 // negated, the same values as the naive kernel's negated loads, so the same terms), and each() hands every sum
-// with its row and column in the block's tile to f.
+// with its row and column in the block's tile to f.  GROUPS: the block's threads in that many groups, each the
+// whole tile's, which take a stage's steps in turn (group() the first); their sums are added up in group 0's
+// (put() and add(), cx_cluster.cuh's gather_groups), whose threads alone then have sums for each().
+
+// One group (the default)
+struct one_group {
+    static constexpr int GROUPS = 1;
+    static __device__ __forceinline__ int group()
+    {
+        return 0;
+    }
+};
 
 // On the FP32 or FP64 units: each thread TM x TN elements, spread by chunk<R>::at
 template <int TM, int TN>
@@ -54,7 +65,7 @@ struct simt {
     }
 
     template <class R, class C, bool CA, bool CB>
-    struct math {
+    struct math : one_group {
         static_assert(2 * TM * sizeof(R) % 16 == 0 && 2 * TN * sizeof(R) % 16 == 0, "16-byte chunks");
         static constexpr int TX = C::BM / TM;
         R re[TM][TN] = {}, im[TM][TN] = {};
@@ -114,12 +125,13 @@ struct simt {
 // conjugated, op(A) is taken as [re im; im -re] (the same terms as op(B)'s imaginary parts negated), and with
 // op(A) conjugated the product is computed as its conjugate, conj(op(A)) op(B) = conj(op(A) conj(op(B))): the
 // other operand's conjugate taken instead, the sums' imaginary parts negated at the end (each term negated, so each
-// sum exactly, but for the sign of a zero).
-template <int MI, int NJ>
+// sum exactly, but for the sign of a zero).  KG: groups of warps, each the whole tile's, taking a stage's steps in
+// turn, so that a thin product has more warps an SM without more blocks.
+template <int MI, int NJ, int KG = 1>
 struct dmma {
     static constexpr int threads(int bm, int bn)
     {
-        return bm / (8 * MI) * (bn / (8 * NJ)) * 32;
+        return bm / (8 * MI) * (bn / (8 * NJ)) * 32 * KG;
     }
 
     template <class R, class C, bool CA, bool CB>
@@ -137,16 +149,38 @@ struct dmma {
         }
         static_assert(apart(true) && apart(false), "rows apart by the banks' pattern of the reads");
         static constexpr int WX = C::BM / (8 * MI); // warps along the tile's rows
+        static constexpr int GROUPS = KG, GROUP = C::THREADS / KG; // the groups, and a group's threads
         double d[MI][NJ][4] = {}; // tile (i, j): row g's real parts at 2 t, 2 t + 1, then its imaginary parts
 
+        static __device__ __forceinline__ int group()
+        {
+            return KG > 1 ? (int)threadIdx.x / GROUP : 0;
+        }
         // the lane's g and t (mma16x8x16), and its warp's first row (wm) and column (wn) in the block's tile
         struct place {
             int g, t, wm, wn;
         };
         static __device__ __forceinline__ place here()
         {
-            const int lane = (int)threadIdx.x % 32, w = (int)threadIdx.x / 32;
+            const int lane = (int)threadIdx.x % 32, w = (int)(KG > 1 ? threadIdx.x % GROUP : threadIdx.x) / 32;
             return { lane / 4, lane % 4, w % WX * 8 * MI, w / WX * 8 * NJ };
+        }
+        // GROUPS: the sums of this thread's group (past 0) into room, or group h's from room added to this thread's
+        // (group 0's); E numbers a thread, consecutive threads adjacent
+        static constexpr int E = MI * NJ * 4;
+        __device__ __forceinline__ void put(double *room) const
+        {
+            double *at = room + (group() - 1) * E * GROUP + (int)threadIdx.x % GROUP;
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                at[e * GROUP] = d[e / (4 * NJ)][e / 4 % NJ][e % 4];
+        }
+        __device__ __forceinline__ void add(const double *room, int h)
+        {
+            const double *at = room + (h - 1) * E * GROUP + (int)threadIdx.x % GROUP;
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                d[e / (4 * NJ)][e / 4 % NJ][e % 4] += at[e * GROUP];
         }
 
         // one step along k, eight complex k: the fragments of op(A) (rows wm + 8 i + g) and op(B) (columns
@@ -195,6 +229,8 @@ struct dmma {
         template <class F>
         __device__ __forceinline__ void each(F f) const
         {
+            if (group() != 0)
+                return;
             const place h = here();
             const int g = h.g, t = h.t, wm = h.wm, wn = h.wn;
 #pragma unroll

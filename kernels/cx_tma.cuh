@@ -134,6 +134,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             }
         }
         filled += z.nk;
+        gather_groups<S * T::TILE, true>(sums, base);
         if constexpr (cx_clustered<C, true>)
             if (p.cluster) {
                 cluster_sum<C, C::STAGES * T::TILE, true>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
