@@ -252,10 +252,14 @@ __global__ void cx_sum_slices(cx_problem<R> p, const R *__restrict__ ws, int64_t
 #ifndef TB_CXD_SPLIT
 #define TB_CXD_SPLIT 2
 #endif
+// -DTB_CXD_KG=G (to time): the 32 x 32 tiles' warps in G groups taking a stage's steps in turn (dmma's KG)
+#ifndef TB_CXD_KG
+#define TB_CXD_KG 1
+#endif
 typedef cx_config<float, TB_CX_BM, TB_CX_BN, simt<TB_CX_TM, TB_CX_TN>, TB_CX_BK, TB_CX_STAGES, TB_CX_MINB, 4> c_small;
 typedef cx_config<double, 32, 32, simt<4, TB_CXZ_TN>, TB_CXZ_BK, TB_CXZ_STAGES, TB_CXZ_MINB, 2> z_small;
-typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ>, TB_CXD_BK, TB_CXD_STAGES, TB_CXD_MINB, 4,
-                  TB_CXD_SPLIT>
+typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ, TB_CXD_KG>, TB_CXD_BK, TB_CXD_STAGES,
+                  TB_CXD_MINB, 4, TB_CXD_SPLIT>
     z_dmma;
 // cx-dmma's tiles where 32-column tiles would compute more than an eighth more columns than C has in 16-column
 // ones (n of at most 16, 33 to 48, 65 to 80 where the 32 x 80 tiles do not run, 97 to 112), products of nothing on

@@ -136,7 +136,7 @@ struct dmma {
 
     template <class R, class C, bool CA, bool CB>
     struct math {
-        static_assert(sizeof(R) == 8 && C::BK % 8 == 0, "FP64, whole steps of 8");
+        static_assert(sizeof(R) == 8 && C::BK % (8 * KG) == 0, "FP64, whole steps of 8 for every group");
         // a quarter warp's 16-byte reads (g 0 and 1, t 0 to 3) meet no bank twice: at offsets (in 16 bytes) apart
         // modulo 8, where C::at(a, k, r) places op(A)'s (a) or op(B)'s element (row or column r, complex k)
         static constexpr bool apart(bool a)
