@@ -285,6 +285,7 @@ typedef cx_config<double, TB_CXD_BM, TB_CXD_BN, dmma<TB_CXD_MI, TB_CXD_NJ, TB_CX
 #endif
 // TB_CXD_NARROW_KG, TB_CXD_SPAN48_KG (to time): the 64 x 16 and 32 x 48 tiles' warps in that many groups, each the
 // whole tile's, taking the stages' steps in turn (dmma's KG), at TB_CXD_NARROW_MINB, TB_CXD_SPAN48_MINB blocks an SM
+// (more warps an SM gained a little on some thin products and lost as much on others: doc/NOTES.md)
 #ifndef TB_CXD_NARROW_KG
 #define TB_CXD_NARROW_KG 1
 #endif
