@@ -6,6 +6,11 @@
 #include "common.cuh"
 #include "mma_f64.cuh"
 
+// -DTB_CXD_INT_NEG=1 (to time): dmma's negated parts made by flipping the sign bit with integer instructions
+#ifndef TB_CXD_INT_NEG
+#define TB_CXD_INT_NEG 0
+#endif
+
 namespace {
 
 // The complex numbers in 16 bytes (2 of float, 1 of double), read from shared memory at once
@@ -187,6 +192,14 @@ struct dmma {
         // wn + 8 j + g).  Slots 2P, 2P + 1 (rows g, g + 8 at the real k t + 4 P): complex k kk + t + 4 (P >> 1), its
         // real column (P even) or its imaginary one
         static constexpr int STEP = 8;
+        // -v; INT_NEG: its sign bit flipped by the integer units, so that no FP64 instruction stands between the
+        // DMMAs (ptxas puts NOPs before one that follows a DMMA)
+        static __device__ __forceinline__ double neg(double v)
+        {
+            if constexpr (TB_CXD_INT_NEG)
+                return __hiloint2double(__double2hiint(v) ^ (int)0x80000000, __double2loint(v));
+            return -v;
+        }
         struct frag {
             double a[MI][8], b[NJ][4];
         };
@@ -205,9 +218,9 @@ struct dmma {
                     const double2 x = read(as, true, h.wm + 8 * i, p);
                     double *a = f.a[i] + 4 * p;
                     if (CA != CB) // op(A) times op(B)'s conjugate
-                        a[0] = x.x, a[1] = x.y, a[2] = x.y, a[3] = -x.x;
+                        a[0] = x.x, a[1] = x.y, a[2] = x.y, a[3] = neg(x.x);
                     else
-                        a[0] = x.x, a[1] = x.y, a[2] = -x.y, a[3] = x.x;
+                        a[0] = x.x, a[1] = x.y, a[2] = neg(x.y), a[3] = x.x;
                 }
 #pragma unroll
             for (int j = 0; j < NJ; j++)
