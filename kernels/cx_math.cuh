@@ -171,21 +171,27 @@ struct dmma {
             return { lane / 4, lane % 4, w % WX * 8 * MI, w / WX * 8 * NJ };
         }
         // GROUPS: the sums of this thread's group (past 0) into room, or group h's from room added to this thread's
-        // (group 0's); E numbers a thread, consecutive threads adjacent
+        // (group 0's); E numbers a thread, consecutive threads adjacent (slot: this thread's first of group h's)
         static constexpr int E = MI * NJ * 4;
-        __device__ __forceinline__ void put(double *room) const
+        static __device__ __forceinline__ int slot(int h)
         {
-            double *at = room + (group() - 1) * E * GROUP + (int)threadIdx.x % GROUP;
+            return (h - 1) * E * GROUP + (int)threadIdx.x % GROUP;
+        }
+        __device__ __forceinline__ double &sum(int e)
+        {
+            return d[e / (4 * NJ)][e / 4 % NJ][e % 4];
+        }
+        __device__ __forceinline__ void put(double *room)
+        {
 #pragma unroll
             for (int e = 0; e < E; e++)
-                at[e * GROUP] = d[e / (4 * NJ)][e / 4 % NJ][e % 4];
+                room[slot(group()) + e * GROUP] = sum(e);
         }
         __device__ __forceinline__ void add(const double *room, int h)
         {
-            const double *at = room + (h - 1) * E * GROUP + (int)threadIdx.x % GROUP;
 #pragma unroll
             for (int e = 0; e < E; e++)
-                d[e / (4 * NJ)][e / 4 % NJ][e % 4] += at[e * GROUP];
+                sum(e) += room[slot(h) + e * GROUP];
         }
 
         // one step along k, eight complex k: the fragments of op(A) (rows wm + 8 i + g) and op(B) (columns
