@@ -19,7 +19,9 @@
 #endif
 // -DTB_CXD_EMPTY=1 (to time): no block-wide barrier after each stage; each warp counts itself done with the stage
 // and the last to do so issues its refill, so that a warp ends its stage without waiting on the others (the thin
-// products' warps wait on that barrier each 16 of k: doc/NOTES.md)
+// products' warps wait on that barrier each 16 of k: doc/NOTES.md); 2: each warp counts itself done once it has
+// read the stage's fragments, before it multiplies them, so that the refill runs under those products (where the
+// fragments fit in registers)
 #ifndef TB_CXD_EMPTY
 #define TB_CXD_EMPTY 0
 #endif
@@ -142,22 +144,41 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             const double *as = ready(filled);
             M::load(f[0], as, as + T::A_TILE, 0);
         }
+        // EMPTY 2, where a stage's fragments and the sums fit in 128 registers (else they spill)
+        constexpr bool early = TB_CXD_EMPTY == 2 && M::GROUPS == 1 &&
+                               C::BK / M::STEP * sizeof(typename M::frag) + sizeof(M) <= 128 * sizeof(float);
+        // every thread done with the stage of fill u (tile kt): its refill with tile kt + S
+        auto release = [&](int kt, unsigned u) {
+            if (TB_CXD_EMPTY ? stage_done<C::THREADS / 32>(&done[u % S]) && kt + S < z.nk
+                             : (__syncthreads(), threadIdx.x == 0 && kt + S < z.nk)) {
+                fill(kt + S, u + S);
+                if (TB_CXD_PREFETCH)
+                    prefetch(kt + S + TB_CXD_PREFETCH);
+            }
+        };
         for (int kt = 0; kt < z.nk; kt++) {
             const unsigned u = filled + kt;
             if constexpr (cx_pipe<C>::on) {
                 multiply_pipelined<C::BK>(sums, f, (const double *)base + u % S * T::TILE, T::A_TILE, kt + 1 < z.nk,
                                           [&]() { return ready(u + 1); });
+            } else if constexpr (early) {
+                // the whole stage's fragments read, the stage released, then multiplied: its refill under way
+                // while this warp multiplies it
+                const double *as = ready(u);
+                typename M::frag whole[C::BK / M::STEP];
+#pragma unroll
+                for (int st = 0; st < C::BK / M::STEP; st++)
+                    M::load(whole[st], as, as + T::A_TILE, st * M::STEP);
+                release(kt, u);
+#pragma unroll
+                for (int st = 0; st < C::BK / M::STEP; st++)
+                    sums.mma(whole[st]);
+                continue;
             } else {
                 const double *as = ready(u);
                 multiply(sums, as, as + T::A_TILE, C::BK);
             }
-            if (TB_CXD_EMPTY ? stage_done<C::THREADS / 32>(&done[u % S]) && kt + S < z.nk
-                             : (__syncthreads(), threadIdx.x == 0 && kt + S < z.nk)) {
-                // every thread is done with this stage, which is filled next
-                fill(kt + S, u + S);
-                if (TB_CXD_PREFETCH)
-                    prefetch(kt + S + TB_CXD_PREFETCH);
-            }
+            release(kt, u);
         }
         if (TB_CXD_EMPTY)
             __syncthreads(); // every thread is done with the stages, which the next tile's fills or the sums take
