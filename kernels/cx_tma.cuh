@@ -17,14 +17,6 @@
 #ifndef TB_CXD_PREFETCH
 #define TB_CXD_PREFETCH 0
 #endif
-// -DTB_CXD_EMPTY=1 (to time): no block-wide barrier after each stage; each warp counts itself done with the stage
-// and the last to do so issues its refill, so that a warp ends its stage without waiting on the others (the thin
-// products' warps wait on that barrier each 16 of k: doc/NOTES.md); 2: each warp counts itself done once it has
-// read the stage's fragments, before it multiplies them, so that the refill runs under those products (where the
-// fragments fit in registers)
-#ifndef TB_CXD_EMPTY
-#define TB_CXD_EMPTY 0
-#endif
 
 namespace {
 
@@ -55,9 +47,8 @@ struct cx_tma : C {
     static constexpr int A_ROWS = A_SIDE ? C::BK : C::BM, B_ROWS = B_SIDE ? C::BK : C::BN;
     static constexpr int A_TILE = A_ROWS * AROW, TILE = A_TILE + B_ROWS * BROW; // in parts
     static_assert(A_TILE * sizeof(double) % 128 == 0 && TILE * sizeof(double) % 128 == 0, "boxes at 128 bytes");
-    // the stages, their barriers (and with EMPTY their counts of the warps done with them), and room to start them at
-    // 128 bytes
-    static constexpr size_t SMEM = 128 + C::STAGES * (TILE * sizeof(double) + (1 + TB_CXD_EMPTY) * sizeof(uint64_t));
+    // the stages, their barriers, and room to start them at 128 bytes
+    static constexpr size_t SMEM = 128 + C::STAGES * (TILE * sizeof(double) + sizeof(uint64_t));
     static __host__ __device__ constexpr int at(bool a, int k, int r)
     {
         return (a ? A_SIDE : B_SIDE) ? k * (a ? AROW : BROW) + 2 * r : r * (a ? AROW : BROW) + 2 * k;
@@ -65,20 +56,6 @@ struct cx_tma : C {
     template <bool CA, bool CB>
     using math = typename C::units::template math<double, cx_tma, CA, CB>;
 };
-
-// EMPTY: this warp counted done with a stage (`done`: the block's WARPS warps done with it, over all its fills);
-// whether this thread is the one to refill it, the first lane of the warp last done with it. Every thread calls it,
-// after its last read of the stage.
-template <unsigned WARPS>
-__device__ __forceinline__ bool stage_done(unsigned *done)
-{
-    __syncwarp(); // the warp's reads of the stage before its count
-    if (threadIdx.x % 32 != 0)
-        return false;
-    uint32_t before; // release: this warp's reads before the count; acquire: every warp's before the refill
-    asm volatile("atom.acq_rel.cta.shared::cta.add.u32 %0, [%1], 1;" : "=r"(before) : "r"(smem_addr(done)) : "memory");
-    return (before + 1) % WARPS == 0;
-}
 
 // cx_kernel's product with the stages filled by TMA: all STAGES tiles of k in flight, each stage's two copies
 // issued by thread 0 once every thread is done with it, the threads waiting on its barrier for the bytes
@@ -92,13 +69,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     extern __shared__ __align__(16) unsigned char cx_tma_smem[];
     double *const base = reinterpret_cast<double *>(cx_tma_smem + (-smem_addr(cx_tma_smem) & 127)); // at 128 bytes
     uint64_t *const full = reinterpret_cast<uint64_t *>(base + S * T::TILE);
-    unsigned *const done = reinterpret_cast<unsigned *>(full + S); // EMPTY: the warps done with each stage, ever
     if (threadIdx.x == 0) {
-        for (int s = 0; s < S; s++) {
+        for (int s = 0; s < S; s++)
             bar_init(smem_addr(&full[s]), 1);
-            if (TB_CXD_EMPTY)
-                done[s] = 0;
-        }
         bar_init_fence();
     }
     __syncthreads();
@@ -144,44 +117,22 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             const double *as = ready(filled);
             M::load(f[0], as, as + T::A_TILE, 0);
         }
-        // EMPTY 2, where a stage's fragments and the sums fit in 128 registers (else they spill)
-        constexpr bool early = TB_CXD_EMPTY == 2 && M::GROUPS == 1 &&
-                               C::BK / M::STEP * sizeof(typename M::frag) + sizeof(M) <= 128 * sizeof(float);
-        // every thread done with the stage of fill u (tile kt): its refill with tile kt + S
-        auto release = [&](int kt, unsigned u) {
-            if (TB_CXD_EMPTY ? stage_done<C::THREADS / 32>(&done[u % S]) && kt + S < z.nk
-                             : (__syncthreads(), threadIdx.x == 0 && kt + S < z.nk)) {
-                fill(kt + S, u + S);
-                if (TB_CXD_PREFETCH)
-                    prefetch(kt + S + TB_CXD_PREFETCH);
-            }
-        };
         for (int kt = 0; kt < z.nk; kt++) {
             const unsigned u = filled + kt;
             if constexpr (cx_pipe<C>::on) {
                 multiply_pipelined<C::BK>(sums, f, (const double *)base + u % S * T::TILE, T::A_TILE, kt + 1 < z.nk,
                                           [&]() { return ready(u + 1); });
-            } else if constexpr (early) {
-                // the whole stage's fragments read, the stage released, then multiplied: its refill under way
-                // while this warp multiplies it
-                const double *as = ready(u);
-                typename M::frag whole[C::BK / M::STEP];
-#pragma unroll
-                for (int st = 0; st < C::BK / M::STEP; st++)
-                    M::load(whole[st], as, as + T::A_TILE, st * M::STEP);
-                release(kt, u);
-#pragma unroll
-                for (int st = 0; st < C::BK / M::STEP; st++)
-                    sums.mma(whole[st]);
-                continue;
             } else {
                 const double *as = ready(u);
                 multiply(sums, as, as + T::A_TILE, C::BK);
             }
-            release(kt, u);
+            __syncthreads(); // every thread is done with this stage, which is filled next
+            if (threadIdx.x == 0 && kt + S < z.nk) {
+                fill(kt + S, u + S);
+                if (TB_CXD_PREFETCH)
+                    prefetch(kt + S + TB_CXD_PREFETCH);
+            }
         }
-        if (TB_CXD_EMPTY)
-            __syncthreads(); // every thread is done with the stages, which the next tile's fills or the sums take
         filled += z.nk;
         gather_groups<S * T::TILE, true>(sums, base);
         if constexpr (cx_clustered<C, true>)
