@@ -6,9 +6,11 @@
 #include "common.cuh"
 #include "mma_f64.cuh"
 
-// -DTB_CXD_INT_NEG=1 (to time): dmma's negated parts made by flipping the sign bit with integer instructions
+// dmma's negated parts made by flipping the sign bit with integer instructions, which ptxas need not keep apart from
+// the DMMAs as it does FP64 ones (a few per cent on the thin products: bench/RESULTS.md); -DTB_CXD_INT_NEG=0: on the
+// FP64 units
 #ifndef TB_CXD_INT_NEG
-#define TB_CXD_INT_NEG 0
+#define TB_CXD_INT_NEG 1
 #endif
 
 namespace {
