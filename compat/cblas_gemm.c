@@ -43,7 +43,6 @@ typedef FN(void, const void *, cblas_z_fn); /* the complex types */
 
 static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const cblas_call *x)
 {
-    tb_in_cpu_blas++;
     if (x->type == TB_TYPE_D)
         ((cblas_d_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.d, x->a, x->lda, x->b,
                             x->ldb, x->beta.d, x->c, x->ldc);
@@ -53,7 +52,6 @@ static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, cons
     else
         ((cblas_s_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.s, x->a, x->lda, x->b,
                             x->ldb, x->beta.s, x->c, x->ldc);
-    tb_in_cpu_blas--;
 }
 
 static int cblas_op(int trans)
@@ -120,8 +118,7 @@ static int record_problem(const void *raw, int wide, tb_kproblem *p)
         !tb_gemm_valid(p))
         return 0;
     if (tb_type_complex(x->type)) {
-        tb_read_scalar(x->type, x->alpha.z, &p->alpha, &p->alpha_im);
-        tb_read_scalar(x->type, x->beta.z, &p->beta, &p->beta_im);
+        tb_read_scalars(p, x->alpha.z, x->beta.z);
     } else {
         p->alpha = x->type == TB_TYPE_D ? x->alpha.d : x->alpha.s;
         p->beta = x->type == TB_TYPE_D ? x->beta.d : x->beta.s;
@@ -132,12 +129,23 @@ static int record_problem(const void *raw, int wide, tb_kproblem *p)
     return 1;
 }
 
+static int record_info(const void *raw, int wide)
+{
+    const cblas_call *x = raw;
+    tb_kproblem p;
+    if (x->order != ROW_MAJOR && x->order != COL_MAJOR)
+        return 0; /* OpenBLAS's number for the order */
+    problem(x->type, wide, x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, &p);
+    return tb_gemm_info(&p);
+}
+
 static void reissue(const tb_blas_fn *f, const void *raw)
 {
     call(f, raw);
 }
 
-static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, reissue, piece };
+static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info, reissue,
+                                     piece };
 
 /* The CBLAS names of GEMM (lib/entries.h), defined: T the elements' C type and S the scalars', U the scalar's
  * member, t the type; ALPHA the real part of alpha, read once the call is known valid (for the tiny calls' test) */

@@ -6,35 +6,28 @@
 int tb_entry_whole(const tb_gemm *g)
 {
     const tb_abi_ops *abi = (const tb_abi_ops *)g->via;
-    const tb_blas_fn *f = tb_cpu_blas(g->entry);
-    if (!f->fn)
+    if (!g->beneath->fn)
         return -1;
-    abi->reissue(f, g->raw);
+    abi->reissue(g->beneath, g->raw);
     return 0;
 }
 
 int tb_entry_part(const tb_gemm *g, const tb_kproblem *p)
 {
     const tb_abi_ops *abi = (const tb_abi_ops *)g->via;
-    const tb_blas_fn *f = tb_cpu_blas(g->entry);
-    if (!f->fn)
+    if (!g->beneath->fn)
         return -1;
-    abi->piece(f, p);
+    abi->piece(g->beneath, p);
     return 0;
 }
 
 void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi)
 {
-    tb_gemm g = { .entry = entry, .via = &abi->via, .raw = raw };
-    if (tb_in_cpu_blas && f->fn) {
-        abi->via.whole(&g);
-        return;
-    }
-    if (abi->problem(raw, f->wide, &g.p)) {
+    tb_gemm g = { .entry = entry, .via = &abi->via, .raw = raw, .beneath = f };
+    if (abi->problem(raw, f->wide, &g.p))
         tb_gemm_run(&g);
-    } else if (abi->via.whole(&g) != 0) { /* the BLAS beneath reports it, or computes what it accepts */
-        static _Atomic int warned;
-        tb_warn_once(&warned, "an invalid call to %s, and no CPU BLAS to report it: nothing done",
-                     tb_entries[entry].name);
-    }
+    else if (f->fn)
+        abi->reissue(f, raw); /* the BLAS beneath reports it, or computes what it accepts */
+    else
+        tb_cpu_report_invalid(entry, f->wide, abi->info(raw, f->wide));
 }

@@ -1,7 +1,9 @@
 /*
- * The body of every exported entry point, whatever its ABI: a tiny call (lib/route/tiny.h) goes straight to the BLAS
- * beneath, counted first so that the call to it is the last thing done; any other goes to tb_entry_checked with x,
- * the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  In the expansion: p (a
+ * The body of every exported entry point, whatever its ABI: a call from inside a BLAS (the reference CBLAS calls
+ * sgemm_) goes straight back to the BLAS beneath that caller, untouched and uncounted; a tiny call (lib/route/tiny.h)
+ * goes straight to it too, counted first so that the call to it is the last thing done; any other goes to
+ * tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  The BLAS
+ * beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the expansion: p (a
  * tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the caller's
  * arguments and says whether it may be a tiny call (valid, not a quick return: tb_tiny_valid); call is the BLAS
  * beneath's function type and args the caller's arguments, in parentheses; the record's type comes next, then its
@@ -18,6 +20,7 @@
 typedef struct tb_abi_ops {
     tb_reissue via; /* first: tb_entry_whole and tb_entry_part find the rest from it */
     int (*problem)(const void *raw, int wide, tb_kproblem *p);
+    int (*info)(const void *raw, int wide); /* for a record problem() rejects: the argument the reference names */
     void (*reissue)(const tb_blas_fn *f, const void *raw);      /* the record, unchanged, to f */
     void (*piece)(const tb_blas_fn *f, const tb_kproblem *p); /* a column-major problem on host memory, to f */
 } tb_abi_ops;
@@ -29,6 +32,17 @@ static inline void tb_read_scalar(tb_type t, const void *v, double *re, double *
     const double *d = v;
     *re = t == TB_TYPE_S || t == TB_TYPE_C ? s[0] : d[0];
     *im = t == TB_TYPE_C ? s[1] : t == TB_TYPE_Z ? d[1] : 0.0;
+}
+
+/* A valid problem's ALPHA and BETA, passed by pointer, read where the BLAS reads them: not when M or N is 0
+ * (OpenBLAS and the reference return before; a program may pass NULL), else both (as 0 where unread). */
+static inline void tb_read_scalars(tb_kproblem *p, const void *alpha, const void *beta)
+{
+    p->alpha = p->alpha_im = p->beta = p->beta_im = 0.0;
+    if (p->m == 0 || p->n == 0)
+        return;
+    tb_read_scalar(p->type, alpha, &p->alpha, &p->alpha_im);
+    tb_read_scalar(p->type, beta, &p->beta, &p->beta_im);
 }
 
 /* The inverse, into buf (16 bytes), for a piece passed back to the BLAS beneath: exact, since the parts came as t */
@@ -47,19 +61,20 @@ static inline const void *tb_write_scalar(tb_type t, double re, double im, void 
 TB_HIDDEN int tb_entry_whole(const tb_gemm *g);
 TB_HIDDEN int tb_entry_part(const tb_gemm *g, const tb_kproblem *p);
 
-/* Every call that is not a tiny one: back to the BLAS beneath when it comes from that BLAS itself (the reference
- * CBLAS calls sgemm_) or is invalid; to the core otherwise. */
+/* Every other call: to the core when valid; else back to the BLAS beneath, or with none, reported as it would. */
 TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi);
 
 #define TB_ENTRY_BODY(entry, valid, call, args, record, ...)                                                      \
-    const tb_blas_fn *f = tb_cpu_blas(entry);                                                                      \
+    const tb_blas_fn *f = tb_cpu_blas(entry, __builtin_return_address(0));                                         \
     tb_kproblem p;                                                                                                 \
     double flops;                                                                                                  \
-    if (f->fn && !tb_in_cpu_blas && (valid) && (flops = tb_tiny_flops(&p)) > 0.0) {                               \
-        tb_tiny_done(entry, flops);                                                                                \
-        tb_in_cpu_blas++;                                                                                          \
+    if (f->fn && f->inner) {                                                                                       \
         ((call)f->fn) args;                                                                                        \
-        tb_in_cpu_blas--;                                                                                          \
+        return;                                                                                                    \
+    }                                                                                                              \
+    if (f->fn && (valid) && (flops = tb_tiny_flops(&p)) > 0.0) {                                                   \
+        tb_tiny_done(entry, flops);                                                                                \
+        ((call)f->fn) args;                                                                                        \
         return;                                                                                                    \
     }                                                                                                              \
     const record x = { __VA_ARGS__ };                                                                              \

@@ -29,10 +29,8 @@ typedef void (*f77_fn)(TB_F77_GEMM_ARGS(void));
 
 static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const f77_call *x)
 {
-    tb_in_cpu_blas++;
     ((f77_fn)f->fn)(x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
                     x->ldc, x->len_a, x->len_b);
-    tb_in_cpu_blas--;
 }
 
 static char fortran_op(int trans)
@@ -84,7 +82,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int w, co
     return p->transa >= 0 && p->transb >= 0;
 }
 
-/* The whole problem of a record (tb_abi_ops); ALPHA and BETA read only after the checks, as reference SGEMM does */
+/* The whole problem of a record (tb_abi_ops); ALPHA and BETA read only where the BLAS reads them (tb_read_scalars) */
 static int record_problem(const void *raw, int wide, tb_kproblem *p)
 {
     const f77_call *x = raw;
@@ -92,9 +90,16 @@ static int record_problem(const void *raw, int wide, tb_kproblem *p)
         !tb_gemm_valid(p))
         return 0;
     p->a = x->a, p->b = x->b, p->c = x->c;
-    tb_read_scalar(x->type, x->alpha, &p->alpha, &p->alpha_im);
-    tb_read_scalar(x->type, x->beta, &p->beta, &p->beta_im);
+    tb_read_scalars(p, x->alpha, x->beta);
     return 1;
+}
+
+static int record_info(const void *raw, int wide)
+{
+    const f77_call *x = raw;
+    tb_kproblem p;
+    problem(x->type, wide, x->transa, x->transb, x->m, x->n, x->k, x->lda, x->ldb, x->ldc, &p);
+    return tb_gemm_info(&p);
 }
 
 static void reissue(const tb_blas_fn *f, const void *raw)
@@ -102,7 +107,8 @@ static void reissue(const tb_blas_fn *f, const void *raw)
     call(f, raw);
 }
 
-static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, reissue, piece };
+static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info, reissue,
+                                     piece };
 
 /* The Fortran names of GEMM and their aliases (lib/entries.h), defined: T the C type, t the type, R the type of
  * alpha's real part (the first of its two parts for a complex type) */

@@ -10,13 +10,20 @@ static inline int64_t tb_max1(int64_t x)
     return x > 1 ? x : 1;
 }
 
-/* 1 when the column-major problem passes reference SGEMM's checks of M, N, K, LDA, LDB and LDC (inline: every
- * call, however tiny, asks). */
-static inline int tb_gemm_valid(const tb_kproblem *p)
+/* 0 when the column-major problem passes reference GEMM's checks of TRANSA, TRANSB, M, N, K, LDA, LDB and LDC
+ * (a transpose is -1 when invalid), else the number of the argument the reference reports (the first of its checks
+ * that fails), as OpenBLAS reports it for CBLAS calls too, on the column-major problem.  Inline: every call, however
+ * tiny, asks. */
+static inline int tb_gemm_info(const tb_kproblem *p)
 {
     const int64_t nrowa = p->transa ? p->k : p->m, nrowb = p->transb ? p->n : p->k;
-    return p->m >= 0 && p->n >= 0 && p->k >= 0 && p->lda >= tb_max1(nrowa) && p->ldb >= tb_max1(nrowb) &&
-           p->ldc >= tb_max1(p->m);
+    return p->transa < 0 ? 1 : p->transb < 0 ? 2 : p->m < 0 ? 3 : p->n < 0 ? 4 : p->k < 0 ? 5
+           : p->lda < tb_max1(nrowa) ? 8 : p->ldb < tb_max1(nrowb) ? 10 : p->ldc < tb_max1(p->m) ? 13 : 0;
+}
+
+static inline int tb_gemm_valid(const tb_kproblem *p)
+{
+    return tb_gemm_info(p) == 0;
 }
 
 /* A Fortran transpose character: 0 for N, 1 for T, for C 2 (the conjugate transpose) in a complex type and 1 in

@@ -29,6 +29,7 @@ struct tb_gemm {
     tb_entry_id entry; /* the entry point it came in on (entries.h: its ABI, integer width, type, operation) */
     const tb_reissue *via; /* NULL only in unit tests that never reach the CPU */
     const void *raw;       /* the caller's arguments, which only compat/ reads */
+    const struct tb_blas_fn *beneath; /* the BLAS beneath this caller (lib/cpu/cpu_blas.h), which compat/ calls */
 };
 
 /* The core: routing, the GPU, statistics.  g is valid as the reference BLAS checks it (compat/ forwards the

@@ -15,9 +15,18 @@ double tb_now(void)
 static void vmsg(const char *fmt, va_list ap)
 {
     /* one fprintf per line keeps lines from different threads whole */
-    char line[512];
+    char line[512], shown[4 * sizeof line];
     vsnprintf(line, sizeof line, fmt, ap);
-    fprintf(stderr, "tileblas: %s\n", line);
+    /* control characters (from the environment, from file names) as \xHH: a message stays one line of its own,
+     * and no escape sequence reaches the terminal */
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *c);
+        else
+            shown[n++] = (char)*c;
+    shown[n] = 0;
+    fprintf(stderr, "tileblas: %s\n", shown);
 }
 
 void tb_msg(const char *fmt, ...)

@@ -10,6 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$cal" --quick -o "$work/sub/calibration" >"$work/log" 2>&1 || { echo "FAIL: tileblas-calibrate exited $?"; cat "$work/log"; exit 1; }
 cat "$work/log"
+[ "$(stat -c %a "$work/sub")" = 700 ] || { echo "FAIL: the directory it made is not the user's alone (0700)"; ls -ld "$work/sub"; exit 1; }
 for name in gpu_call h2d_a h2d_b d2h gpu_rate gpu_half cpu_call cpu_rate cpu_half gpu_rate_tc gpu_half_tc \
   cpu_rate_c cpu_half_c cpu_rate_z cpu_half_z; do
   awk -v n=$name '$1 == n && $2 + 0 > 0 { found = 1 } END { exit !found }' "$work/sub/calibration" ||
@@ -23,4 +24,11 @@ grep -q "^tileblas:  cost model of auto mode: $work/sub/calibration\$" "$work/er
 [ "$(grep -c '(predicted gpu [0-9.]* ms, cpu [0-9.]* ms)$' "$work/err")" = 6 ] ||
   { echo "FAIL: predictions not logged"; cat "$work/err"; exit 1; }
 "$cal" --bogus >/dev/null 2>&1; [ $? = 2 ] || { echo "FAIL: a bad option is not exit status 2"; exit 1; }
+# a command line that cannot be carried out is refused at once, before any measuring (nothing on stdout)
+for args in "-o ''" "-o $work/x --stdout" "--stdout -o $work/x" "-o"; do
+  eval "\"\$cal\" --quick $args" >"$work/bad.out" 2>"$work/bad.err"
+  st=$?
+  [ $st = 2 ] && [ ! -s "$work/bad.out" ] && [ ! -e "$work/x" ] ||
+    { echo "FAIL: tileblas-calibrate $args: exit $st (2 wanted), before measuring"; cat "$work/bad.out" "$work/bad.err"; exit 1; }
+done
 echo "PASS: calibration written, complete, and read back by the library"

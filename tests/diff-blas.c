@@ -94,6 +94,7 @@ typedef struct cblas_case {
     int order, ta, tb;
     int64_t m, n, k, lda, ldb, ldc;
     float alpha, beta, alpha_im, beta_im; /* the imaginary parts: complex types only */
+    int nulls; /* ALPHA and BETA passed as NULL (complex types: by pointer), where the BLAS never reads them */
 } cblas_case;
 
 /* valid: M=4 N=5 K=6 with tight leading dimensions (A 4x6, B 6x5, C 4x5 column-major); each row changes it */
@@ -124,6 +125,8 @@ static const cblas_case cblas_cases[] = {
 #ifdef COMPLEX /* complex scalars; alpha = i is no quick return; the conjugate transposes */
     { COL, C, N, 4, 5, 6, 6, 6, 4, 0.0f, 0.5f, 1.0f, 0.0f }, { ROW, C, C, 4, 5, 6, 4, 6, 5, 1.5f, 0.0f, -0.5f, 2.0f },
     { COL, N, C, 4, 5, 6, 4, 5, 4, 0.0f, 0.0f, 0.0f, 1.0f }, { COL, C, T, 4, 5, 6, 5, 5, 4, 1.0f, 1.0f, 0, 0 },
+    { COL, N, N, 0, 5, 6, 1, 6, 1, 1, 0, 0, 0, 1 },          { ROW, N, N, 4, 0, 6, 6, 1, 1, 1, 0, 0, 0, 1 },
+    { COL, T, N, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1 },
 #endif
 #if defined(ILP64)
     { COL, N, N, BIG + 4, 0, 6, BIG + 3, 6, BIG + 4, 1, 0 },
@@ -135,6 +138,7 @@ typedef struct f77_case {
     char ta, tb;
     int64_t m, n, k, lda, ldb, ldc;
     float alpha, beta, alpha_im, beta_im;
+    int nulls; /* ALPHA and BETA passed as NULL, where the BLAS never reads them */
 } f77_case;
 
 static const f77_case f77_cases[] = {
@@ -149,6 +153,8 @@ static const f77_case f77_cases[] = {
     { 'N', 'N', 4, 5, 6, 3, 5, 3, 1, 0 },        { 'N', 'N', 4, 5, 0, 4, 0, 4, 1.5f, 0.5f },
     { 'N', 'N', 0, 5, 6, 0, 6, 1, 1.5f, 0.5f },  { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.5f },
     { 'N', 'N', 4, 5, 6, 4, 6, 4, 0.0f, 0.0f },  { 'T', 'T', 4, 5, 6, 6, 5, 4, 1.0f, 0.0f },
+    { 'N', 'N', 0, 5, 6, 1, 6, 1, 1, 0, 0, 0, 1 }, { 'N', 'T', 4, 0, 6, 4, 1, 4, 1, 0, 0, 0, 1 },
+    { 'N', 'N', 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1 }, { 'T', 'N', 0, 5, 0, 1, 1, 1, 1, 0, 0, 0, 1 },
 #ifdef COMPLEX
     { 'C', 'c', 4, 5, 6, 6, 5, 4, 0.0f, 0.5f, -1.0f, 0.0f }, { 'c', 'N', 4, 5, 6, 5, 6, 4, 1.0f, 0.0f, 0, 0 },
     { 'N', 'C', 4, 5, 6, 4, 5, 4, 0.0f, 2.0f, 0.0f, -1.0f },
@@ -188,23 +194,30 @@ static void run(int i)
     fill();
     if (i < NCBLAS) {
         const cblas_case *x = &cblas_cases[i];
-        printf("case %d: cblas_" P "gemm%s(%d, %d, %d, %lld, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g%+gi, C, %lld)\n", i,
-               SUFFIX, x->order, x->ta, x->tb, (long long)x->m, (long long)x->n, (long long)x->k, x->alpha,
-               x->alpha_im, (long long)x->lda, (long long)x->ldb, x->beta, x->beta_im, (long long)x->ldc);
+        printf("case %d: cblas_" P "gemm%s(%d, %d, %d, %lld, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g%+gi, C, %lld)%s\n",
+               i, SUFFIX, x->order, x->ta, x->tb, (long long)x->m, (long long)x->n, (long long)x->k, x->alpha,
+               x->alpha_im, (long long)x->lda, (long long)x->ldb, x->beta, x->beta_im, (long long)x->ldc,
+               x->nulls ? " with NULL scalars" : "");
         fflush(stdout);
         const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, x->beta_im };
-        cblas_xgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, SCALAR(alpha), a,
-                    (blasint)x->lda, b, (blasint)x->ldb, SCALAR(beta), c, (blasint)x->ldc);
+#ifdef COMPLEX
+        const real *pa = x->nulls ? NULL : alpha, *pb = x->nulls ? NULL : beta;
+#else
+        const real *pa = alpha, *pb = beta;
+#endif
+        cblas_xgemm(x->order, x->ta, x->tb, (blasint)x->m, (blasint)x->n, (blasint)x->k, SCALAR(pa), a,
+                    (blasint)x->lda, b, (blasint)x->ldb, SCALAR(pb), c, (blasint)x->ldc);
     } else {
         const f77_case *x = &f77_cases[i - NCBLAS];
         const blasint m = (blasint)x->m, n = (blasint)x->n, k = (blasint)x->k;
         const blasint lda = (blasint)x->lda, ldb = (blasint)x->ldb, ldc = (blasint)x->ldc;
-        printf("case %d: " P "gemm_%s('%c', '%c', %lld, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g%+gi, C, %lld)\n", i,
+        printf("case %d: " P "gemm_%s('%c', '%c', %lld, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g%+gi, C, %lld)%s\n", i,
                SUFFIX, x->ta, x->tb, (long long)m, (long long)n, (long long)k, x->alpha, x->alpha_im,
-               (long long)lda, (long long)ldb, x->beta, x->beta_im, (long long)ldc);
+               (long long)lda, (long long)ldb, x->beta, x->beta_im, (long long)ldc, x->nulls ? " with NULL scalars" : "");
         fflush(stdout);
         const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, x->beta_im };
-        xgemm_(&x->ta, &x->tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+        xgemm_(&x->ta, &x->tb, &m, &n, &k, x->nulls ? NULL : alpha, a, &lda, b, &ldb, x->nulls ? NULL : beta, c, &ldc,
+               1, 1);
     }
     show_c();
 }

@@ -6,6 +6,13 @@
 [ -z "$asan" ] || { echo "SKIP: the sanitizer build (its library needs ASan preloaded)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 so=$builddir/.libs/libtileblas.so.0
+# no STATIC_TLS mark: a library loaded after start-up that needs static TLS takes from a small surplus that two such
+# libraries can exhaust
+if command -v readelf >/dev/null; then
+  readelf -d "$so" >"$work/dynamic" || fail "readelf -d $so"
+  ! grep -q 'STATIC_TLS' "$work/dynamic" || fail "the library is marked STATIC_TLS" "$work/dynamic"
+  echo "PASS: the library needs no static TLS"
+fi
 want_gpu=0
 [ -e /dev/nvidia0 ] && want_gpu=1
 for mode in cpu auto gpu; do

@@ -363,6 +363,41 @@ START_TEST(calibration_not_a_file)
 }
 END_TEST
 
+/* In the user's place, anything but a readable regular file (here a directory) falls through to the next place in
+ * silence; TILEBLAS_VERBOSE=1 says why. */
+START_TEST(calibration_default_unreadable)
+{
+    char dir[] = "/tmp/tileblas-test-skip.XXXXXX", sub[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/tileblas", dir);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    strcat(sub, "/calibration");
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    const char *quiet[] = { "XDG_CONFIG_HOME", dir, NULL };
+    const char *verbose[] = { "XDG_CONFIG_HOME", dir, "TILEBLAS_VERBOSE", "1", NULL };
+    tb_config cfg = parse_with(quiet);
+    ck_assert_str_ne(cfg.cost_source, sub);
+    ck_assert_str_eq(warnings, "");
+    parse_with(verbose);
+    char expect[256];
+    snprintf(expect, sizeof expect, "tileblas: calibration file %s skipped (Is a directory)\n", sub);
+    ck_assert_str_eq(warnings, expect);
+    rmdir(sub);
+    sub[strlen(sub) - strlen("/calibration")] = 0;
+    rmdir(sub), rmdir(dir);
+}
+END_TEST
+
+/* A value with control characters is shown escaped: the warning is one line, and no escape reaches the terminal */
+START_TEST(values_shown_escaped)
+{
+    const char *set[] = { "TILEBLAS_MODE", "gpu\ntileblas: forged\033[2J", NULL };
+    parse_with(set);
+    ck_assert_str_eq(warnings, "tileblas: TILEBLAS_MODE='gpu\\x0atileblas: forged\\x1b[2J' is not auto, cpu or gpu; "
+                               "using auto\n");
+}
+END_TEST
+
 static tb_gemm shape(int64_t m, int64_t n, int64_t k, float alpha, float beta)
 {
     tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = alpha, .p.beta = beta };
@@ -475,6 +510,7 @@ int main(void)
 {
     const TTest *const tests[] = { defaults_are_quiet, good_values,    bad_values,     sizes,          device_lists,
                                    kernel_table,       calibration_file, calibration_not_a_file, auto_decisions,
+                                   calibration_default_unreadable, values_shown_escaped,
                                    faults,             numbers_strict, busy_time_open, count_flags,
                                    NULL };
     return tt_run_tests("config", "environment and routing", tests, 0, CK_FORK);

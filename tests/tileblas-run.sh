@@ -27,6 +27,8 @@ echo "PASS: summary at exit, program's results unchanged"
 
 "$run" --mode cpu "$demo" 100 >/dev/null 2>"$work/cpu.err"
 grep -q 'total: 6 calls, 0 on the GPU, 6 on the CPU' "$work/cpu.err" || fail "--mode cpu" "$work/cpu.err"
+"$run" -m CPU "$demo" 100 >/dev/null 2>"$work/cpu.err" || fail "--mode CPU (either case, as TILEBLAS_MODE) refused"
+grep -q 'total: 6 calls, 0 on the GPU, 6 on the CPU' "$work/cpu.err" || fail "--mode CPU" "$work/cpu.err"
 "$run" -v -m cpu "$demo" 100 >/dev/null 2>"$work/v.err"
 [ "$(grep -c '^tileblas: \(cblas_sgemm\|sgemm_\) .* -> cpu ' "$work/v.err")" = 6 ] || fail "--verbose: a line per call" "$work/v.err"
 "$run" -q "$demo" 100 >/dev/null 2>"$work/q.err"

@@ -412,9 +412,56 @@ static void usage(void)
     exit(2);
 }
 
+/* A whole number from 0 to max in decimal digits alone (no sign, space, exponent or trailing text); -1 if not */
+static long long whole(const char *s, long long max)
+{
+    const size_t len = strspn(s, "0123456789");
+    if (len == 0 || len > 18 || s[len])
+        return -1;
+    const long long v = strtoll(s, NULL, 10);
+    return v <= max ? v : -1;
+}
+
+/* "MxNxK" or "N" (an N x N x N product), each a whole number from 1 to 2^31 - 1; 0 when s is not such a shape */
+static int parse_shape(const char *s, long long d[3])
+{
+    char part[3][24];
+    int n = 0;
+    for (const char *at = s;; n++) {
+        const size_t len = strcspn(at, "x");
+        if (n == 3 || len >= sizeof part[0])
+            return 0;
+        memcpy(part[n], at, len), part[n][len] = 0;
+        if ((d[n] = whole(part[n], 2147483647)) < 1)
+            return 0;
+        if (!at[len])
+            break;
+        at += len + 1;
+    }
+    if (n == 1)
+        return 0;
+    if (n == 0)
+        d[1] = d[2] = d[0];
+    return 1;
+}
+
+/* A PNG's name goes into gnuplot's script as a quoted string: one with a control character (a newline would end
+ * the string and start a command) is refused. */
+static int plot_name_ok(const char *png)
+{
+    for (const unsigned char *c = (const unsigned char *)png; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return 0;
+    return *png != 0;
+}
+
 /* --plot-csv: the rows of a CSV written by --csv, and the implementations in the order they first appear. */
 static int plot_csv(const char *csv, const char *png)
 {
+    if (!plot_name_ok(png)) {
+        fprintf(stderr, "tileblas-bench: a PNG name with control characters is refused\n");
+        return 2;
+    }
     FILE *f = fopen(csv, "r");
     if (!f) {
         perror(csv);
@@ -429,7 +476,7 @@ static int plot_csv(const char *csv, const char *png)
         row *r = &rows[nrows];
         r->type = 's';
         if (sscanf(line, "%47[^,],%2[^,],%31[^,],%lf,%lf,%lf,%lf,%c", r->shape, r->trans, name, &r->ms, &r->tflops,
-                   &r->ratio, &r->diff, &r->type) < 7 || !strchr("sd", r->type))
+                   &r->ratio, &r->diff, &r->type) < 7 || !r->type || !strchr("sdcz", r->type))
             continue; /* the header, or not ours */
         int j = 0;
         while (j < nimpls && strcmp(names[j], name))
@@ -534,10 +581,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(arg, "--shape") && val && nshapes < MAX_SHAPES) {
-            long long *s = shapes[nshapes++];
-            if (sscanf(val, "%lldx%lldx%lld", &s[0], &s[1], &s[2]) != 3)
-                s[0] = s[1] = s[2] = atoll(val);
-            if (s[0] < 1 || s[1] < 1 || s[2] < 1 || s[0] > 2147483647 || s[1] > 2147483647 || s[2] > 2147483647)
+            if (!parse_shape(val, shapes[nshapes++]))
                 usage();
             i++;
         } else if (!strcmp(arg, "--trans") && val && ntrans < 9 && strlen(val) == 2 && strchr("NTC", val[0]) &&
@@ -548,11 +592,11 @@ int main(int argc, char **argv)
             types = val, typed = 1, i++;
         } else if (!strcmp(arg, "--kernels") && val) {
             kernels = val, i++;
-        } else if (!strcmp(arg, "--repeats") && val && atoi(val) > 0) {
-            repeats = atoi(val), i++;
+        } else if (!strcmp(arg, "--repeats") && val && whole(val, 1000000) > 0) {
+            repeats = (int)whole(val, 1000000), i++;
         } else if (!strcmp(arg, "--csv") && val) {
             csv = val, i++;
-        } else if (!strcmp(arg, "--plot") && val) {
+        } else if (!strcmp(arg, "--plot") && val && plot_name_ok(val)) {
             png = val, i++;
         } else if (!strcmp(arg, "--no-cpu")) {
             want_cpu = 0;
@@ -561,8 +605,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(arg, "--accuracy")) {
             accuracy = 1;
         } else if (!strcmp(arg, "--sweep") && val) {
-            sweep = atoi(val), i++;
-            if (sweep < 1 || sweep > MAX_SHAPES)
+            sweep = (int)whole(val, MAX_SHAPES), i++;
+            if (sweep < 1)
                 usage();
         } else if (!strcmp(arg, "--seed") && val) {
             char *end;
@@ -572,8 +616,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(arg, "--contend")) {
             contend = 1;
         } else if (!strcmp(arg, "--big") && val) {
-            big = atoi(val), i++;
-            if (big < 1 || big > 46340) /* N * N fits an int */
+            big = (int)whole(val, 46340), i++; /* N * N fits an int */
+            if (big < 1)
                 usage();
         } else if (!strcmp(arg, "--device") && val) {
             char *end;

@@ -148,7 +148,7 @@ static void fit_squares(double flops, double n1, double t1, double n2, double t2
     *rate = r2 / (f * f * f);
 }
 
-/* mkdir -p of path's directory */
+/* mkdir -p of path's directory; what it creates is the user's alone (0700, as the XDG rules have ~/.config) */
 static void make_parent(const char *path)
 {
     char dir[512];
@@ -156,7 +156,7 @@ static void make_parent(const char *path)
     for (char *s = dir + 1; *s; s++)
         if (*s == '/') {
             *s = 0;
-            mkdir(dir, 0755); /* an existing one is fine; a real failure shows at fopen */
+            mkdir(dir, 0700); /* an existing one is fine; a real failure shows at fopen */
             *s = '/';
         }
 }
@@ -167,9 +167,9 @@ int main(int argc, char **argv)
     int to_stdout = 0, quick = 0;
     tb_gpu_link(&tb_cuda_gpu); /* the GPU side is linked in: no module to load */
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && argv[i + 1][0] && !out && !to_stdout)
             out = argv[++i];
-        else if (!strcmp(argv[i], "--stdout"))
+        else if (!strcmp(argv[i], "--stdout") && !out)
             to_stdout = 1;
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;

@@ -1,12 +1,13 @@
 /*
- * Finding the BLAS beneath, for each entry point (entries.h) its own symbol (cblas_sgemm, sgemm_, ...):
- * TILEBLAS_CPU_BLAS if set; else the next definition in the process (dlsym RTLD_NEXT: the BLAS the program was linked
- * with, or loaded after us); else a definition in any library already loaded, also those loaded privately
- * (RTLD_LOCAL), as Python loads numpy's scipy-openblas64; else the usual OpenBLAS opened privately
- * (the entry point's fallback: libopenblas.so.0, or for the 64_ names libopenblas64_.so.0, as OpenBLAS built with
- * SYMBOLSUFFIX=64_ is named).
- * Never ourselves.  Each entry point's is found on its first call (a numpy wheel's BLAS is loaded by then: numpy
- * is what calls), since the integer width of the plain names is that library's.
+ * Finding the BLAS beneath: for each entry point (entries.h) and each calling object, the symbol that caller would
+ * have reached without us.  TILEBLAS_CPU_BLAS if set; else the next definition in the global scope (dlsym
+ * RTLD_NEXT: the BLAS the program was linked with, or one loaded globally), which the dynamic linker searches first
+ * for every caller; else the caller's own dependencies (a library loaded privately, RTLD_LOCAL, with a BLAS of its
+ * own, as Python loads its extensions: two such may bring BLAS builds of different integer widths); else a
+ * definition in any library already loaded; else the usual OpenBLAS opened privately (the entry point's fallback:
+ * libopenblas.so.0, or for the 64_ names libopenblas64_.so.0, as OpenBLAS built with SYMBOLSUFFIX=64_ is named).
+ * Never ourselves.  Found on the caller's first call of the entry point (a numpy wheel's BLAS is loaded by then:
+ * numpy is what calls); the integer width of the plain names is that library's.
  */
 #include <config.h> /* defines _GNU_SOURCE, for RTLD_NEXT and dl_iterate_phdr */
 #include <dlfcn.h>
@@ -20,17 +21,30 @@
 #include "env.h"
 #include "util.h"
 
-static tb_blas_fn found[TB_ENTRY_COUNT];
-static const char *where[TB_ENTRY_COUNT];
+/* A calling object as this file knows it: tb_caller (first: the fast path reads it) and what finding needs */
+typedef struct caller {
+    tb_caller pub;
+    void *handle; /* the object, kept loaded; NULL for the program, whose scope is the global one */
+    int blas;     /* it defines BLAS names of its own */
+    tb_blas_fn found[TB_ENTRY_COUNT];
+} caller;
+
+_Atomic(const tb_caller *) tb_callers;
+static caller unlisted;                      /* code in no loaded object: the global scope's symbols */
+enum { FILES = 4 };                          /* distinct files named in the summary, per entry point */
+static const char *files[TB_ENTRY_COUNT][FILES];
 static pthread_mutex_t resolving = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-_Atomic(const tb_blas_fn *) tb_cpu_blas_ready[TB_ENTRY_COUNT];
-__thread int tb_in_cpu_blas;
 
-static int is_ours(void *f)
+static int is_ours(const void *f)
 {
     Dl_info mine, theirs;
     return dladdr((void *)tb_cpu_gemm, &mine) && dladdr(f, &theirs) && mine.dli_fbase == theirs.dli_fbase;
+}
+
+static void *not_ours(void *f)
+{
+    return f && !is_ours(f) ? f : NULL;
 }
 
 /* name from the library at path, opened privately; NULL (with *err set) if it cannot be had.  A path with a slash
@@ -85,8 +99,7 @@ static void *from_loaded(const char *name)
     for (int i = 0; i < l.count; i++) {
         void *h = f ? NULL : dlopen(l.path[i], RTLD_LAZY | RTLD_NOLOAD);
         if (h) {
-            void *g = dlsym(h, name);
-            f = g && !is_ours(g) ? g : NULL;
+            f = not_ours(dlsym(h, name));
             dlclose(h); /* RTLD_NOLOAD took a reference; the library stays, as before */
         }
         free(l.path[i]);
@@ -97,14 +110,14 @@ static void *from_loaded(const char *name)
 
 /* Whether the library at path, which defines plain BLAS names, is an ILP64 build: OpenBLAS says so in its
  * configuration string (Debian's libopenblas64 has plain names with 64-bit integers); other BLAS builds say it in
- * their file names (libblas64, libflexiblas64, MKL's ilp64 interface). */
+ * their file names (libblas64, libflexiblas64, MKL's ilp64 interface).  The library is kept loaded: its symbols
+ * are called from now on. */
 static int ilp64_library(const char *path)
 {
     void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
     if (h) {
         char *(*config)(void) = (char *(*)(void))dlsym(h, "openblas_get_config");
         const char *c = config ? config() : NULL;
-        dlclose(h);
         if (c)
             return strstr(c, "USE64BITINT") != NULL;
     }
@@ -113,27 +126,112 @@ static int ilp64_library(const char *path)
     return strstr(base, "blas64") || strstr(base, "ilp64");
 }
 
-static void resolve(tb_entry_id i)
+/* The loaded object whose segments hold the address at: its span and name */
+typedef struct object {
+    uintptr_t at, start, end;
+    char *name; /* "" for the program */
+} object;
+
+static int containing(struct dl_phdr_info *info, size_t size, void *arg)
 {
-    const char *override = tb_config_get()->cpu_blas, *err;
+    (void)size;
+    object *o = arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    int in = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        const uintptr_t s = info->dlpi_addr + ph->p_vaddr, e = s + ph->p_memsz;
+        lo = s < lo ? s : lo, hi = e > hi ? e : hi;
+        in |= o->at - s < e - s;
+    }
+    if (!in)
+        return 0;
+    o->start = lo, o->end = hi;
+    o->name = strdup(info->dlpi_name ? info->dlpi_name : "");
+    return 1;
+}
+
+/* Whether the object defines, within its own span, any BLAS name that we export */
+static int defines_blas(void *handle, uintptr_t start, uintptr_t end)
+{
+    for (int i = 0; i < TB_ENTRY_COUNT; i++) {
+        const uintptr_t s = (uintptr_t)dlsym(handle, tb_entries[i].name);
+        if (s && s - start < end - start)
+            return 1;
+    }
+    return 0;
+}
+
+/* The listed caller whose span holds at, else NULL (under the lock) */
+static caller *listed(uintptr_t at)
+{
+    for (const tb_caller *c = atomic_load_explicit(&tb_callers, memory_order_relaxed); c; c = c->next)
+        if (at - c->start < c->end - c->start)
+            return (caller *)(uintptr_t)c;
+    return NULL;
+}
+
+/* The object of the code at `at`, listed from now on; the unlisted one where it cannot be kept (no object holds
+ * the address, or it is one of another link-map namespace) */
+static caller *list_caller(uintptr_t at)
+{
+    object o = { .at = at };
+    if (!dl_iterate_phdr(containing, &o) || !o.name)
+        return &unlisted;
+    void *h = NULL;
+    const int program = !o.name[0];
+    if (!program)
+        h = dlopen(o.name, RTLD_LAZY | RTLD_NOLOAD);
+    free(o.name);
+    caller *c = program || h ? calloc(1, sizeof *c) : NULL;
+    if (!c) {
+        if (h)
+            dlclose(h);
+        return &unlisted;
+    }
+    c->pub.start = o.start, c->pub.end = o.end;
+    c->handle = h;
+    c->blas = h && !is_ours((const void *)o.start) && defines_blas(h, o.start, o.end);
+    c->pub.next = atomic_load_explicit(&tb_callers, memory_order_relaxed);
+    atomic_store_explicit(&tb_callers, &c->pub, memory_order_release);
+    return c;
+}
+
+static void note_file(tb_entry_id i, const char *file)
+{
+    for (int n = 0; n < FILES; n++) {
+        if (files[i][n] && strcmp(files[i][n], file))
+            continue;
+        files[i][n] = file;
+        return;
+    }
+}
+
+static void resolve(caller *c, tb_entry_id i)
+{
+    const char *name = tb_entries[i].name, *override = tb_config_get()->cpu_blas, *err;
     static _Atomic int warned_override;
     void *f = NULL;
-    if (override && !(f = from_library(override, tb_entries[i].name, &err)))
-        tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: no %s there (%s); looking elsewhere", override,
-                     tb_entries[i].name, err ? err : "not found");
-    if (!f) {
-        f = dlsym(RTLD_NEXT, tb_entries[i].name);
-        if (f && is_ours(f))
-            f = NULL;
-    }
+    if (override && !(f = from_library(override, name, &err)))
+        tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: no %s there (%s); looking elsewhere", override, name,
+                     err ? err : "not found");
     if (!f)
-        f = from_loaded(tb_entries[i].name);
+        f = not_ours(dlsym(RTLD_NEXT, name));
+    if (!f && c->handle)
+        f = not_ours(dlsym(c->handle, name));
+    if (!f)
+        f = from_loaded(name);
     if (!f && tb_entries[i].fallback)
-        f = from_library(tb_entries[i].fallback, tb_entries[i].name, &err);
+        f = from_library(tb_entries[i].fallback, name, &err);
     Dl_info info;
-    found[i].fn = f;
-    where[i] = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
-    found[i].wide = tb_entries[i].width == TB_WIDTH_64 || (where[i] && ilp64_library(where[i]));
+    const char *file = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
+    c->found[i].fn = f;
+    c->found[i].wide = tb_entries[i].width == TB_WIDTH_64 || (file && ilp64_library(file));
+    c->found[i].inner = c->blas;
+    if (file)
+        note_file(i, file);
 }
 
 /* fork: a child must not inherit the lock held by a thread that does not exist there */
@@ -152,21 +250,50 @@ static void register_atfork(void)
     pthread_atfork(before_fork, after_fork, after_fork);
 }
 
-const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id i)
+const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id i, const void *ret)
 {
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&resolving);
-    if (!atomic_load_explicit(&tb_cpu_blas_ready[i], memory_order_relaxed)) {
-        resolve(i);
-        atomic_store_explicit(&tb_cpu_blas_ready[i], &found[i], memory_order_release);
+    caller *c = listed((uintptr_t)ret);
+    if (!c)
+        c = list_caller((uintptr_t)ret);
+    if (!atomic_load_explicit(&c->pub.fn[i], memory_order_relaxed)) {
+        resolve(c, i);
+        atomic_store_explicit(&c->pub.fn[i], &c->found[i], memory_order_release);
     }
     pthread_mutex_unlock(&resolving);
-    return &found[i];
+    return &c->found[i];
 }
 
-const char *tb_cpu_blas_name(tb_entry_id entry)
+const char *tb_cpu_blas_name(tb_entry_id entry, int n)
 {
-    return where[entry];
+    return n >= 0 && n < FILES ? files[entry][n] : NULL;
+}
+
+/* The handlers the BLAS of each kind of name calls, referenced weakly and never defined here: a program linked
+ * with tileblas that defines one then exports it, as it would for the BLAS it stands for, and dlsym finds it. */
+typedef void xerbla_fn(const char *name, const void *info, size_t len);
+extern xerbla_fn xerbla_ __attribute__((weak)), xerbla_64_ __attribute__((weak)),
+    scipy_xerbla_64_ __attribute__((weak));
+TB_HIDDEN xerbla_fn *const tb_xerbla_refs[] = { xerbla_, xerbla_64_, scipy_xerbla_64_ };
+
+void tb_cpu_report_invalid(tb_entry_id entry, int wide, int info)
+{
+    const char *name = tb_entries[entry].name;
+    const char *handler = !strncmp(name, "scipy_", 6)              ? "scipy_xerbla_64_"
+                          : tb_entries[entry].width == TB_WIDTH_64 ? "xerbla_64_"
+                                                                   : "xerbla_";
+    /* the routine's name as the reference passes it: upper case, padded to six */
+    char routine[8];
+    snprintf(routine, sizeof routine, "%cGEMM ", "SDCZ"[tb_entries[entry].type]);
+    xerbla_fn *xerbla = (xerbla_fn *)not_ours(dlsym(RTLD_DEFAULT, handler));
+    const int64_t wide_info = info;
+    const int narrow_info = info;
+    if (xerbla)
+        xerbla(routine, wide ? (const void *)&wide_info : (const void *)&narrow_info, 6);
+    else
+        tb_msg("%s: on entry to %.6s parameter number %d had an illegal value (no BLAS beneath to report it; "
+               "nothing done)", name, routine, info);
 }
 
 static void missing(tb_entry_id entry)

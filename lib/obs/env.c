@@ -20,12 +20,17 @@ static void bad_value(const char *name, const char *value, const char *expected,
     tb_msg("%s='%s' is not %s; using %s", name, value, expected, fallback);
 }
 
-/* The calibration file at path into cfg; quiet when it does not exist and need not (a default location). */
+/* The calibration file at path into cfg.  In a default location (must_exist 0) only a readable regular file counts:
+ * anything else there falls through to the next place (-1), said only when asked (TILEBLAS_VERBOSE) and not for a
+ * place with nothing at all. */
 static int load_calibration(tb_config *cfg, const char *path, int must_exist)
 {
     int r = tb_cost_load(&cfg->cost, path);
-    if (r == -1 && errno == ENOENT && !must_exist)
+    if (r == -1 && !must_exist) {
+        if (errno != ENOENT && cfg->verbose)
+            tb_msg("calibration file %s skipped (%s)", path, strerror(errno));
         return -1;
+    }
     if (r == -1)
         tb_msg("cannot read the calibration file %s (%s); using the built-in cost model", path, strerror(errno));
     else if (r > 0)
@@ -128,7 +133,9 @@ void tb_config_parse(tb_config *cfg)
             bad_value("TILEBLAS_KERNEL", s, "a kernel built into this library (see tileblas(7))", "the default");
     }
 
-    s = getenv("TILEBLAS_CPU_BLAS");
+    /* the variables that name files: ignored in set-user-ID and set-group-ID programs, as glibc ignores
+     * LD_PRELOAD there (lib/route/cost.c reads HOME and XDG_CONFIG_HOME so too) */
+    s = secure_getenv("TILEBLAS_CPU_BLAS");
     cfg->cpu_blas = (s && *s) ? s : NULL;
 
     s = getenv("TILEBLAS_VERBOSE");
@@ -167,7 +174,7 @@ void tb_config_parse(tb_config *cfg)
         bad_value("TILEBLAS_FAULT", s, "nodriver, nodevice, oom, launch, error:N or lost:N", "no fault");
 
     cfg->cost = tb_cost_defaults;
-    s = getenv("TILEBLAS_CALIBRATION");
+    s = secure_getenv("TILEBLAS_CALIBRATION");
     if (s && *s) {
         load_calibration(cfg, s, 1);
     } else {

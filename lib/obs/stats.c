@@ -199,8 +199,9 @@ __attribute__((destructor)) static void summary_at_exit(void)
     if (by[0])
         tb_msg(" GPU calls by device (a call spread over several counts on each): %s", by);
     for (int i = 0; i < TB_ENTRY_COUNT; i++)
-        if (tb_cpu_blas_name((tb_entry_id)i))
-            tb_msg(" CPU BLAS for %s: %s", tb_entries[i].name, tb_cpu_blas_name((tb_entry_id)i));
+        for (int n = 0; tb_cpu_blas_name((tb_entry_id)i, n); n++)
+            tb_msg(" CPU BLAS for %s%s: %s", tb_entries[i].name, n ? " (other callers)" : "",
+                   tb_cpu_blas_name((tb_entry_id)i, n));
     const tb_config *cfg = tb_config_get();
     tb_msg(" cost model of auto mode: %s", cfg->cost_source[0] ? cfg->cost_source : "built-in (no calibration file)");
 }

@@ -156,7 +156,8 @@ int tb_cost_write(const tb_cost_params *c, FILE *f)
 
 const char *tb_cost_path(int n, char *buf, size_t size)
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    /* a set-user-ID program reads the system-wide file only (secure_getenv: NULL there) */
+    const char *xdg = secure_getenv("XDG_CONFIG_HOME"), *home = secure_getenv("HOME");
     int len;
     if (n == 0) {
         /* the XDG base directory rules: a relative XDG_CONFIG_HOME is ignored, as is a relative HOME */
