@@ -1,6 +1,7 @@
 /*
  * The body of every exported entry point, whatever its ABI: a call from inside a BLAS (the reference CBLAS calls
- * sgemm_) goes straight back to the BLAS beneath that caller, untouched and uncounted; a tiny call (lib/route/tiny.h)
+ * sgemm_), or one whose BLAS could only be guessed, goes straight to the BLAS beneath that caller, untouched and
+ * uncounted; a tiny call (lib/route/tiny.h)
  * goes straight to it too, counted first so that the call to it is the last thing done; any other goes to
  * tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  The BLAS
  * beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the expansion: p (a
@@ -68,7 +69,7 @@ TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const vo
     const tb_blas_fn *f = tb_cpu_blas(entry, __builtin_return_address(0));                                         \
     tb_kproblem p;                                                                                                 \
     double flops;                                                                                                  \
-    if (f->fn && f->inner) {                                                                                       \
+    if (f->fn && f->untouched) {                                                                                   \
         ((call)f->fn) args;                                                                                        \
         return;                                                                                                    \
     }                                                                                                              \

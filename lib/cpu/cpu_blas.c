@@ -3,11 +3,11 @@
  * have reached without us.  TILEBLAS_CPU_BLAS if set; else the next definition in the global scope (dlsym
  * RTLD_NEXT: the BLAS the program was linked with, or one loaded globally), which the dynamic linker searches first
  * for every caller; else the caller's own dependencies (a library loaded privately, RTLD_LOCAL, with a BLAS of its
- * own, as Python loads its extensions: two such may bring BLAS builds of different integer widths); else a
- * definition in any library already loaded; else the usual OpenBLAS opened privately (the entry point's fallback:
- * libopenblas.so.0, or for the 64_ names libopenblas64_.so.0, as OpenBLAS built with SYMBOLSUFFIX=64_ is named).
- * Never ourselves.  Found on the caller's first call of the entry point (a numpy wheel's BLAS is loaded by then:
- * numpy is what calls); the integer width of the plain names is that library's.
+ * own, as Python loads its extensions: two such may bring BLAS builds of different integer widths); else the usual
+ * OpenBLAS opened privately (the entry point's fallback: libopenblas.so.0, or for the 64_ names libopenblas64_.so.0,
+ * as OpenBLAS built with SYMBOLSUFFIX=64_ is named); else, a guess, a definition in any library already loaded, to
+ * which the calls of the plain names are passed untouched (their width unknown).  Never ourselves.  Found on the
+ * caller's first call of the entry point; the integer width of the plain names is that library's.
  */
 #include <config.h> /* defines _GNU_SOURCE, for RTLD_NEXT and dl_iterate_phdr */
 #include <dlfcn.h>
@@ -221,15 +221,14 @@ static void resolve(caller *c, tb_entry_id i)
         f = not_ours(dlsym(RTLD_NEXT, name));
     if (!f && c->handle)
         f = not_ours(dlsym(c->handle, name));
-    if (!f)
-        f = from_loaded(name);
     if (!f && tb_entries[i].fallback)
         f = from_library(tb_entries[i].fallback, name, &err);
+    const int guessed = !f && (f = from_loaded(name)) != NULL;
     Dl_info info;
     const char *file = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
     c->found[i].fn = f;
     c->found[i].wide = tb_entries[i].width == TB_WIDTH_64 || (file && ilp64_library(file));
-    c->found[i].inner = c->blas;
+    c->found[i].untouched = c->blas || (guessed && tb_entries[i].width == TB_WIDTH_BLAS);
     if (file)
         note_file(i, file);
 }

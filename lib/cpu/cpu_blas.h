@@ -9,12 +9,13 @@
 
 /* An entry point's symbol in the BLAS beneath a caller: its address (NULL when no BLAS has it); whether that BLAS
  * takes 64-bit integers (always for the 64_ and scipy_ names; for the plain names, when the library is an ILP64
- * build); and whether the caller is a BLAS itself (a library that defines BLAS names, such as the reference CBLAS
- * calling sgemm_): its calls go straight to the symbol, untouched and uncounted. */
+ * build); and whether the caller's calls go straight to the symbol, untouched and uncounted: those of a BLAS itself
+ * (a library that defines BLAS names, such as the reference CBLAS calling sgemm_), and a plain name's whose BLAS
+ * could only be guessed (a definition in some library that the caller does not depend on): its width is unknown. */
 struct tb_blas_fn {
     void *fn;
     int wide;
-    int inner;
+    int untouched;
 };
 typedef struct tb_blas_fn tb_blas_fn;
 
