@@ -41,7 +41,7 @@ typedef FN(float, float, cblas_s_fn);
 typedef FN(double, double, cblas_d_fn);
 typedef FN(void, const void *, cblas_z_fn); /* the complex types */
 
-static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const cblas_call *x)
+static inline __attribute__((always_inline)) void call_beneath(const tb_blas_fn *f, const cblas_call *x)
 {
     if (x->type == TB_TYPE_D)
         ((cblas_d_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.d, x->a, x->lda, x->b,
@@ -52,6 +52,11 @@ static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, cons
     else
         ((cblas_s_fn)f->fn)(x->order, x->trans_a, x->trans_b, x->m, x->n, x->k, x->alpha.s, x->a, x->lda, x->b,
                             x->ldb, x->beta.s, x->c, x->ldc);
+}
+
+static void call(const tb_blas_fn *f, const cblas_call *x)
+{
+    TB_PASS(f, call_beneath(f, x));
 }
 
 static int cblas_op(int trans)

@@ -3,6 +3,8 @@
 #include "entry_body.h"
 #include "util.h"
 
+__thread tb_inside tb_inside_blas;
+
 int tb_entry_whole(const tb_gemm *g)
 {
     const tb_abi_ops *abi = (const tb_abi_ops *)g->via;

@@ -1,7 +1,7 @@
 /*
- * The body of every exported entry point, whatever its ABI: a call from inside a BLAS (the reference CBLAS calls
- * sgemm_), or one whose BLAS could only be guessed, goes straight to the BLAS beneath that caller, untouched and
- * uncounted; a tiny call (lib/route/tiny.h)
+ * The body of every exported entry point, whatever its ABI: a call from inside the BLAS beneath (tb_nested), or one
+ * whose BLAS could only be guessed, goes straight to the BLAS beneath that caller, untouched and uncounted; a tiny
+ * call (lib/route/tiny.h)
  * goes straight to it too, counted first so that the call to it is the last thing done; any other goes to
  * tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  The BLAS
  * beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the expansion: p (a
@@ -58,6 +58,37 @@ static inline const void *tb_write_scalar(tb_type t, double re, double im, void 
     return buf;
 }
 
+/* While the BLAS beneath runs a call that tileblas passed to it: that BLAS's span, and the frame of the pass.  An
+ * entry point reached from that span, deeper in the stack, is that BLAS calling a name we export (the reference
+ * CBLAS calls sgemm_): it goes straight back, uncounted.  Any other call clears the mark, which an error handler
+ * that leaves the BLAS by longjmp (R's) leaves behind. */
+typedef struct tb_inside {
+    uintptr_t start, end, frame;
+} tb_inside;
+TB_HIDDEN extern __thread tb_inside tb_inside_blas;
+
+/* Whether the entry point whose frame is `frame` was called, from ret, by the BLAS inside a pass (inline: every
+ * call asks) */
+static inline __attribute__((always_inline)) int tb_nested(const void *ret, const void *frame)
+{
+    tb_inside *in = &tb_inside_blas;
+    if (!in->frame)
+        return 0;
+    if ((uintptr_t)ret - in->start < in->end - in->start && (uintptr_t)frame < in->frame)
+        return 1;
+    in->frame = 0;
+    return 0;
+}
+
+/* expr, a call of the BLAS beneath f, marked as a pass (tb_inside) */
+#define TB_PASS(f, expr)                                                                                           \
+    do {                                                                                                           \
+        const tb_inside saved_ = tb_inside_blas;                                                                   \
+        tb_inside_blas = (tb_inside){ (f)->start, (f)->end, (uintptr_t)__builtin_frame_address(0) };               \
+        expr;                                                                                                      \
+        tb_inside_blas = saved_;                                                                                   \
+    } while (0)
+
 /* tb_reissue's whole and part for every ABI: 0, or -1 when there is no BLAS beneath */
 TB_HIDDEN int tb_entry_whole(const tb_gemm *g);
 TB_HIDDEN int tb_entry_part(const tb_gemm *g, const tb_kproblem *p);
@@ -69,13 +100,13 @@ TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const vo
     const tb_blas_fn *f = tb_cpu_blas(entry, __builtin_return_address(0));                                         \
     tb_kproblem p;                                                                                                 \
     double flops;                                                                                                  \
-    if (f->fn && f->untouched) {                                                                                   \
+    if (f->fn && (f->untouched || tb_nested(__builtin_return_address(0), __builtin_frame_address(0)))) {           \
         ((call)f->fn) args;                                                                                        \
         return;                                                                                                    \
     }                                                                                                              \
     if (f->fn && (valid) && (flops = tb_tiny_flops(&p)) > 0.0) {                                                   \
         tb_tiny_done(entry, flops);                                                                                \
-        ((call)f->fn) args;                                                                                        \
+        TB_PASS(f, ((call)f->fn) args);                                                                            \
         return;                                                                                                    \
     }                                                                                                              \
     const record x = { __VA_ARGS__ };                                                                              \

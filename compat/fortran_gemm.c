@@ -29,8 +29,8 @@ typedef void (*f77_fn)(TB_F77_GEMM_ARGS(void));
 
 static inline __attribute__((always_inline)) void call(const tb_blas_fn *f, const f77_call *x)
 {
-    ((f77_fn)f->fn)(x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
-                    x->ldc, x->len_a, x->len_b);
+    TB_PASS(f, ((f77_fn)f->fn)(x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb,
+                               x->beta, x->c, x->ldc, x->len_a, x->len_b));
 }
 
 static char fortran_op(int trans)

@@ -8,9 +8,14 @@ cal=$builddir/tools/tileblas-calibrate
 [ -x "$cal" ] || { echo "SKIP: tileblas-calibrate is not built (no CUDA)"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$cal" --quick -o "$work/sub/calibration" >"$work/log" 2>&1 || { echo "FAIL: tileblas-calibrate exited $?"; cat "$work/log"; exit 1; }
+# the default place: $XDG_CONFIG_HOME (here unset: ~/.config)/tileblas/calibration, its directories the user's alone
+mkdir "$work/home"
+HOME=$work/home XDG_CONFIG_HOME= "$cal" --quick >"$work/log" 2>&1 || { echo "FAIL: tileblas-calibrate exited $?"; cat "$work/log"; exit 1; }
 cat "$work/log"
-[ "$(stat -c %a "$work/sub")" = 700 ] || { echo "FAIL: the directory it made is not the user's alone (0700)"; ls -ld "$work/sub"; exit 1; }
+[ "$(stat -c %a "$work/home/.config")" = 700 ] && [ "$(stat -c %a "$work/home/.config/tileblas")" = 700 ] ||
+  { echo "FAIL: the directories made in the user's place are not the user's alone (0700)"; ls -ld "$work/home/.config" "$work/home/.config/tileblas"; exit 1; }
+mkdir "$work/sub" && mv "$work/home/.config/tileblas/calibration" "$work/sub/calibration"
+grep -q "^wrote $work/home/.config/tileblas/calibration\$" "$work/log" || { echo "FAIL: not written to the default place"; exit 1; }
 for name in gpu_call h2d_a h2d_b d2h gpu_rate gpu_half cpu_call cpu_rate cpu_half gpu_rate_tc gpu_half_tc \
   cpu_rate_c cpu_half_c cpu_rate_z cpu_half_z; do
   awk -v n=$name '$1 == n && $2 + 0 > 0 { found = 1 } END { exit !found }' "$work/sub/calibration" ||

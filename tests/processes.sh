@@ -8,7 +8,10 @@
 #     it has one (tests/no-ilp64.c);
 #   - a set-user-ID program linked with tileblas: TILEBLAS_CPU_BLAS and TILEBLAS_CALIBRATION ignored, silently
 #     (tests/setuid-demo.c; needs root to make one);
-#   - an unreadable calibration file in the user's place: skipped silently (said with TILEBLAS_VERBOSE=1).
+#   - an unreadable calibration file in the user's place: skipped silently (said with TILEBLAS_VERBOSE=1);
+#   - OpenBLAS's own LAPACK, whose inner dgemm_ calls reach tileblas: routed and counted as any caller's;
+#   - a program linked with the reference BLAS that loads tileblas privately: its BLAS's bits;
+#   - a plugin that calls dgemm_, unloaded and replaced: the new one runs (tests/process-cases.c).
 # A part whose BLAS build is not installed is skipped.
 . "${top_srcdir:-.}/tests/preamble.sh"
 cc=${CC:-cc}
@@ -43,6 +46,9 @@ if [ "$(echo $exts | wc -w)" -ge 2 ]; then
     n=$(echo $exts | wc -w)
     [ "$(grep -c '^tileblas:  CPU BLAS for dgemm_\( (other callers)\)\?:' "$work/tb.err")" = "$n" ] ||
       fail "the summary does not name the $n BLAS builds beneath dgemm_" "$work/tb.err"
+    # 4 calls an extension; the reference CBLAS's own call of dgemm_ inside cblas_dgemm is not one
+    grep -q "^tileblas:  total: $((4 * n)) calls, 0 on the GPU, $((4 * n)) on the CPU" "$work/tb.err" ||
+      fail "not $((4 * n)) calls counted" "$work/tb.err"
   done
   if [ -e "$work/ext-reference.so" ] && [ -e "$work/ext-openblas.so" ]; then
     # the test can tell the two apart: their products differ in their last bits
@@ -65,6 +71,46 @@ cmp -s "$work/alone" "$work/tb" || { diff "$work/alone" "$work/tb"; fail "xerbla
 grep -q '^tileblas:  total: 3 calls, 0 on the GPU, 3 on the CPU' "$work/tb.err" ||
   fail "xerbla-jump: the calls after the handler's longjmp are not the program's own calls" "$work/tb.err"
 echo "PASS: after a handler's longjmp out of xerbla_, the next calls are counted and routed as before"
+ran=$((ran + 1))
+
+# ---- OpenBLAS's LAPACK calling dgemm_ through the names we export (where its build calls it so)
+if readelf -rW "$libdir/libopenblas.so.0" 2>/dev/null | grep -q 'JUMP_SLOT.* dgemm_'; then
+  $cc -O1 -DLAPACK -o "$work/lapack" "$srcdir/tests/process-cases.c" $OPENBLAS_LIBS 2>"$work/cc.log" ||
+    fail "building process-cases (LAPACK)" "$work/cc.log"
+  "$work/lapack" 300 >"$work/alone" 2>&1 || fail "dgeqrf_ alone" "$work/alone"
+  LD_PRELOAD=$lib TILEBLAS_MODE=cpu TILEBLAS_SUMMARY=1 "$work/lapack" 300 >"$work/tb" 2>"$work/tb.err" ||
+    fail "dgeqrf_ under tileblas" "$work/tb" "$work/tb.err"
+  cmp -s "$work/alone" "$work/tb" || fail "dgeqrf_: not as alone" "$work/alone" "$work/tb"
+  [ "$(gemm_calls d "$work/tb.err" | cut -d' ' -f1)" -gt 0 ] ||
+    fail "OpenBLAS's LAPACK: its dgemm_ calls are not counted (passed by as if from inside a GEMM)" "$work/tb.err"
+  echo "PASS: OpenBLAS's LAPACK: its $(gemm_calls d "$work/tb.err" | cut -d' ' -f1) inner dgemm_ calls routed and counted, results as alone"
+  ran=$((ran + 1))
+else
+  echo "SKIP: OpenBLAS's LAPACK calls its GEMM directly here"
+fi
+
+# ---- tileblas loaded privately by a program linked with the reference BLAS
+if [ -e "$libdir/blas/libblas.so.3" ] && [ -z "$asan" ]; then
+  $cc -O1 -DLOCAL -o "$work/local" "$srcdir/tests/process-cases.c" "$libdir/blas/libblas.so.3" \
+    -Wl,-rpath,"$libdir/blas" -ldl 2>"$work/cc.log" || fail "building process-cases (LOCAL)" "$work/cc.log"
+  TILEBLAS_MODE=cpu "$work/local" "$builddir/.libs/libtileblas.so.0" >"$work/out" 2>&1 || fail "loaded privately" "$work/out"
+  grep -q "^its own BLAS's bits$" "$work/out" || fail "loaded privately: the program's BLAS is not the one beneath" "$work/out"
+  echo "PASS: loaded privately (RTLD_LOCAL) by a program linked with the reference BLAS: that BLAS's bits"
+  ran=$((ran + 1))
+fi
+
+# ---- a plugin that calls dgemm_, unloaded and replaced by a rebuilt one
+for v in 1 2; do
+  $cc -O1 -shared -fPIC -DPLUGIN=$v -o "$work/plugin$v.so" "$srcdir/tests/process-cases.c" $OPENBLAS_LIBS \
+    2>"$work/cc.log" || fail "building the plugin" "$work/cc.log"
+done
+$cc -O1 -DRELOAD -o "$work/reload" "$srcdir/tests/process-cases.c" -ldl 2>"$work/cc.log" ||
+  fail "building process-cases (RELOAD)" "$work/cc.log"
+cp "$work/plugin1.so" "$work/plugin.so" && cp "$work/plugin2.so" "$work/new.so"
+LD_PRELOAD=$lib TILEBLAS_MODE=cpu "$work/reload" "$work/plugin.so" "$work/new.so" >"$work/out" 2>&1 ||
+  fail "the plugin host" "$work/out"
+grep -q '^versions 1 2$' "$work/out" || fail "a plugin unloaded and replaced: not the new one that ran" "$work/out"
+echo "PASS: a plugin that called dgemm_, unloaded and replaced by a rebuilt one: the new one runs"
 ran=$((ran + 1))
 
 # ---- the 64_ names with no ILP64 BLAS to be found

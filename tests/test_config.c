@@ -388,13 +388,14 @@ START_TEST(calibration_default_unreadable)
 }
 END_TEST
 
-/* A value with control characters is shown escaped: the warning is one line, and no escape reaches the terminal */
+/* A value with control characters (C1 ones too, raw or in UTF-8) is shown escaped: the warning is one line, and
+ * no escape reaches the terminal; other UTF-8 stays as it is */
 START_TEST(values_shown_escaped)
 {
-    const char *set[] = { "TILEBLAS_MODE", "gpu\ntileblas: forged\033[2J", NULL };
+    const char *set[] = { "TILEBLAS_MODE", "gpu\ntileblas: forged\033[2J \x9b" "2J \xc2\x9b" "2J caf\xc3\xa9", NULL };
     parse_with(set);
-    ck_assert_str_eq(warnings, "tileblas: TILEBLAS_MODE='gpu\\x0atileblas: forged\\x1b[2J' is not auto, cpu or gpu; "
-                               "using auto\n");
+    ck_assert_str_eq(warnings, "tileblas: TILEBLAS_MODE='gpu\\x0atileblas: forged\\x1b[2J \\x9b2J \\xc2\\x9b2J caf\xc3\xa9' is "
+                               "not auto, cpu or gpu; using auto\n");
 }
 END_TEST
 

@@ -412,16 +412,6 @@ static void usage(void)
     exit(2);
 }
 
-/* A whole number from 0 to max in decimal digits alone (no sign, space, exponent or trailing text); -1 if not */
-static long long whole(const char *s, long long max)
-{
-    const size_t len = strspn(s, "0123456789");
-    if (len == 0 || len > 18 || s[len])
-        return -1;
-    const long long v = strtoll(s, NULL, 10);
-    return v <= max ? v : -1;
-}
-
 /* "MxNxK" or "N" (an N x N x N product), each a whole number from 1 to 2^31 - 1; 0 when s is not such a shape */
 static int parse_shape(const char *s, long long d[3])
 {
@@ -432,7 +422,7 @@ static int parse_shape(const char *s, long long d[3])
         if (n == 3 || len >= sizeof part[0])
             return 0;
         memcpy(part[n], at, len), part[n][len] = 0;
-        if ((d[n] = whole(part[n], 2147483647)) < 1)
+        if ((d[n] = tb_parse_whole(part[n], 2147483647)) < 1)
             return 0;
         if (!at[len])
             break;
@@ -592,8 +582,8 @@ int main(int argc, char **argv)
             types = val, typed = 1, i++;
         } else if (!strcmp(arg, "--kernels") && val) {
             kernels = val, i++;
-        } else if (!strcmp(arg, "--repeats") && val && whole(val, 1000000) > 0) {
-            repeats = (int)whole(val, 1000000), i++;
+        } else if (!strcmp(arg, "--repeats") && val && tb_parse_whole(val, 1000000) > 0) {
+            repeats = (int)tb_parse_whole(val, 1000000), i++;
         } else if (!strcmp(arg, "--csv") && val) {
             csv = val, i++;
         } else if (!strcmp(arg, "--plot") && val && plot_name_ok(val)) {
@@ -605,24 +595,22 @@ int main(int argc, char **argv)
         } else if (!strcmp(arg, "--accuracy")) {
             accuracy = 1;
         } else if (!strcmp(arg, "--sweep") && val) {
-            sweep = (int)whole(val, MAX_SHAPES), i++;
+            sweep = (int)tb_parse_whole(val, MAX_SHAPES), i++;
             if (sweep < 1)
                 usage();
         } else if (!strcmp(arg, "--seed") && val) {
-            char *end;
-            seed = strtoull(val, &end, 10), i++;
-            if (*end || !seed)
+            seed = (unsigned long long)tb_parse_whole(val, 999999999999999999L), i++;
+            if (seed == 0 || seed == (unsigned long long)-1)
                 usage();
         } else if (!strcmp(arg, "--contend")) {
             contend = 1;
         } else if (!strcmp(arg, "--big") && val) {
-            big = (int)whole(val, 46340), i++; /* N * N fits an int */
+            big = (int)tb_parse_whole(val, 46340), i++; /* N * N fits an int */
             if (big < 1)
                 usage();
         } else if (!strcmp(arg, "--device") && val) {
-            char *end;
-            device = (int)strtol(val, &end, 10), i++;
-            if (*end || device < 0)
+            device = (int)tb_parse_whole(val, 1023), i++;
+            if (device < 0)
                 usage();
         } else if (!strcmp(arg, "--beta") && val) {
             char *end;

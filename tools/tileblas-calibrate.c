@@ -148,15 +148,15 @@ static void fit_squares(double flops, double n1, double t1, double n2, double t2
     *rate = r2 / (f * f * f);
 }
 
-/* mkdir -p of path's directory; what it creates is the user's alone (0700, as the XDG rules have ~/.config) */
-static void make_parent(const char *path)
+/* mkdir -p of path's directory, with mode (less the umask) */
+static void make_parent(const char *path, mode_t mode)
 {
     char dir[512];
     snprintf(dir, sizeof dir, "%s", path);
     for (char *s = dir + 1; *s; s++)
         if (*s == '/') {
             *s = 0;
-            mkdir(dir, 0700); /* an existing one is fine; a real failure shows at fopen */
+            mkdir(dir, mode); /* an existing one is fine; a real failure shows at fopen */
             *s = '/';
         }
 }
@@ -186,6 +186,7 @@ int main(int argc, char **argv)
         }
     }
     char path[512];
+    const int user_place = !out; /* the XDG rules: the directories made there are the user's alone (0700) */
     if (!out && !to_stdout && !*(out = tb_cost_path(0, path, sizeof path))) {
         fprintf(stderr, "tileblas-calibrate: no absolute HOME or XDG_CONFIG_HOME to write to; use -o FILE\n");
         return 2;
@@ -293,7 +294,7 @@ int main(int argc, char **argv)
 
     FILE *f = stdout;
     if (!to_stdout) {
-        make_parent(out);
+        make_parent(out, user_place ? 0700 : 0755);
         f = fopen(out, "w");
         if (!f) {
             fprintf(stderr, "tileblas-calibrate: %s: %s\n", out, strerror(errno));

@@ -1,13 +1,14 @@
 /*
  * Finding the BLAS beneath: for each entry point (entries.h) and each calling object, the symbol that caller would
- * have reached without us.  TILEBLAS_CPU_BLAS if set; else the next definition in the global scope (dlsym
- * RTLD_NEXT: the BLAS the program was linked with, or one loaded globally), which the dynamic linker searches first
- * for every caller; else the caller's own dependencies (a library loaded privately, RTLD_LOCAL, with a BLAS of its
- * own, as Python loads its extensions: two such may bring BLAS builds of different integer widths); else the usual
- * OpenBLAS opened privately (the entry point's fallback: libopenblas.so.0, or for the 64_ names libopenblas64_.so.0,
- * as OpenBLAS built with SYMBOLSUFFIX=64_ is named); else, a guess, a definition in any library already loaded, to
- * which the calls of the plain names are passed untouched (their width unknown).  Never ourselves.  Found on the
- * caller's first call of the entry point; the integer width of the plain names is that library's.
+ * have reached without us.  TILEBLAS_CPU_BLAS if set; else the definition in the global scope (dlsym RTLD_NEXT
+ * where we are in it, RTLD_DEFAULT where we were loaded privately: the BLAS the program was linked with, or one
+ * loaded globally), which the dynamic linker searches first for every caller; else the caller's own dependencies
+ * (a library loaded privately, RTLD_LOCAL, with a BLAS of its own, as Python loads its extensions: two such may
+ * bring BLAS builds of different integer widths); else the usual OpenBLAS opened privately (the entry point's
+ * fallback: libopenblas.so.0, or for the 64_ names libopenblas64_.so.0, as OpenBLAS built with SYMBOLSUFFIX=64_ is
+ * named; the one already loaded, if it is); else, a guess, a definition in any library loaded, to which the calls
+ * of the plain names are passed untouched (their width unknown).  Never ourselves.  Found on the caller's first
+ * call of the entry point; the integer width of the plain names is that library's, which stays loaded from then on.
  */
 #include <config.h> /* defines _GNU_SOURCE, for RTLD_NEXT and dl_iterate_phdr */
 #include <dlfcn.h>
@@ -21,17 +22,14 @@
 #include "env.h"
 #include "util.h"
 
-/* A calling object as this file knows it: tb_caller (first: the fast path reads it) and what finding needs */
+/* A calling object as this file knows it: tb_caller (first: the fast path reads it) and the symbols found */
 typedef struct caller {
     tb_caller pub;
-    void *handle; /* the object, kept loaded; NULL for the program, whose scope is the global one */
-    int blas;     /* it defines BLAS names of its own */
     tb_blas_fn found[TB_ENTRY_COUNT];
 } caller;
 
 _Atomic(const tb_caller *) tb_callers;
-static caller unlisted;                      /* code in no loaded object: the global scope's symbols */
-enum { FILES = 4 };                          /* distinct files named in the summary, per entry point */
+enum { FILES = 4 }; /* distinct files named in the summary, per entry point */
 static const char *files[TB_ENTRY_COUNT][FILES];
 static pthread_mutex_t resolving = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -126,16 +124,15 @@ static int ilp64_library(const char *path)
     return strstr(base, "blas64") || strstr(base, "ilp64");
 }
 
-/* The loaded object whose segments hold the address at: its span and name */
-typedef struct object {
+/* The span of the loaded object whose segments hold the address at */
+typedef struct span {
     uintptr_t at, start, end;
-    char *name; /* "" for the program */
-} object;
+} span;
 
 static int containing(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
-    object *o = arg;
+    span *o = arg;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
     int in = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -146,54 +143,34 @@ static int containing(struct dl_phdr_info *info, size_t size, void *arg)
         lo = s < lo ? s : lo, hi = e > hi ? e : hi;
         in |= o->at - s < e - s;
     }
-    if (!in)
-        return 0;
-    o->start = lo, o->end = hi;
-    o->name = strdup(info->dlpi_name ? info->dlpi_name : "");
-    return 1;
+    if (in)
+        o->start = lo, o->end = hi;
+    return in;
 }
 
-/* Whether the object defines, within its own span, any BLAS name that we export */
-static int defines_blas(void *handle, uintptr_t start, uintptr_t end)
+/* name as the caller's own dependencies define it (not ours), where the caller is a library that can be opened
+ * as itself (not the program, whose scope is the global one, nor one of another link-map namespace) */
+static void *from_scope(const void *map, const char *name)
 {
-    for (int i = 0; i < TB_ENTRY_COUNT; i++) {
-        const uintptr_t s = (uintptr_t)dlsym(handle, tb_entries[i].name);
-        if (s && s - start < end - start)
-            return 1;
-    }
-    return 0;
+    const struct link_map *lm = map;
+    if (!lm || !lm->l_name || !lm->l_name[0])
+        return NULL;
+    void *h = dlopen(lm->l_name, RTLD_LAZY | RTLD_NOLOAD), *f = NULL;
+    struct link_map *got = NULL;
+    if (h && dlinfo(h, RTLD_DI_LINKMAP, &got) == 0 && got == lm)
+        f = not_ours(dlsym(h, name));
+    if (h)
+        dlclose(h); /* the reference RTLD_NOLOAD took; the symbol found is kept loaded by ilp64_library */
+    return f;
 }
 
-/* The listed caller whose span holds at, else NULL (under the lock) */
-static caller *listed(uintptr_t at)
+/* The caller of that object, listed from now on (under the lock); NULL without memory */
+static caller *list_caller(const void *map, const void *start)
 {
-    for (const tb_caller *c = atomic_load_explicit(&tb_callers, memory_order_relaxed); c; c = c->next)
-        if (at - c->start < c->end - c->start)
-            return (caller *)(uintptr_t)c;
-    return NULL;
-}
-
-/* The object of the code at `at`, listed from now on; the unlisted one where it cannot be kept (no object holds
- * the address, or it is one of another link-map namespace) */
-static caller *list_caller(uintptr_t at)
-{
-    object o = { .at = at };
-    if (!dl_iterate_phdr(containing, &o) || !o.name)
-        return &unlisted;
-    void *h = NULL;
-    const int program = !o.name[0];
-    if (!program)
-        h = dlopen(o.name, RTLD_LAZY | RTLD_NOLOAD);
-    free(o.name);
-    caller *c = program || h ? calloc(1, sizeof *c) : NULL;
-    if (!c) {
-        if (h)
-            dlclose(h);
-        return &unlisted;
-    }
-    c->pub.start = o.start, c->pub.end = o.end;
-    c->handle = h;
-    c->blas = h && !is_ours((const void *)o.start) && defines_blas(h, o.start, o.end);
+    caller *c = (caller *)(uintptr_t)tb_caller_listed(map, start);
+    if (c || !(c = calloc(1, sizeof *c)))
+        return c;
+    c->pub.map = map, c->pub.start = start;
     c->pub.next = atomic_load_explicit(&tb_callers, memory_order_relaxed);
     atomic_store_explicit(&tb_callers, &c->pub, memory_order_release);
     return c;
@@ -218,17 +195,22 @@ static void resolve(caller *c, tb_entry_id i)
         tb_warn_once(&warned_override, "TILEBLAS_CPU_BLAS=%s: no %s there (%s); looking elsewhere", override, name,
                      err ? err : "not found");
     if (!f)
-        f = not_ours(dlsym(RTLD_NEXT, name));
-    if (!f && c->handle)
-        f = not_ours(dlsym(c->handle, name));
+        f = not_ours(dlsym(RTLD_NEXT, name)); /* the global scope after us, where we are in it */
+    if (!f)
+        f = not_ours(dlsym(RTLD_DEFAULT, name)); /* the global scope, where we were loaded privately */
+    if (!f)
+        f = from_scope(c->pub.map, name);
     if (!f && tb_entries[i].fallback)
         f = from_library(tb_entries[i].fallback, name, &err);
     const int guessed = !f && (f = from_loaded(name)) != NULL;
     Dl_info info;
     const char *file = f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : NULL;
-    c->found[i].fn = f;
-    c->found[i].wide = tb_entries[i].width == TB_WIDTH_64 || (file && ilp64_library(file));
-    c->found[i].untouched = c->blas || (guessed && tb_entries[i].width == TB_WIDTH_BLAS);
+    span where = { .at = (uintptr_t)f };
+    if (f)
+        dl_iterate_phdr(containing, &where);
+    c->found[i] = (tb_blas_fn){ .fn = f, .start = where.start, .end = where.end,
+                                .wide = tb_entries[i].width == TB_WIDTH_64 || (file && ilp64_library(file)),
+                                .untouched = guessed && tb_entries[i].width == TB_WIDTH_BLAS };
     if (file)
         note_file(i, file);
 }
@@ -249,13 +231,17 @@ static void register_atfork(void)
     pthread_atfork(before_fork, after_fork, after_fork);
 }
 
-const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id i, const void *ret)
+const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id i, const void *map, const void *start)
 {
+    static caller spare; /* without memory for another caller: found again on each call */
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&resolving);
-    caller *c = listed((uintptr_t)ret);
-    if (!c)
-        c = list_caller((uintptr_t)ret);
+    caller *c = list_caller(map, start);
+    if (!c) {
+        memset(&spare, 0, sizeof spare);
+        spare.pub.map = map;
+        c = &spare;
+    }
     if (!atomic_load_explicit(&c->pub.fn[i], memory_order_relaxed)) {
         resolve(c, i);
         atomic_store_explicit(&c->pub.fn[i], &c->found[i], memory_order_release);

@@ -1,50 +1,73 @@
 /* The BLAS beneath: for each entry point and each calling object, the symbol that caller would have reached
- * without tileblas, found at run time. */
+ * without tileblas, found at run time (needs _GNU_SOURCE, which config.h defines). */
 #ifndef TB_CPU_BLAS_H
 #define TB_CPU_BLAS_H
 
+#include <dlfcn.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include "gemm.h"
 
-/* An entry point's symbol in the BLAS beneath a caller: its address (NULL when no BLAS has it); whether that BLAS
- * takes 64-bit integers (always for the 64_ and scipy_ names; for the plain names, when the library is an ILP64
- * build); and whether the caller's calls go straight to the symbol, untouched and uncounted: those of a BLAS itself
- * (a library that defines BLAS names, such as the reference CBLAS calling sgemm_), and a plain name's whose BLAS
- * could only be guessed (a definition in some library that the caller does not depend on): its width is unknown. */
+/* An entry point's symbol in the BLAS beneath a caller: its address (NULL when no BLAS has it) and the span of
+ * the library that holds it; whether that BLAS takes 64-bit integers (always for the 64_ and scipy_ names; for
+ * the plain names, when the library is an ILP64 build); and whether the caller's calls go to it untouched and
+ * uncounted, as those of a plain name whose BLAS could only be guessed (a definition in some library the caller
+ * does not depend on): their width is unknown. */
 struct tb_blas_fn {
     void *fn;
+    uintptr_t start, end;
     int wide;
     int untouched;
 };
 typedef struct tb_blas_fn tb_blas_fn;
 
-/* A calling object (the program, or a library that calls BLAS names): its mapped addresses, and each entry
- * point's symbol beneath it once found.  Listed for good: the object is kept loaded (it cannot go, and its
- * addresses cannot be reused by another, while its symbols are in use here). */
+/* A calling object (the program, a library, or code in none): its link map and where it is mapped (together they
+ * tell an object loaded again, or another in its place, from the one before), and each entry point's symbol
+ * beneath it once found. */
 typedef struct tb_caller {
-    uintptr_t start, end;
+    const void *map, *start;
     const struct tb_caller *next;
     _Atomic(const tb_blas_fn *) fn[TB_ENTRY_COUNT];
 } tb_caller;
 TB_HIDDEN extern _Atomic(const tb_caller *) tb_callers;
 
-/* Found on the caller's first call of the entry point (and on every call from code in no loaded object). */
-TB_HIDDEN const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id entry, const void *ret);
+/* The object of the code at ret: its link map and start, NULL for code in no object */
+static inline void tb_caller_of(const void *ret, const void **map, const void **start)
+{
+#ifdef HAVE__DL_FIND_OBJECT
+    struct dl_find_object o;
+    const int found = _dl_find_object((void *)(uintptr_t)ret, &o) == 0;
+    *map = found ? o.dlfo_link_map : NULL, *start = found ? o.dlfo_map_start : NULL;
+#else
+    Dl_info info;
+    struct link_map *lm = NULL;
+    const int found = dladdr1(ret, &info, (void **)&lm, RTLD_DL_LINKMAP) != 0;
+    *map = found ? lm : NULL, *start = found ? info.dli_fbase : NULL;
+#endif
+}
 
-/* The BLAS beneath entry for the code that called it (ret: the return address): after the first call, a walk of
- * the short list of calling objects and one atomic load. */
+/* The listed caller of that object, else NULL */
+static inline const tb_caller *tb_caller_listed(const void *map, const void *start)
+{
+    for (const tb_caller *c = atomic_load_explicit(&tb_callers, memory_order_acquire); c; c = c->next)
+        if (c->map == map && c->start == start)
+            return c;
+    return NULL;
+}
+
+/* Found on the caller's first call of the entry point. */
+TB_HIDDEN const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id entry, const void *map, const void *start);
+
+/* The BLAS beneath entry for the code that called it (ret: the return address): after the first call, a lookup of
+ * the calling object (a few nanoseconds), a walk of the short list of callers and one atomic load. */
 static inline const tb_blas_fn *tb_cpu_blas(tb_entry_id entry, const void *ret)
 {
-    const uintptr_t at = (uintptr_t)ret;
-    for (const tb_caller *c = atomic_load_explicit(&tb_callers, memory_order_acquire); c; c = c->next)
-        if (at - c->start < c->end - c->start) {
-            const tb_blas_fn *f = atomic_load_explicit(&c->fn[entry], memory_order_acquire);
-            if (f)
-                return f;
-            break;
-        }
-    return tb_cpu_blas_slow(entry, ret);
+    const void *map, *start;
+    tb_caller_of(ret, &map, &start);
+    const tb_caller *c = tb_caller_listed(map, start);
+    const tb_blas_fn *f = c ? atomic_load_explicit(&c->fn[entry], memory_order_acquire) : NULL;
+    return f ? f : tb_cpu_blas_slow(entry, map, start);
 }
 
 /* The n-th file (from 0) in which the BLAS beneath an entry point was found for one of its callers, else NULL. */

@@ -41,14 +41,20 @@ static int load_calibration(tb_config *cfg, const char *path, int must_exist)
     return 0;
 }
 
-/* A whole number from 1 to max written in decimal digits only (no sign, space or base prefix); -1 otherwise. */
-static long parse_count(const char *s, long max)
+long tb_parse_whole(const char *s, long max)
 {
     size_t len = strspn(s, "0123456789");
     if (len == 0 || len > 18 || s[len])
         return -1;
     long v = strtol(s, NULL, 10);
-    return v >= 1 && v <= max ? v : -1;
+    return v <= max ? v : -1;
+}
+
+/* A whole number from 1 to max (tb_parse_whole's form); -1 otherwise. */
+static long parse_count(const char *s, long max)
+{
+    const long v = tb_parse_whole(s, max);
+    return v >= 1 ? v : -1;
 }
 
 int tb_parse_fault(const char *s, tb_fault *fault, long *n)

@@ -48,6 +48,10 @@ static inline const tb_config *tb_config_get(void)
     return c ? c : tb_config_get_slow();
 }
 
+/* A whole number from 0 to max written in decimal digits alone (no sign, space, base prefix or trailing text, at
+ * most 18 digits); -1 otherwise. */
+TB_HIDDEN long tb_parse_whole(const char *s, long max);
+
 /* "oom", "error:3", ...: *fault and *n; -1 when not such a value. */
 TB_HIDDEN int tb_parse_fault(const char *s, tb_fault *fault, long *n);
 

@@ -129,8 +129,9 @@ int tb_cost_load(tb_cost_params *c, const char *path)
         return -1;
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        const int why = fstat(fd, &st) ? errno : S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         close(fd);
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        errno = why;
         return -1;
     }
     char text[4096];
