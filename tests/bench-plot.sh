@@ -55,3 +55,13 @@ for tool in "$bench" "${top_builddir:-.}/tools/tileblas-calibrate"; do
     { echo "FAIL: $tool --version"; exit 1; }
 done
 echo "PASS: --help and --version of tileblas-bench and tileblas-calibrate"
+# and their man pages name every option the tools take (roff's \- read as -)
+man=${top_srcdir:-.}/doc
+for opt in plot-csv help version repeats shape sweep; do
+  tr -d '\\' <"$man/tileblas-bench.1" | grep -q -- "--$opt" || { echo "FAIL: tileblas-bench(1) does not name --$opt"; exit 1; }
+done
+for opt in stdout quick help version; do
+  tr -d '\\' <"$man/tileblas-calibrate.1" | grep -q -- "--$opt" ||
+    { echo "FAIL: tileblas-calibrate(1) does not name --$opt"; exit 1; }
+done
+echo "PASS: the man pages name --plot-csv, --help, --version and the other options"
