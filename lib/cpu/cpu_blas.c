@@ -233,15 +233,12 @@ static void register_atfork(void)
 
 const tb_blas_fn *tb_cpu_blas_slow(tb_entry_id i, const void *map, const void *start)
 {
-    static caller spare; /* without memory for another caller: found again on each call */
+    static caller anyone; /* without memory for another caller: the global scope's, as for code in no object */
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&resolving);
     caller *c = list_caller(map, start);
-    if (!c) {
-        memset(&spare, 0, sizeof spare);
-        spare.pub.map = map;
-        c = &spare;
-    }
+    if (!c)
+        c = &anyone;
     if (!atomic_load_explicit(&c->pub.fn[i], memory_order_relaxed)) {
         resolve(c, i);
         atomic_store_explicit(&c->pub.fn[i], &c->found[i], memory_order_release);
