@@ -1,14 +1,13 @@
 /*
  * The body of every exported entry point, whatever its ABI: a call from inside the BLAS beneath (tb_nested), or one
  * whose BLAS could only be guessed, goes straight to the BLAS beneath that caller, untouched and uncounted; a tiny
- * call (lib/route/tiny.h)
- * goes straight to it too, counted first so that the call to it is the last thing done; any other goes to
- * tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its tb_abi_ops).  The BLAS
- * beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the expansion: p (a
- * tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the caller's
- * arguments and says whether it may be a tiny call (valid, not a quick return: tb_tiny_valid); call is the BLAS
- * beneath's function type and args the caller's arguments, in parentheses; the record's type comes next, then its
- * initialiser.
+ * call (lib/route/tiny.h) goes straight to it too, counted first so that the call to it is the last thing done; any
+ * other goes to tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its
+ * tb_abi_ops).  The BLAS beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the
+ * expansion: p (a tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the
+ * caller's arguments and says whether it may be a tiny call (valid, not a quick return: tb_tiny_valid); call is
+ * the BLAS beneath's function type and args the caller's arguments, in parentheses; the record's type comes next,
+ * then its initialiser.
  */
 #ifndef TB_ENTRY_BODY_H
 #define TB_ENTRY_BODY_H
