@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gemm.h"
+#include "core.h"
 
 _Static_assert(sizeof(long) == 8, "an integer argument slot of 64 bits");
 
@@ -40,7 +40,7 @@ typedef long tb_slot;
 #define TB_F77_C_GEMM_ARGS TB_F77_GEMM_ARGS(void) /* interleaved (real, imaginary) pairs of float */
 #define TB_F77_Z_GEMM_ARGS TB_F77_GEMM_ARGS(void) /* of double */
 
-/* Every entry point and alias of lib/entries.h, declared. */
+/* Every entry point and alias of base/entries.h, declared. */
 #define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_GEMM_ARGS);
 #define TB_DECLARE_ENTRY(id, name, abi, width, type, op, fallback) TB_DECLARE_##op(abi, type, name)
 #define TB_DECLARE_ALIAS(target, name, abi, type, op) TB_DECLARE_##op(abi, type, name)

@@ -1,5 +1,5 @@
 /* The CBLAS names of GEMM (cblas_sgemm, cblas_dgemm, cblas_cgemm, cblas_zgemm and their ILP64 names;
- * lib/entries.h): a call the reference CBLAS accepts is handed to the core as a column-major problem; any other
+ * base/entries.h): a call the reference CBLAS accepts is handed to the core as a column-major problem; any other
  * goes to the BLAS beneath unchanged. */
 #include <config.h>
 #include <stdio.h>
@@ -81,7 +81,7 @@ static void piece(const tb_blas_fn *f, const tb_kproblem *p)
     call(f, &x);
 }
 
-static void describe(const tb_gemm *g, char *buf, size_t size)
+static void describe(const tb_call *g, char *buf, size_t size)
 {
     const cblas_call *x = g->raw;
     const int row = x->order == ROW_MAJOR;
@@ -99,7 +99,7 @@ static int cblas_trans(int t, tb_type type)
 
 /* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
  * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when the order and both
- * transposes are CBLAS's.  Inline on the arguments as they came: the tiny calls' test (lib/route/tiny.h) copies nothing. */
+ * transposes are CBLAS's.  Inline on the arguments as they came: the tiny calls' test (lib/decide/tiny.h) copies nothing. */
 static inline __attribute__((always_inline)) int problem(tb_type type, int wide, int order, int TransA, int TransB,
                                                          tb_slot M, tb_slot N, tb_slot K, tb_slot lda, tb_slot ldb,
                                                          tb_slot ldc, tb_kproblem *p)
@@ -152,7 +152,7 @@ static void reissue(const tb_blas_fn *f, const void *raw)
 static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info, reissue,
                                      piece };
 
-/* The CBLAS names of GEMM (lib/entries.h), defined: T the elements' C type and S the scalars', U the scalar's
+/* The CBLAS names of GEMM (base/entries.h), defined: T the elements' C type and S the scalars', U the scalar's
  * member, t the type; ALPHA the real part of alpha, read once the call is known valid (for the tiny calls' test) */
 #define DEFINE_CBLAS_GEMM(id, name, T, S, U, t, ALPHA)                                                             \
     TB_EXPORT void name(TB_CBLAS_GEMM_ARGS(T, S))                                                                  \

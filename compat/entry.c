@@ -5,7 +5,7 @@
 
 __thread tb_inside tb_inside_blas;
 
-int tb_entry_whole(const tb_gemm *g)
+int tb_entry_whole(const tb_call *g)
 {
     const tb_abi_ops *abi = (const tb_abi_ops *)g->via;
     if (!g->beneath->fn)
@@ -14,7 +14,7 @@ int tb_entry_whole(const tb_gemm *g)
     return 0;
 }
 
-int tb_entry_part(const tb_gemm *g, const tb_kproblem *p)
+int tb_entry_part(const tb_call *g, const tb_kproblem *p)
 {
     const tb_abi_ops *abi = (const tb_abi_ops *)g->via;
     if (!g->beneath->fn)
@@ -25,9 +25,9 @@ int tb_entry_part(const tb_gemm *g, const tb_kproblem *p)
 
 void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi)
 {
-    tb_gemm g = { .entry = entry, .via = &abi->via, .raw = raw, .beneath = f };
+    tb_call g = { .entry = entry, .via = &abi->via, .raw = raw, .beneath = f };
     if (abi->problem(raw, f->wide, &g.p))
-        tb_gemm_run(&g);
+        tb_call_run(&g);
     else if (f->fn)
         abi->reissue(f, raw); /* the BLAS beneath reports it, or computes what it accepts */
     else

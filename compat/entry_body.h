@@ -1,7 +1,7 @@
 /*
  * The body of every exported entry point, whatever its ABI: a call from inside the BLAS beneath (tb_nested), or one
  * whose BLAS could only be guessed, goes straight to the BLAS beneath that caller, untouched and uncounted; a tiny
- * call (lib/route/tiny.h) goes straight to it too, counted first so that the call to it is the last thing done; any
+ * call (lib/decide/tiny.h) goes straight to it too, counted first so that the call to it is the last thing done; any
  * other goes to tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its
  * tb_abi_ops).  The BLAS beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the
  * expansion: p (a tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the
@@ -12,6 +12,7 @@
 #ifndef TB_ENTRY_BODY_H
 #define TB_ENTRY_BODY_H
 
+#include "core.h"
 #include "cpu_blas.h"
 #include "tiny.h"
 
@@ -89,8 +90,8 @@ static inline __attribute__((always_inline)) int tb_nested(const void *ret, cons
     } while (0)
 
 /* tb_reissue's whole and part for every ABI: 0, or -1 when there is no BLAS beneath */
-TB_HIDDEN int tb_entry_whole(const tb_gemm *g);
-TB_HIDDEN int tb_entry_part(const tb_gemm *g, const tb_kproblem *p);
+TB_HIDDEN int tb_entry_whole(const tb_call *g);
+TB_HIDDEN int tb_entry_part(const tb_call *g, const tb_kproblem *p);
 
 /* Every other call: to the core when valid; else back to the BLAS beneath, or with none, reported as it would. */
 TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi);
@@ -111,7 +112,7 @@ TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const vo
     const record x = { __VA_ARGS__ };                                                                              \
     tb_entry_checked(entry, f, &x, &this_abi)
 
-/* Every row of lib/entries.h as TB_DEFINE_<ABI>_<type>_<op>(id, name): each ABI's file defines its own kind of
+/* Every row of base/entries.h as TB_DEFINE_<ABI>_<type>_<op>(id, name): each ABI's file defines its own kind of
  * row and leaves the others' empty. */
 #define TB_DEFINE_ENTRY(id, name, abi, width, type, op, fallback) TB_DEFINE_##abi##_##type##_##op(id, name)
 

@@ -1,5 +1,5 @@
 /* The Fortran names of GEMM (sgemm_, dgemm_, cgemm_, zgemm_, the names without the trailing underscore and the
- * ILP64 names; lib/entries.h): a call the reference accepts is handed to the core; any other goes to the BLAS beneath
+ * ILP64 names; base/entries.h): a call the reference accepts is handed to the core; any other goes to the BLAS beneath
  * unchanged. */
 #include <config.h>
 #include <stdio.h>
@@ -55,7 +55,7 @@ static void piece(const tb_blas_fn *f, const tb_kproblem *p)
     call(f, &x);
 }
 
-static void describe(const tb_gemm *g, char *buf, size_t size)
+static void describe(const tb_call *g, char *buf, size_t size)
 {
     const f77_call *x = g->raw;
     snprintf(buf, size, "%c%c M=%lld N=%lld K=%lld", *x->transa, *x->transb, (long long)g->p.m, (long long)g->p.n,
@@ -68,7 +68,7 @@ static inline int64_t read_int(const void *p, int wide)
 }
 
 /* The caller's integers as the problem they describe, read at the width of the BLAS beneath; 1 when both
- * transposes are valid characters.  Inline on the arguments as they came: the tiny calls' test (lib/route/tiny.h) copies
+ * transposes are valid characters.  Inline on the arguments as they came: the tiny calls' test (lib/decide/tiny.h) copies
  * nothing.  ALPHA and BETA are the caller's to read after the checks (reference SGEMM reads them after them). */
 static inline __attribute__((always_inline)) int problem(tb_type type, int w, const char *transa,
                                                          const char *transb, const void *m, const void *n,
@@ -110,7 +110,7 @@ static void reissue(const tb_blas_fn *f, const void *raw)
 static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info, reissue,
                                      piece };
 
-/* The Fortran names of GEMM and their aliases (lib/entries.h), defined: T the C type, t the type, R the type of
+/* The Fortran names of GEMM and their aliases (base/entries.h), defined: T the C type, t the type, R the type of
  * alpha's real part (the first of its two parts for a complex type) */
 #define DEFINE_F77_GEMM(id, name, T, t, R)                                                                         \
     TB_EXPORT void name(TB_F77_GEMM_ARGS(T))                                                                       \

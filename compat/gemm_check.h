@@ -3,7 +3,7 @@
 #ifndef TB_GEMM_CHECK_H
 #define TB_GEMM_CHECK_H
 
-#include "gemm.h"
+#include "call.h"
 
 static inline int64_t tb_max1(int64_t x)
 {

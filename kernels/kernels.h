@@ -7,87 +7,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base.h"
+#include "problem.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define TB_KERNEL_HIDDEN __attribute__((visibility("hidden")))
-
-/* Element types.  Every layer names a matrix's type with this; the sizes are the bytes of one element.  The
- * complex types (C, Z: single and double precision) are stored interleaved, real part first, as BLAS has them. */
-typedef enum tb_type { TB_TYPE_S = 0, TB_TYPE_D, TB_TYPE_C, TB_TYPE_Z, TB_TYPE_COUNT } tb_type;
-#define TB_TYPE_BIT(t) (1u << (t))
-static inline int tb_type_complex(tb_type t)
-{
-    return t == TB_TYPE_C || t == TB_TYPE_Z;
-}
-static inline unsigned tb_type_size(tb_type t)
-{
-    return t == TB_TYPE_S ? 4 : t == TB_TYPE_Z ? 16 : 8;
-}
-/* real flops of one multiply-add of two elements: 2, or 8 for complex ones (the count BLAS benchmarks use) */
-static inline double tb_type_flops(tb_type t)
-{
-    return tb_type_complex(t) ? 8.0 : 2.0;
-}
-
-/*
- * C = alpha * op(A) * op(B) + beta * C, column-major, all pointers on the device, elements of type `type`.
- * op(A) is m x k (A stored m x k, or k x m when transa), op(B) k x n; C is m x n with leading dimension ldc.
- * transa, transb: 0 (op(X) = X), 1 (X^T), or for complex types 2 (X^H, the conjugate transpose).
- * alpha and beta are held as double, which represents every float exactly; for complex types alpha_im and
- * beta_im are their imaginary parts (0 for real types).
- * Contract: m, n, k >= 1 (the core answers calls with nothing to multiply itself);
- * when beta == 0, C is not read (NaN or Inf in C do not propagate); only the m x n part of C is written.
- */
-/* The fields of a problem, with elements of type T and scalars of type S (a kernel's typed view uses the same) */
-#define TB_PROBLEM_FIELDS(T, S)                                                                                     \
-    int transa, transb;                                                                                             \
-    int64_t m, n, k;                                                                                                \
-    S alpha, beta;                                                                                                  \
-    const T *a;                                                                                                     \
-    int64_t lda;                                                                                                    \
-    const T *b;                                                                                                     \
-    int64_t ldb;                                                                                                    \
-    T *c;                                                                                                           \
-    int64_t ldc;
-
-typedef struct tb_kproblem {
-    tb_type type;
-    TB_PROBLEM_FIELDS(void, double)
-    double alpha_im, beta_im;
-} tb_kproblem;
-
-/* alpha == 0 (both parts): nothing to multiply */
-static inline int tb_alpha_zero(const tb_kproblem *p)
-{
-    return p->alpha == 0.0 && p->alpha_im == 0.0;
-}
-
-/* beta == 0 (both parts): C is not read */
-static inline int tb_beta_zero(const tb_kproblem *p)
-{
-    return p->beta == 0.0 && p->beta_im == 0.0;
-}
-
-/* Element i of an array of esize-byte elements */
-static inline void *tb_at(const void *base, int64_t i, unsigned esize)
-{
-    return (char *)base + i * (int64_t)esize;
-}
-
-/* p restricted to rows [i0, i0 + rows) and columns [j0, j0 + cols) of C: op(A)'s rows and op(B)'s columns with them */
-static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
-{
-    tb_kproblem t = *p;
-    const unsigned e = tb_type_size(t.type);
-    t.m = rows, t.n = cols;
-    t.a = tb_at(t.a, t.transa ? i0 * t.lda : i0, e);
-    t.b = tb_at(t.b, t.transb ? j0 : j0 * t.ldb, e);
-    t.c = tb_at(t.c, i0 + j0 * t.ldc, e);
-    return t;
-}
 
 /* The contract of a kernel.  workspace: the device bytes it needs for p (0: none), which the caller allocates
  * on the launch's stream and frees after it; launch: queue the kernel on stream (a cudaStream_t) with that
@@ -99,31 +25,24 @@ typedef int (*tb_kernel_launch)(const tb_kproblem *p, void *workspace, void *str
 /* A kernel's takes: 1 when it runs p itself, 0 when it hands p to the kernel named in its row's `instead`. */
 typedef int (*tb_kernel_takes)(const tb_kproblem *p);
 
-/* The arithmetic of single-precision products (TILEBLAS_MATH): FP32's accuracy on the tensor cores (fp32-tc), FP32
- * on the FP32 units (fp32), or TF32 (tf32: inputs rounded to 11 bits, for programs that accept it).  Double
- * precision has one, FP64. */
-typedef enum tb_math { TB_MATH_FP32_TC = 0, TB_MATH_FP32, TB_MATH_TF32, TB_MATH_COUNT } tb_math;
-#define TB_MATH_BIT(m) (1u << (m))
-TB_KERNEL_HIDDEN extern const char *const tb_math_names[]; /* by tb_math */
-
 /* The kernels, numbered in one order (kernels/list.h): their names, types and single-precision math, known to the
  * library proper, and their launchers, workspace and takes functions, which only the GPU side has (it is built
  * with CUDA).  With no CUDA there are none (count 0). */
-TB_KERNEL_HIDDEN extern const char *const tb_kernel_names[];
-TB_KERNEL_HIDDEN extern const unsigned tb_kernel_types[];
-TB_KERNEL_HIDDEN extern const unsigned tb_kernel_maths[];
-TB_KERNEL_HIDDEN extern const int tb_kernel_count;
-TB_KERNEL_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
-TB_KERNEL_HIDDEN extern const tb_kernel_workspace tb_kernel_workspaces[];
-TB_KERNEL_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
-TB_KERNEL_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
+TB_HIDDEN extern const char *const tb_kernel_names[];
+TB_HIDDEN extern const unsigned tb_kernel_types[];
+TB_HIDDEN extern const unsigned tb_kernel_maths[];
+TB_HIDDEN extern const int tb_kernel_count;
+TB_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
+TB_HIDDEN extern const tb_kernel_workspace tb_kernel_workspaces[];
+TB_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
+TB_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
 /* index of the best kernel for t (for single precision, real or complex, of those of math m, else of any), or -1 if
  * none */
-TB_KERNEL_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
+TB_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
 /* what kernel's products of type t are: "fp32-tc", "fp32", "tf32" or "fp64" (double precision, real or complex) */
-TB_KERNEL_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);
+TB_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);
 /* GPU side: the kernel that runs p when `kernel` is asked to (kernel itself, or the one it hands p to) */
-TB_KERNEL_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
+TB_HIDDEN int tb_kernel_for(int kernel, const tb_kproblem *p);
 
 /*
  * Operands prepared once for several products.  The host pipeline sends each row block of op(A) and each panel of
@@ -146,77 +65,77 @@ typedef struct tb_kernel_prep {
                   int64_t b_rows, int64_t j0, void *workspace, void *stream);
 } tb_kernel_prep;
 /* GPU side: the prepared operands of kernel `kernel`, NULL for one without */
-TB_KERNEL_HIDDEN const tb_kernel_prep *tb_kernel_prep_of(int kernel);
-TB_KERNEL_HIDDEN extern const tb_kernel_prep tb_prep_tc128, tb_prep_tc32, tb_prep_tf32;
-TB_KERNEL_HIDDEN extern const tb_kernel_prep tb_prep_c4m_blocked, tb_prep_c4m_tf32, tb_prep_c4m_tc32, tb_prep_z4m_dmma;
+TB_HIDDEN const tb_kernel_prep *tb_kernel_prep_of(int kernel);
+TB_HIDDEN extern const tb_kernel_prep tb_prep_tc128, tb_prep_tc32, tb_prep_tf32;
+TB_HIDDEN extern const tb_kernel_prep tb_prep_c4m_blocked, tb_prep_c4m_tf32, tb_prep_c4m_tc32, tb_prep_z4m_dmma;
 
 /* the launchers, one per .cu */
-TB_KERNEL_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_tiled16(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_tiled32(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_block64(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_naive(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_tiled16(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_tiled32(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_block64(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_block128(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_block256(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_blocked(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_blocked(const tb_kproblem *p);
 /* blocked with a transposed op(B) complex pairs (kernels/complex.cu): b and ldb the stored complex matrix read as
  * real (2n rows, k / 2 columns), its imaginary parts negated where transb is 2 (the conjugate transpose); k even */
-TB_KERNEL_HIDDEN int tb_launch_blocked_pairs(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_blocked_pairs(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_blocked_pairs(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_blocked_pairs(const tb_kproblem *p);
 /* blocked with op(A) the 2 x 2 blocks of interleaved complex numbers (as tb_launch_dmma_blocks), and op(B) real
  * with transb N or complex pairs with T or C (as tb_launch_blocked_pairs); m and k even */
-TB_KERNEL_HIDDEN int tb_launch_blocked_blocks(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_blocked_blocks(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_dmma128(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_dmma64x32(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_blocked_blocks(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_blocked_blocks(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_dmma128(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_dmma128x64(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_dmma64x128(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_dmma64x32(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_dmma(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_dmma(const tb_kproblem *p);
 /* dmma with op(A) the 2 x 2 blocks [re -im; im re] of interleaved complex numbers, read in place (kernels/complex.cu):
  * a and lda the stored complex matrix read as real (op N: 2m rows, k / 2 columns; T, or C for the conjugate
  * transpose (transa 2): k rows, m / 2 columns); where transb is T or C (2: conjugate), op(B) is read in place too,
  * as the real view of the complex op(B) (rows 2l, 2l + 1: its parts): b and ldb the stored complex matrix read as
  * real (2n rows, k / 2 columns); with transb N, b is real as for dmma.  Workspace as tb_workspace_dmma's */
-TB_KERNEL_HIDDEN int tb_launch_dmma_blocks(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_dmma_blocks(const tb_kproblem *p, void *workspace, void *stream);
 /* dmma with op(A) real and a transposed op(B) complex pairs, as in tb_launch_dmma_blocks */
-TB_KERNEL_HIDDEN int tb_launch_dmma_pairs(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN int tb_launch_tc128(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_tc128(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_takes_tc128(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_tc32(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_tc32(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_dmma_pairs(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN int tb_launch_tc128(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_tc128(const tb_kproblem *p);
+TB_HIDDEN int tb_takes_tc128(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_tc32(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_tc32(const tb_kproblem *p);
+TB_HIDDEN int tb_takes_tc32(const tb_kproblem *p);
 /* tc32 with op(A) complex blocks, and a transposed op(B) complex pairs, as tb_launch_dmma_blocks (above), where
  * tb_takes_tc32, and elsewhere blocked's (tb_launch_blocked_blocks) */
-TB_KERNEL_HIDDEN int tb_launch_tc32_blocks(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_tc32_blocks(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_tc32_blocks(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_tc32_blocks(const tb_kproblem *p);
 /* tc32 with op(A) real and a transposed op(B) complex pairs, where tb_takes_tc32 (elsewhere blocked's pairs) */
-TB_KERNEL_HIDDEN int tb_launch_tc32_pairs(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_tc32_pairs(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_takes_tf32(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_tc32_pairs(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_tc32_pairs(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_tf32(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p);
+TB_HIDDEN int tb_takes_tf32(const tb_kproblem *p);
 /* complex products as complex numbers, op(A) and op(B) read as stored (kernels/cx.cu): on the FP32 or FP64 units,
  * and ZGEMM on the FP64 tensor cores */
-TB_KERNEL_HIDDEN int tb_launch_cx_simt(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_cx_simt(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_cx_dmma(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_cx_dmma(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_cx_simt(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_cx_simt(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_cx_dmma(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_cx_dmma(const tb_kproblem *p);
 /* complex products as four real ones (kernels/complex.cu), on the real kernel named */
-TB_KERNEL_HIDDEN int tb_launch_c4m_blocked(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_c4m_blocked(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_c4m_tf32(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tf32(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_c4m_tc32(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tc32(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_z4m_dmma(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_z4m_dmma(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_c4m_blocked(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_c4m_blocked(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_c4m_tf32(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_c4m_tf32(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_c4m_tc32(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_c4m_tc32(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_z4m_dmma(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_z4m_dmma(const tb_kproblem *p);
 /* the same with op(A) read in place by the real kernel (tb_launch_tc32_blocks, tb_launch_dmma_blocks) */
-TB_KERNEL_HIDDEN int tb_launch_c4m_tc32_inplace(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_c4m_tc32_inplace(const tb_kproblem *p);
-TB_KERNEL_HIDDEN int tb_launch_z4m_dmma_inplace(const tb_kproblem *p, void *workspace, void *stream);
-TB_KERNEL_HIDDEN size_t tb_workspace_z4m_dmma_inplace(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_c4m_tc32_inplace(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_c4m_tc32_inplace(const tb_kproblem *p);
+TB_HIDDEN int tb_launch_z4m_dmma_inplace(const tb_kproblem *p, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_z4m_dmma_inplace(const tb_kproblem *p);
 
 #ifdef __cplusplus
 }

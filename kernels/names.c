@@ -20,7 +20,7 @@ const unsigned tb_kernel_maths[] = { 0 };
 const int tb_kernel_count = 0;
 #endif
 
-const char *const tb_math_names[] = { "fp32-tc", "fp32", "tf32" };
+
 
 int tb_kernel_find(const char *name)
 {

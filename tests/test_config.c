@@ -17,7 +17,8 @@
 
 static const char *vars[] = { "TILEBLAS_MODE",        "TILEBLAS_KERNEL",       "TILEBLAS_CPU_BLAS",  "TILEBLAS_VERBOSE",
                               "TILEBLAS_CALIBRATION", "TILEBLAS_COPY_THREADS", "TILEBLAS_GPU_MEMORY",
-                              "TILEBLAS_FAULT", "TILEBLAS_SUMMARY", "TILEBLAS_MATH" };
+                              "TILEBLAS_FAULT", "TILEBLAS_SUMMARY", "TILEBLAS_MATH", "TILEBLAS_DEVICES",
+                              "TILEBLAS_RUN_PID" };
 
 /* Parse with the given variables set (name=value pairs, NULL-terminated); returns what went to stderr. */
 static char warnings[4096];
@@ -204,6 +205,15 @@ START_TEST(device_lists)
                                        "12345", "0-", "-", "0--1", "0-1-2", "ALL", "0-4", "0,1,2,3,4", "+1" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         ck_assert_msg(tb_parse_devices(bad[i], l, 4) == -1, "\"%s\" taken", bad[i]);
+    /* TILEBLAS_DEVICES: the first device unless it says otherwise; a bad list warns and keeps that */
+    ck_assert_int_eq(parse_with(NULL).devices, 0);
+    ck_assert_str_eq(warnings, "");
+    ck_assert_int_eq(parse_with((const char *[]){ "TILEBLAS_DEVICES", "all", NULL }).devices, TB_ALL_DEVICES);
+    tb_config cfg = parse_with((const char *[]){ "TILEBLAS_DEVICES", "2,0-1", NULL });
+    ck_assert(cfg.devices == 3 && cfg.device_list[0] == 2 && cfg.device_list[1] == 0 && cfg.device_list[2] == 1);
+    ck_assert_str_eq(warnings, "");
+    ck_assert_int_eq(parse_with((const char *[]){ "TILEBLAS_DEVICES", "0,0", NULL }).devices, 0);
+    ck_assert_msg(strstr(warnings, "tileblas: TILEBLAS_DEVICES='0,0' is not"), "%s", warnings);
 }
 END_TEST
 
@@ -399,9 +409,9 @@ START_TEST(values_shown_escaped)
 }
 END_TEST
 
-static tb_gemm shape(int64_t m, int64_t n, int64_t k, float alpha, float beta)
+static tb_call shape(int64_t m, int64_t n, int64_t k, float alpha, float beta)
 {
-    tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = alpha, .p.beta = beta };
+    tb_call g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = alpha, .p.beta = beta };
     return g;
 }
 
@@ -423,7 +433,7 @@ START_TEST(auto_decisions)
         { 16384, 16384, 64, 1.5f, 1 }, { 64, 16384, 16384, 0, 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tb_gemm g = shape(cases[i].m, cases[i].n, cases[i].k, 1, cases[i].beta);
+        tb_call g = shape(cases[i].m, cases[i].n, cases[i].k, 1, cases[i].beta);
         tb_cost t;
         int gpu = tb_route_auto_wants_gpu(&g, &cfg, &t);
         ck_assert_msg(gpu == cases[i].gpu, "%lldx%lldx%lld beta %g: predicted gpu %g s, cpu %g s",
@@ -444,7 +454,7 @@ START_TEST(auto_decisions)
         ck_assert(both.gpu == full.gpu && both.cpu == full.cpu);
     }
     /* the parameters decide: a slow bus keeps even 8192^3 on the CPU, a slow CPU sends 64^3 to the GPU */
-    tb_gemm g = shape(8192, 8192, 8192, 1, 0);
+    tb_call g = shape(8192, 8192, 8192, 1, 0);
     tb_cost t;
     cfg.cost.h2d_a = cfg.cost.h2d_b = cfg.cost.d2h = 1e6;
     ck_assert(!tb_route_auto_wants_gpu(&g, &cfg, &t));
@@ -452,7 +462,7 @@ START_TEST(auto_decisions)
     cfg.cost.cpu_rate[TB_TYPE_S] = 1e8;
     g = shape(64, 64, 64, 1, 0);
     ck_assert(tb_route_auto_wants_gpu(&g, &cfg, &t));
-    ck_assert(tb_gemm_flops(&g) == 2.0 * 64 * 64 * 64);
+    ck_assert(tb_call_flops(&g) == 2.0 * 64 * 64 * 64);
     /* each type by its own rates: a slow CPU for SGEMM leaves DGEMM's 64^3 on the CPU; DGEMM's slower CPU sends a
      * product to the GPU that SGEMM keeps (the built-in rates: 1.3 and 0.62 TFLOP/s on the CPU) */
     g.p.type = TB_TYPE_D;
@@ -460,7 +470,7 @@ START_TEST(auto_decisions)
     cfg.cost = tb_cost_defaults;
     int differ = 0;
     for (int64_t n = 128; n <= 1024 && !differ; n += 16) {
-        tb_gemm s = shape(n, n, n, 1, 0), d = s;
+        tb_call s = shape(n, n, n, 1, 0), d = s;
         d.p.type = TB_TYPE_D;
         tb_cost ts, td;
         const int sg = tb_route_auto_wants_gpu(&s, &cfg, &ts), dg = tb_route_auto_wants_gpu(&d, &cfg, &td);

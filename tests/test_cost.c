@@ -1,4 +1,4 @@
-/* Unit tests of the cost model (lib/route/cost.c): the prediction's formula, the calibration file's format, where it is
+/* Unit tests of the cost model (lib/decide/cost.c): the prediction's formula, the calibration file's format, where it is
  * looked for.  CPU only. */
 #include <config.h>
 #include <check.h>
@@ -12,9 +12,9 @@
 #include "cost.h"
 #include "tiny.h"
 
-static tb_gemm shape(int64_t m, int64_t n, int64_t k, float beta)
+static tb_call shape(int64_t m, int64_t n, int64_t k, float beta)
 {
-    tb_gemm g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = 1.0f, .p.beta = beta };
+    tb_call g = { .p.m = m, .p.n = n, .p.k = k, .p.alpha = 1.0f, .p.beta = beta };
     return g;
 }
 
@@ -33,7 +33,7 @@ START_TEST(prediction)
                                .cpu_call = 1e-6, .cpu_rate = { 1e11, 2e10, 4e11, 1e11 },
                                .cpu_half = { 300, 100, 200, 150 }, .gpu_extra = { 0, 0, 3e-5, 5e-5 } };
     for (int ty = 0; ty < TB_TYPE_COUNT; ty++) {
-        tb_gemm g = shape(100, 200, 300, 0.0f);
+        tb_call g = shape(100, 200, 300, 0.0f);
         g.p.type = (tb_type)ty;
         const double e = ty == TB_TYPE_S ? 4.0 : ty == TB_TYPE_Z ? 16.0 : 8.0, gh = c.gpu_half[ty], ch = c.cpu_half[ty];
         tb_cost t = tb_cost_predict(&c, &g, 0);
@@ -63,7 +63,7 @@ START_TEST(prediction_tc)
     static const int64_t sides[] = { 64, 256, 8192 };
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
         const double d = (double)sides[i], flops = 2.0 * d * d * d;
-        tb_gemm g = shape(sides[i], sides[i], sides[i], 0.0f);
+        tb_call g = shape(sides[i], sides[i], sides[i], 0.0f);
         const tb_cost plain = tb_cost_predict(&c, &g, 0), tc = tb_cost_predict(&c, &g, 1);
         const double f = d / (d + 100), ft = d / (d + 800);
         const double fp32 = flops / (50e12 * f * f * f), on_tc = flops / (150e12 * ft * ft * ft);
@@ -162,7 +162,7 @@ START_TEST(paths)
 }
 END_TEST
 
-/* 1 when p goes the tiny calls' way under the gates as they stand (lib/route/tiny.h) */
+/* 1 when p goes the tiny calls' way under the gates as they stand (lib/decide/tiny.h) */
 static int tiny(int64_t m, int64_t n, int64_t k, tb_type type)
 {
     const tb_kproblem p = { .type = type, .m = m, .n = n, .k = k, .lda = m, .ldb = k, .ldc = m, .alpha = 1.0 };

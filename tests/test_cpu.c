@@ -80,7 +80,7 @@ START_TEST(odd_pointers)
 }
 END_TEST
 
-/* Tiny calls in auto mode with nothing watching take a shorter path (lib/route/tiny.h): still OpenBLAS's bits, still
+/* Tiny calls in auto mode with nothing watching take a shorter path (lib/decide/tiny.h): still OpenBLAS's bits, still
  * counted, still the thread's last call. */
 START_TEST(tiny_unwatched)
 {

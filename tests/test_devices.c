@@ -1,11 +1,11 @@
 /*
- * Several GPUs (builds with -DTB_MULTI_GPU=1, lib/gpu/cuda_gpu.h): host-memory calls spread over the devices, right
+ * Several GPUs (TILEBLAS_DEVICES=all, lib/gpu/cuda_gpu.h): host-memory calls spread over the devices, right
  * within the bound on shapes that split unevenly, with beta = 0 (C NaN) and not, each call's log naming two devices
  * or more; calls on device memory of device 1 run there whichever device is current, and leave the caller's current
  * device and both devices' memory pools as they were; operands on two devices leave C as it was.  A calibration
  * (TILEBLAS_CALIBRATION) of fast host copies and no cost a device makes these modest calls worth spreading.
  * tests/devices.sh runs it twice: as it is, and within a TILEBLAS_GPU_MEMORY that has every block computed tile by
- * tile on its device.  SKIP (77) with fewer than two devices, or in a build without TB_MULTI_GPU.
+ * tile on its device.  SKIP (77) with fewer than two devices.
  */
 #include <config.h>
 #include <check.h>
@@ -211,10 +211,6 @@ int main(void)
         printf("SKIP: fewer than two usable CUDA devices (%d)\n", count);
         return 77;
     }
-#if !defined(TB_MULTI_GPU) || !TB_MULTI_GPU
-    printf("SKIP: built without TB_MULTI_GPU (configure CPPFLAGS=-DTB_MULTI_GPU=1)\n");
-    return 77;
-#endif
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     ctx_get_device = cuda ? (ctx_get_device_fn)dlsym(cuda, "cuCtxGetDevice") : NULL;
     if (!ctx_get_device) {
@@ -231,6 +227,7 @@ int main(void)
     }
     close(fd);
     setenv("TILEBLAS_CALIBRATION", calibration, 1);
+    setenv("TILEBLAS_DEVICES", "all", 1);
     setenv("TILEBLAS_VERBOSE", "1", 1);
     fflush(stderr);
     const int saved_stderr = dup(2);

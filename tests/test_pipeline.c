@@ -493,7 +493,7 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
     tb_pipe_staging st = staging_for(&plan, sh->k, opts);
     sim *s = new_sim(fail_at);
     const tb_devops ops = sim_ops(s);
-    tb_gemm g = { .p = x.p };
+    tb_call g = { .p = x.p };
     const char *err = NULL;
     tb_pipe_times times = { -1, -1, -1 };
     const double t0 = tb_now();
@@ -537,7 +537,7 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
     tb_spread sp = { .count = count, .by_rows = by_rows };
     for (int d = 0; d <= count; d++)
         sp.start[d] = d == count ? (by_rows ? sh->m : sh->n) : d * side;
-    tb_gemm g = { .p = x.p };
+    tb_call g = { .p = x.p };
     tb_spread_part parts[TB_MAX_DEVICES];
     sim *sims[TB_MAX_DEVICES];
     tb_devops ops[TB_MAX_DEVICES];
@@ -713,7 +713,7 @@ START_TEST(refuses_a_staging_slot_too_small)
     tb_plan plan;
     ck_assert_int_eq(tb_plan_make(600, 900, 40, 0, 0, sizeof(float), 3 << 20, &plan), 0);
     tb_pipe_staging st = { .slot_bytes = tb_pipeline_slot_bytes(&plan) / 2 };
-    tb_gemm g = { .p = { .type = TB_TYPE_S, .m = 600, .n = 900, .k = 40, .alpha = 1.0 } };
+    tb_call g = { .p = { .type = TB_TYPE_S, .m = 600, .n = 900, .k = 40, .alpha = 1.0 } };
     const char *err = NULL;
     tb_pipe_times times = { -1, -1, -1 };
     ck_assert_int_eq(tb_pipeline_run(&g, &plan, NULL, &st, &times, &err), 0);

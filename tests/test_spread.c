@@ -1,4 +1,4 @@
-/* Unit tests of how a host-memory call is spread over several devices (lib/route/spread.c), linked against the
+/* Unit tests of how a host-memory call is spread over several devices (lib/decide/spread.c), linked against the
  * core: pure arithmetic, run everywhere.  Random shapes print their seed; TILEBLAS_TEST_SEED replays it. */
 #include <config.h>
 #include <check.h>
@@ -69,7 +69,7 @@ START_TEST(one_device_is_the_single_prediction)
         const tb_type type = (tb_type)draw(0, TB_TYPE_COUNT - 1);
         const int tc = (type == TB_TYPE_S || type == TB_TYPE_C) && draw(0, 1);
         const tb_kproblem p = problem(type, draw(1, 20000), draw(1, 20000), draw(1, 20000), draw(0, 1) ? 0.5 : 0.0);
-        const tb_gemm g = { .p = p };
+        const tb_call g = { .p = p };
         const tb_spread s = spread_of(&p, tc, 1);
         ck_assert_int_eq(s.count, 1);
         ck_assert(s.predicted == tb_cost_predict(&rates, &g, tc).gpu);

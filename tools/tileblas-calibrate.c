@@ -1,5 +1,5 @@
 /*
- * tileblas-calibrate: measures the parameters of auto mode's cost model (lib/route/cost.h) on this machine and writes
+ * tileblas-calibrate: measures the parameters of auto mode's cost model (lib/decide/cost.h) on this machine and writes
  * them where the library looks for them.
  *
  *   tileblas-calibrate [-o FILE | --stdout] [--quick]
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
                                                    tb_config_get()); /* the kernel the calls below run on */
         const double bytes = 4.0 * big * big;
         /* each: the call's time less its fixed cost, its kernel (predicted) and its small operands' trips */
-        tb_gemm g = { .p.m = big, .p.n = thin, .p.k = big, .p.alpha = 1.0f };
+        tb_call g = { .p.m = big, .p.n = thin, .p.k = big, .p.alpha = 1.0f };
         tb_cost_params only = c;
         only.h2d_a = INFINITY;
         double ta = time_call(TB_TYPE_S, TILEBLAS_PATH_GPU, big, thin, big, runs);

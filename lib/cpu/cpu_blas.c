@@ -285,7 +285,7 @@ static void missing(tb_entry_id entry)
                  tb_entries[entry].name);
 }
 
-void tb_cpu_gemm(const tb_gemm *g)
+void tb_cpu_gemm(const tb_call *g)
 {
     if (g->via->whole(g) == 0)
         return;
@@ -293,12 +293,12 @@ void tb_cpu_gemm(const tb_gemm *g)
     tb_builtin_gemm(&g->p);
 }
 
-void tb_cpu_gemm_builtin(const tb_gemm *g)
+void tb_cpu_gemm_builtin(const tb_call *g)
 {
     tb_builtin_gemm(&g->p);
 }
 
-void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p)
+void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p)
 {
     if (g->via->part(g, p) == 0)
         return;

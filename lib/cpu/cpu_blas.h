@@ -7,7 +7,7 @@
 #include <link.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include "gemm.h"
+#include "call.h"
 
 /* An entry point's symbol in the BLAS beneath a caller: its address (NULL when no BLAS has it) and the span of
  * the library that holds it; whether that BLAS takes 64-bit integers (always for the 64_ and scipy_ names; for
@@ -80,15 +80,15 @@ TB_HIDDEN void tb_cpu_report_invalid(tb_entry_id entry, int wide, int info);
 
 /* Run the whole call g on the BLAS beneath, unchanged (results are that BLAS's own, bit for bit); with no BLAS
  * beneath, on a slow built-in loop. */
-TB_HIDDEN void tb_cpu_gemm(const tb_gemm *g);
+TB_HIDDEN void tb_cpu_gemm(const tb_call *g);
 
 /* g on the built-in loop, whatever the BLAS beneath. */
-TB_HIDDEN void tb_cpu_gemm_builtin(const tb_gemm *g);
+TB_HIDDEN void tb_cpu_gemm_builtin(const tb_call *g);
 
 /* The built-in loop itself, for a column-major problem on host memory (lib/cpu/builtin.c) */
 TB_HIDDEN void tb_builtin_gemm(const tb_kproblem *p);
 
 /* The same as tb_cpu_gemm for p, a piece of g (the tiles that the GPU did not finish). */
-TB_HIDDEN void tb_cpu_gemm_part(const tb_gemm *g, const tb_kproblem *p);
+TB_HIDDEN void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p);
 
 #endif

@@ -1,6 +1,6 @@
-/* The GPU side (lib/gpu/gpu_module.h): CUDA started once, its first device (device 0), the pipeline for host
- * operands, calls on device operands in place; calls spread over several devices in builds with TB_MULTI_GPU
- * (lib/gpu/cuda_spread.c). */
+/* The GPU side (lib/gpu/gpu_module.h): CUDA started once, the devices that TILEBLAS_DEVICES allows, the pipeline
+ * for host operands (spread over those devices where that is predicted faster: lib/gpu/cuda_spread.c), calls on
+ * device operands in place on the device that holds them. */
 #include <config.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -141,10 +141,8 @@ static void gpu_init(void)
         snprintf(gpu.why_not, sizeof gpu.why_not, "no CUDA device");
         return;
     }
-#if TB_MULTI_GPU
     gpu.ndevices = tb_cuda_choose_devices(count, gpu.devices);
     tb_copy_threads_for_devices(gpu.ndevices);
-#endif
     struct cudaDeviceProp prop;
     const int caller = enter(gpu.devices[0]);
     if ((e = cudaGetDeviceProperties(&prop, gpu.devices[0])) != cudaSuccess) {
@@ -182,22 +180,6 @@ static int state(const char **text)
     return ok ? 1 : -1;
 }
 
-/* The device memory a call may use on `device` (the current one): what is free (plus what our cache holds) less a
- * margin for other users, and no more than TILEBLAS_GPU_MEMORY.  The plan leaves room in it for the kernels'
- * workspaces. */
-static size_t budget(int device)
-{
-    size_t free_bytes = 0, total = 0;
-    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    size_t have = free_bytes + tb_cuda_cached_bytes(device), margin = total / 16 + ((size_t)256 << 20);
-    size_t b = have > margin ? have - margin : 0;
-    double cap = tb_config_get()->gpu_memory;
-    return cap > 0 && cap < (double)b ? (size_t)cap : b;
-}
-
 void tb_cuda_call_failed(const char *what, cudaError_t e, int device, const char **err)
 {
     static __thread char msg[320];
@@ -213,48 +195,7 @@ void tb_cuda_call_failed(const char *what, cudaError_t e, int device, const char
     }
 }
 
-/* The workspace of the call's kernel for a tile of mb x nb (all of k), for the plan to leave room for */
-struct tile_ws {
-    int kernel;
-    const tb_kproblem *p;
-};
-
-static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
-{
-    const struct tile_ws *t = ctx;
-    tb_kproblem tile = *t->p;
-    tile.m = mb, tile.n = nb;
-    return tb_kernel_workspaces[t->kernel] ? tb_kernel_workspaces[t->kernel](&tile) : 0;
-}
-
-/* TB_NO_PREPARED=1 builds the pipeline that converts the operands for every tile (for timing the two) */
-#ifndef TB_NO_PREPARED
-#define TB_NO_PREPARED 0
-#endif
-
-/* The complex kernels' plans cut C along both sides, so that their operands are prepared once (plan.h, grid): their
- * real forms are four times op(A), too much to make again for every tile.  A real operand's conversion costs
- * little beside its copies, and real plans stay as they were (measured both ways: bench/RESULTS.md).
- * TB_PLAN_PREP_GRID=0 builds the complex ones as before too (for timing the two). */
-#ifndef TB_PLAN_PREP_GRID
-#define TB_PLAN_PREP_GRID 1
-#endif
-
-/* Where the kernel prepares its operands (kernels.h) and would run the plan's tiles itself, and both operands stay
- * whole with room for their prepared forms beside them: each row block and panel prepared once (plan->prep_bytes) */
-static void plan_preparation(const tb_gemm *g, int kernel, size_t budget, tb_plan *plan)
-{
-    const tb_kernel_prep *kp = tb_kernel_prep_of(kernel);
-    if (!kp || !plan->b_resident || TB_NO_PREPARED)
-        return;
-    tb_kproblem tile = g->p;
-    tile.m = plan->mb, tile.n = plan->nb;
-    const size_t a = kp->bytes(&tile, 0, g->p.m), b = kp->bytes(&tile, 1, g->p.n);
-    if (a && b && plan->bytes + plan->ws_bytes + a + b <= budget)
-        plan->prep_bytes[0] = a, plan->prep_bytes[1] = b;
-}
-
-static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err)
+static int gemm(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err)
 {
     r->blocks = 1;
     r->block[0].p = g->p, r->block[0].done = 0, r->block[0].device = -1;
@@ -276,13 +217,11 @@ static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
     tb_cuda_fault_call();
     const char *what = NULL;
     int rc = -1, failed_on = gpu.devices[0], spread = 0;
-#if TB_MULTI_GPU
     tb_spread sp;
     const int tc = (tb_kernel_maths[*kernel] & (TB_MATH_BIT(TB_MATH_FP32_TC) | TB_MATH_BIT(TB_MATH_TF32))) != 0;
     tb_spread_plan(&tb_config_get()->cost, &g->p, tc, gpu.ndevices, &sp);
     if ((spread = sp.count > 1))
         rc = tb_cuda_spread_gemm(g, *kernel, &sp, gpu.devices, r, &what, &failed_on);
-#endif
     const tb_pipe_staging *st = NULL;
     tb_cuda_ctx cc;
     tb_devops ops;
@@ -300,50 +239,9 @@ static int gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **er
     return rc;
 }
 
-/* The plan within `have` bytes, cut along both sides where grid is set (plan.h), with room for the kernels'
- * workspaces where the memory allows; else the plan alone: the workspaces may still find room when the kernels run
- * (they come from the pool), and a kernel without its own runs a slower way (k unsplit, the operands not
- * converted, the complex types on the naive kernel).  0, or -1 when not even the smallest tiles fit. */
-static int make_plan(const tb_gemm *g, int kernel, size_t have, int grid, tb_plan *plan)
-{
-    const tb_kproblem *p = &g->p;
-    const unsigned e = tb_type_size(p->type);
-    const struct tile_ws tws = { kernel, p };
-    const tb_plan_ws ws = { tile_ws_bytes, &tws, grid };
-    if (!tb_plan_make_ws(p->m, p->n, p->k, p->transa, p->transb, e, have, &ws, plan))
-        return 0;
-    return grid ? -1 : tb_plan_make(p->m, p->n, p->k, p->transa, p->transb, e, have, plan);
-}
-
-int tb_cuda_prepare(const tb_gemm *g, int kernel, int device, tb_plan *plan, const tb_pipe_staging **st,
-                    tb_cuda_ctx *cc, tb_devops *ops, const char **what)
-{
-    const size_t have = budget(device);
-    const int grid = TB_PLAN_PREP_GRID && !TB_NO_PREPARED && tb_kernel_prep_of(kernel) && tb_type_complex(g->p.type);
-    int rc = make_plan(g, kernel, have, grid, plan);
-    if (grid) { /* cut both ways only where the kernel then prepares the operands: else as without */
-        if (!rc)
-            plan_preparation(g, kernel, have, plan);
-        if (rc || !plan->prep_bytes[0])
-            rc = make_plan(g, kernel, have, 0, plan);
-    }
-    if (rc) {
-        *what = "device memory (the problem's smallest tiles do not fit)";
-        return -1;
-    }
-    if (!(*st = tb_cuda_staging(device, tb_pipeline_slot_wanted(plan, g->p.k)))) {
-        *what = "pinned host memory";
-        return -1;
-    }
-    *cc = (tb_cuda_ctx){ device, kernel };
-    tb_cuda_ops(cc, ops);
-    plan_preparation(g, kernel, have, plan);
-    return 0;
-}
-
 /* The device-side problem of gemm_resident: host operands copied into buffers from the cache.  Returns
  * the error (simulated ones included, TILEBLAS_FAULT) with *what naming the step, or cudaSuccess. */
-static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], const tb_devops *ops, void *tmp[3],
+static cudaError_t resident(const tb_call *g, int kernel, const tb_where w[3], const tb_devops *ops, void *tmp[3],
                             const char **what)
 {
     tb_kproblem p = g->p;
@@ -392,7 +290,7 @@ static cudaError_t resident(const tb_gemm *g, int kernel, const tb_where w[3], c
                         (size_t)cols[2], cudaMemcpyDeviceToHost);
 }
 
-static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err)
+static int gemm_resident(const tb_call *g, int *kernel, const tb_where w[3], int *device, const char **err)
 {
     if (usable(err) <= 0)
         return -1;
@@ -402,10 +300,6 @@ static int gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], int
     }
     const int dev = *device >= 0 ? *device : gpu.devices[0];
     *device = dev;
-    if (!TB_MULTI_GPU && dev != gpu.devices[0]) {
-        *err = "an operand is on a CUDA device other than device 0 (tileblas uses device 0)";
-        return -1;
-    }
     if (dev >= TB_MAX_DEVICES) {
         *err = "an operand is on a CUDA device beyond the 16 that tileblas can use";
         return -1;

@@ -6,16 +6,9 @@
 #include "cuda_ops.h"
 #include "gpu.h"
 
-/* TB_MULTI_GPU=1 builds calls from host memory spread over several devices (lib/route/spread.h), on the devices
- * that TILEBLAS_DEVICES allows ("all", the default, or a list of CUDA's device numbers: tb_parse_devices).  Off by
- * default: it has not yet run on a host with two GPUs (doc/NOTES.md, "Several GPUs"). */
-#ifndef TB_MULTI_GPU
-#define TB_MULTI_GPU 0
-#endif
-
-/* The plan (with room for the kernel's workspaces where it fits), staging and interface for computing g with
+/* lib/gpu/cuda_plan.c: the plan (with room for the kernel's workspaces where it fits), staging and interface for computing g with
  * kernel on `device`, which is current: 0, or -1 with *what naming what could not be had */
-TB_HIDDEN int tb_cuda_prepare(const tb_gemm *g, int kernel, int device, tb_plan *plan, const tb_pipe_staging **st,
+TB_HIDDEN int tb_cuda_prepare(const tb_call *g, int kernel, int device, tb_plan *plan, const tb_pipe_staging **st,
                               tb_cuda_ctx *cc, tb_devops *ops, const char **what);
 
 /* A GPU call failed at `what` on `device` with CUDA error e (cudaSuccess for a failure of ours): *err says so.
@@ -29,16 +22,15 @@ static inline void tb_cuda_one_tile(const tb_kproblem *p, tb_plan *plan)
     *plan = (tb_plan){ .mb = p->m, .nb = p->n, .mtiles = 1, .ntiles = 1, .depth = 1, .ctiles = 1 };
 }
 
-#if TB_MULTI_GPU
-/* The devices that calls may use, of the `count` there are, from TILEBLAS_DEVICES (a warning, once, for a list
- * that is not one or names devices that are not there), into devices[]; their number (at least 1) */
+/* lib/gpu/cuda_spread.c: the devices that calls may use, of the `count` there are, as TILEBLAS_DEVICES says (the
+ * first alone unless it says otherwise; a warning, once, for devices that are not there), into devices[]; their
+ * number (at least 1) */
 TB_HIDDEN int tb_cuda_choose_devices(int count, int *devices);
 
 /* g spread as sp says, block d on devices[d] (made current on the block's thread; the first on the caller's):
  * 0, or -1 with *what (and *failed_on, the device) for the first block that failed; *r: what each block wrote.
  * Lock held, the first device current. */
-TB_HIDDEN int tb_cuda_spread_gemm(const tb_gemm *g, int kernel, const tb_spread *sp, const int *devices,
+TB_HIDDEN int tb_cuda_spread_gemm(const tb_call *g, int kernel, const tb_spread *sp, const int *devices,
                                   tb_gpu_result *r, const char **what, int *failed_on);
-#endif
 
 #endif

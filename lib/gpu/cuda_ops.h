@@ -36,7 +36,7 @@ TB_HIDDEN size_t tb_cuda_cached_bytes(int device);
 /* Give every cached buffer of the device back to CUDA (after running out of memory). */
 TB_HIDDEN void tb_cuda_trim(int device);
 
-/* TILEBLAS_FAULT (lib/obs/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
+/* TILEBLAS_FAULT (lib/config/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
  * cudaError_t that the simulated fault gives an operation of kind op, or 0; tb_cuda_fault_fired() says whether
  * it gave one during this call (so that the warning can say the failure was simulated). */
 enum { TB_OP_ALLOC, TB_OP_LAUNCH, TB_OP_OTHER };

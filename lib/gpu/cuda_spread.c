@@ -1,11 +1,8 @@
-/* Calls from host memory spread over several devices (lib/gpu/cuda_gpu.h, TB_MULTI_GPU): each block of C planned,
- * staged and computed on its own device, on a thread of its own (lib/gpu/spread_run.h). */
+/* Calls from host memory spread over several devices (lib/gpu/cuda_gpu.h): each block of C planned, staged and
+ * computed on its own device, on a thread of its own (lib/gpu/spread_run.h). */
 #include <config.h>
-#include "cuda_gpu.h"
-
-#if TB_MULTI_GPU
-
 #include <stdlib.h>
+#include "cuda_gpu.h"
 #include "env.h"
 #include "spread_run.h"
 #include "util.h"
@@ -13,22 +10,18 @@
 int tb_cuda_choose_devices(int count, int *devices)
 {
     static _Atomic int warned;
-    const char *s = getenv("TILEBLAS_DEVICES");
-    int list[TB_MAX_DEVICES], n = s && *s ? tb_parse_devices(s, list, TB_MAX_DEVICES) : 0;
-    if (n < 0)
-        tb_warn_once(&warned, "TILEBLAS_DEVICES=%s is not a list of devices (such as 0,1 or 0-3 or all); all are used",
-                     s);
+    const tb_config *cfg = tb_config_get();
     int used = 0;
-    if (n <= 0) {
+    if (cfg->devices == TB_ALL_DEVICES) {
         for (int d = 0; d < count && d < TB_MAX_DEVICES; d++)
             devices[used++] = d;
         return used;
     }
-    for (int i = 0; i < n; i++)
-        if (list[i] < count)
-            devices[used++] = list[i];
-    if (used < n)
-        tb_warn_once(&warned, "TILEBLAS_DEVICES=%s names devices that are not there (%d visible)", s, count);
+    for (int i = 0; i < cfg->devices; i++)
+        if (cfg->device_list[i] < count)
+            devices[used++] = cfg->device_list[i];
+    if (used < cfg->devices)
+        tb_warn_once(&warned, "TILEBLAS_DEVICES names devices that are not there (%d visible)", count);
     if (!used)
         devices[used++] = 0;
     return used;
@@ -36,7 +29,7 @@ int tb_cuda_choose_devices(int count, int *devices)
 
 /* One block's device and outcome, as its thread sees them */
 typedef struct block {
-    tb_gemm part; /* the block as a call of its own */
+    tb_call part; /* the block as a call of its own */
     int kernel, device;
     tb_spread_part *x;
     tb_cuda_ctx cc;
@@ -78,7 +71,7 @@ static void unbind(void *arg)
     tb_cuda_take_moved(&b->moved, &none);
 }
 
-int tb_cuda_spread_gemm(const tb_gemm *g, int kernel, const tb_spread *sp, const int *devices, tb_gpu_result *r,
+int tb_cuda_spread_gemm(const tb_call *g, int kernel, const tb_spread *sp, const int *devices, tb_gpu_result *r,
                         const char **what, int *failed_on)
 {
     tb_spread_part parts[TB_MAX_DEVICES];
@@ -107,5 +100,3 @@ int tb_cuda_spread_gemm(const tb_gemm *g, int kernel, const tb_spread *sp, const
     }
     return rc;
 }
-
-#endif

@@ -58,7 +58,7 @@ static tb_where where(get_attributes_fn f, const void *p, int *device)
     return TB_ON_DEVICE;
 }
 
-int tb_operands_where(const tb_gemm *g, tb_where w[3], int *device)
+int tb_operands_where(const tb_call *g, tb_where w[3], int *device)
 {
     w[0] = w[1] = w[2] = TB_ON_HOST;
     *device = TB_NO_DEVICE;

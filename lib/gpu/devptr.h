@@ -7,7 +7,7 @@
 #ifndef TB_DEVPTR_H
 #define TB_DEVPTR_H
 
-#include "gemm.h"
+#include "call.h"
 
 typedef enum tb_where { TB_ON_HOST = 0, TB_ON_DEVICE, TB_MANAGED } tb_where;
 
@@ -15,10 +15,6 @@ typedef enum tb_where { TB_ON_HOST = 0, TB_ON_DEVICE, TB_MANAGED } tb_where;
  * the process) that holds those in device memory (TB_ON_DEVICE), TB_NO_DEVICE when none is, TB_MIXED_DEVICES when
  * they are on different devices. */
 enum { TB_NO_DEVICE = -1, TB_MIXED_DEVICES = -2 };
-TB_HIDDEN int tb_operands_where(const tb_gemm *g, tb_where w[3], int *device);
-
-/* Calls of fewer flops are not looked at (their operands are taken to be host memory, as the CPU BLAS would take
- * them): asking the driver costs more than a fifth of such a call. */
-#define TB_DEVPTR_MIN_FLOPS 16777216.0
+TB_HIDDEN int tb_operands_where(const tb_call *g, tb_where w[3], int *device);
 
 #endif

@@ -4,7 +4,7 @@
 #define TB_GPU_H
 
 #include "devptr.h"
-#include "gemm.h"
+#include "call.h"
 #include "pipeline.h"
 #include "plan.h"
 #include "spread.h"
@@ -24,7 +24,7 @@ TB_HIDDEN int tb_gpu_usable(const char **why_not);
  * device), -1 when not usable (*text: why). */
 TB_HIDDEN int tb_gpu_state(const char **text);
 
-/* What a GPU call wrote, block by block of C (one block, unless the call was spread over several devices: lib/route/
+/* What a GPU call wrote, block by block of C (one block, unless the call was spread over several devices: lib/decide/
  * spread.h): each block's problem (a part of the call's, tb_kproblem_block), its plan, and how many of its tiles (in
  * the plan's order, tb_pipeline_tile) were written, complete and right; the rest of the block is untouched.  A
  * block that failed before it had a plan has done 0 and a plan of one tile. */
@@ -42,14 +42,14 @@ typedef struct tb_gpu_result {
  * then in *kernel), tile by tile (lib/gpu/pipeline.h).  Returns 0 on success.  Otherwise *err says what failed, *r
  * what was written, and the caller computes the rest on the CPU.  A failure that leaves the device unusable
  * (anything but running out of memory) turns the GPU off for the rest of the process. */
-TB_HIDDEN int tb_gpu_gemm(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err);
+TB_HIDDEN int tb_gpu_gemm(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err);
 
 /* Run g on the GPU with its operands where they are: those in device or managed memory (w[i] != TB_ON_HOST, for
  * A, B, C) in place, host ones copied to the device and (C) back, on *device, the device that holds the device
  * memory (tb_operands_where; with none, the library's first device).  Work is ordered on that device's default
  * stream after what the program queued there, and C is complete on return.  *kernel as for tb_gpu_gemm; *device
  * then the device it ran on.  0, or -1 with *err set and C untouched. */
-TB_HIDDEN int tb_gpu_gemm_resident(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err);
+TB_HIDDEN int tb_gpu_gemm_resident(const tb_call *g, int *kernel, const tb_where w[3], int *device, const char **err);
 
 /* For programs built with the GPU side in them (the tools): its table (lib/gpu/gpu_module.h), used instead of the
  * module.  Called before any call that may use the GPU. */

@@ -10,7 +10,7 @@
 
 #include "devptr.h"
 #include "env.h"
-#include "gemm.h"
+#include "call.h"
 #include "gpu.h"
 #include "pipeline.h"
 #include "plan.h"
@@ -20,8 +20,8 @@ typedef struct tb_gpu_module {
     const char *version; /* PACKAGE_VERSION of the module: it must match the library's */
     int (*usable)(const char **why_not);
     int (*state)(const char **text);
-    int (*gemm)(const tb_gemm *g, int *kernel, tb_gpu_result *r, const char **err);
-    int (*gemm_resident)(const tb_gemm *g, int *kernel, const tb_where w[3], int *device, const char **err);
+    int (*gemm)(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err);
+    int (*gemm_resident)(const tb_call *g, int *kernel, const tb_where w[3], int *device, const char **err);
     void (*take_moved)(double *bytes, tb_pipe_times *times);
 } tb_gpu_module;
 

@@ -8,7 +8,7 @@
 #define TB_HOSTCOPY_H
 
 #include <stdint.h>
-#include "gemm.h"
+#include "call.h"
 
 /* dst (leading dimension dld) = src (leading dimension sld), a rows x cols column-major block of esize-byte
  * elements. */

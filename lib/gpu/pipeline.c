@@ -31,7 +31,7 @@ typedef struct buffers {
 } buffers;
 
 typedef struct run {
-    const tb_gemm *g;
+    const tb_call *g;
     const tb_plan *plan;
     unsigned e;                     /* bytes of an element */
     int64_t slot;                   /* elements in a staging slot */
@@ -469,7 +469,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     return 0;
 }
 
-int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops, const tb_pipe_staging *staging,
+int64_t tb_pipeline_run(const tb_call *g, const tb_plan *plan, const tb_devops *ops, const tb_pipe_staging *staging,
                         tb_pipe_times *times, const char **err)
 {
     buffers d;

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gemm.h"
+#include "call.h"
 #include "plan.h"
 
 typedef struct tb_devops {
@@ -75,13 +75,6 @@ typedef struct tb_pipe_staging {
     int overlap;
 } tb_pipe_staging;
 
-/* Where the calling thread's time went in a run, in seconds: the staging copies in (the caller's operands into the
- * in slots) and out (the out slots into C, and mapping C's pages first), and waits for the device (for a free in
- * slot, or for results). */
-typedef struct tb_pipe_times {
-    double copy_in, copy_out, wait;
-} tb_pipe_times;
-
 /*
  * Compute g (host pointers; m, n, k >= 1, alpha != 0) with plan `plan` on TB_PIPE_QUEUES queues.
  * Returns the number of tiles of C, in the plan's order (tb_pipeline_tile), that were written to the caller's C,
@@ -89,7 +82,7 @@ typedef struct tb_pipe_times {
  * tiles after those are untouched, *err names the operation that failed, and the caller computes the rest.
  * *times: where the time went (also on a failure).
  */
-TB_HIDDEN int64_t tb_pipeline_run(const tb_gemm *g, const tb_plan *plan, const tb_devops *ops,
+TB_HIDDEN int64_t tb_pipeline_run(const tb_call *g, const tb_plan *plan, const tb_devops *ops,
                                   const tb_pipe_staging *staging, tb_pipe_times *times, const char **err);
 
 /* The smallest staging slot for the plan (bytes): a tile's results in at most TB_PIPE_SLOTS / 2 slots. */

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gemm.h"
+#include "call.h"
 
 typedef struct tb_plan {
     int64_t mb, nb;    /* rows and columns of a C tile; the last row block / panel may be smaller */

@@ -2,14 +2,14 @@
 #include <pthread.h>
 #include "spread_run.h"
 
-tb_kproblem tb_spread_block(const tb_gemm *g, const tb_spread *s, int d)
+tb_kproblem tb_spread_block(const tb_call *g, const tb_spread *s, int d)
 {
     const int64_t at = s->start[d], size = s->start[d + 1] - s->start[d];
     return s->by_rows ? tb_kproblem_block(&g->p, at, size, 0, g->p.n) : tb_kproblem_block(&g->p, 0, g->p.m, at, size);
 }
 
 typedef struct job {
-    tb_gemm g; /* the block as a call of its own */
+    tb_call g; /* the block as a call of its own */
     tb_spread_part *part;
 } job;
 
@@ -27,7 +27,7 @@ static void *run_block(void *arg)
     return NULL;
 }
 
-int tb_spread_run(const tb_gemm *g, const tb_spread *s, tb_spread_part *parts)
+int tb_spread_run(const tb_call *g, const tb_spread *s, tb_spread_part *parts)
 {
     job jobs[TB_MAX_DEVICES];
     pthread_t threads[TB_MAX_DEVICES];

@@ -1,5 +1,5 @@
 /*
- * A host-memory call spread over several devices (lib/route/spread.h): block d of C computed by device d's own
+ * A host-memory call spread over several devices (lib/decide/spread.h): block d of C computed by device d's own
  * pipeline (lib/gpu/pipeline.h: its devops, staging and plan), all at once, one host thread a block.  Each block
  * is a call of its own to the pipeline, with its own outcome: the tiles it wrote, or what failed, so that the caller
  * computes on the CPU what each device did not finish.
@@ -29,11 +29,11 @@ typedef struct tb_spread_part {
 } tb_spread_part;
 
 /* Block d of s, of g's problem */
-TB_HIDDEN tb_kproblem tb_spread_block(const tb_gemm *g, const tb_spread *s, int d);
+TB_HIDDEN tb_kproblem tb_spread_block(const tb_call *g, const tb_spread *s, int d);
 
 /* Blocks 0 .. s->count - 1 on parts[0 ..]: block 0 on the calling thread, the others on threads started for the
  * call (a block whose thread cannot be started runs after block 0, on the calling thread).  Returns how many
  * blocks were not written whole (0: all of C). */
-TB_HIDDEN int tb_spread_run(const tb_gemm *g, const tb_spread *s, tb_spread_part *parts);
+TB_HIDDEN int tb_spread_run(const tb_call *g, const tb_spread *s, tb_spread_part *parts);
 
 #endif

@@ -4,7 +4,7 @@
 #define TB_COUNTERS_H
 
 #include <stdatomic.h>
-#include "gemm.h"
+#include "entries.h"
 
 typedef struct tb_counter {
     unsigned long long calls, gpu_failures;

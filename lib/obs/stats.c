@@ -5,12 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "counters.h"
-#include "cpu_blas.h"
 #include "env.h"
-#include "gpu.h"
 #include "kernels.h"
 #include "stats.h"
-#include "tiny.h"
 #include "util.h"
 
 __thread tileblas_call_info tb_stats_last_call;
@@ -30,7 +27,7 @@ static void devices_text(unsigned mask, char *out, size_t size)
         }
 }
 
-static void log_call(const tb_gemm *g, const tb_call_record *r, double flops)
+static void log_call(const tb_call *g, const tb_call_record *r, double flops)
 {
     char call[160], where[192], on[64];
     g->via->describe(g, call, sizeof call);
@@ -68,7 +65,7 @@ static void count(tb_entry_id entry, tb_path path, const char *kernel, double fl
     tb_stats_last_call.gpu_failed = gpu_failed;
 }
 
-void tb_stats_record(const tb_gemm *g, const tb_call_record *r)
+void tb_stats_record(const tb_call *g, const tb_call_record *r)
 {
     double flops = r->path == TB_PATH_NONE ? 0.0 : r->flops;
     const int gpu = r->path == TB_PATH_GPU;
@@ -90,7 +87,6 @@ int tb_stats_timing_wanted(void)
 void tb_stats_get(tileblas_stats *out)
 {
     tb_stats_asked_for = 1;
-    tb_tiny_update(tb_config_get());
     memset(out, 0, sizeof *out);
     tb_counts all;
     tb_counts_sum(&all);
@@ -110,7 +106,6 @@ void tb_stats_get(tileblas_stats *out)
 void tb_stats_reset(void)
 {
     tb_stats_asked_for = 1;
-    tb_tiny_update(tb_config_get());
     tb_counts_reset();
 }
 
@@ -134,26 +129,19 @@ static void summary_line(const char *what, const tb_counter *c)
            c->gpu_failures ? "  (some after a GPU failure)" : "");
 }
 
-/* TILEBLAS_SUMMARY=1 (or TILEBLAS_VERBOSE=2): where the calls went, printed when the program exits. */
-__attribute__((destructor)) static void summary_at_exit(void)
+void tb_stats_summary(const tb_summary_facts *facts)
 {
-    /* a program that never called SGEMM: no configuration read now (no files opened) unless a summary is wanted */
-    const char *v = getenv("TILEBLAS_VERBOSE"), *s = getenv("TILEBLAS_SUMMARY");
-    if (!atomic_load(&tb_config_ready) && (!v || strcmp(v, "2")) && (!s || strcmp(s, "1")))
-        return;
-    if (!tb_config_get()->summary)
-        return;
+    const tb_config *cfg = tb_config_get();
     tb_counter all[3] = { { 0 } };
     tb_counts sum;
     tb_counts_sum(&sum);
     const tb_counter(*count)[3] = sum.c;
     /* Under tileblas-run every process the program starts inherits the request: those that made no call stay
      * quiet, and those that did say which they are.  The program itself (same pid: it was exec'd) always reports. */
-    const char *run = getenv("TILEBLAS_RUN_PID");
     int calls = 0;
     for (int i = 0; i < TB_ENTRY_COUNT; i++)
         calls |= count[i][0].calls || count[i][1].calls || count[i][2].calls;
-    int the_program = !run || atoll(run) == (long long)getpid();
+    int the_program = !cfg->run_pid || cfg->run_pid == (long long)getpid();
     if (!calls && (!the_program || tb_counts_forked()))
         return; /* a child forked from a process that called, and made no call itself: its parent reports */
     if (the_program)
@@ -184,8 +172,8 @@ __attribute__((destructor)) static void summary_at_exit(void)
     tb_msg(" total: %.3f GFLOP in %.3f s of calls, %.3f s with any in progress: %.3f TFLOP/s effective; %.3f GB moved "
            "between host and device",
            1e-9 * flops, seconds, sum.busy, sum.busy > 0 ? 1e-12 * flops / sum.busy : 0.0, 1e-9 * all[TB_PATH_GPU].bytes);
-    const char *text = NULL;
-    int gpu = tb_gpu_state(&text);
+    const char *text = facts->gpu_text;
+    const int gpu = facts->gpu;
     if (gpu > 0)
         tb_msg(" GPU: %s", text);
     else if (gpu < 0)
@@ -199,9 +187,8 @@ __attribute__((destructor)) static void summary_at_exit(void)
     if (by[0])
         tb_msg(" GPU calls by device (a call spread over several counts on each): %s", by);
     for (int i = 0; i < TB_ENTRY_COUNT; i++)
-        for (int n = 0; tb_cpu_blas_name((tb_entry_id)i, n); n++)
+        for (int n = 0; facts->cpu_blas_name((tb_entry_id)i, n); n++)
             tb_msg(" CPU BLAS for %s%s: %s", tb_entries[i].name, n ? " (other callers)" : "",
-                   tb_cpu_blas_name((tb_entry_id)i, n));
-    const tb_config *cfg = tb_config_get();
+                   facts->cpu_blas_name((tb_entry_id)i, n));
     tb_msg(" cost model of auto mode: %s", cfg->cost_source[0] ? cfg->cost_source : "built-in (no calibration file)");
 }

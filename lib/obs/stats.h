@@ -2,9 +2,8 @@
 #ifndef TB_STATS_H
 #define TB_STATS_H
 
-#include "gemm.h"
-#include "pipeline.h"
-#include "route.h"
+#include "call.h"
+#include "entries.h"
 #include "tileblas.h"
 
 typedef struct tb_call_record {
@@ -27,10 +26,6 @@ static inline unsigned tb_device_bit(int device)
     return device < 0 ? 0u : 1u << (device < 31 ? device : 31);
 }
 
-/* Calls of at least this many flops are always timed (16.7 MFLOP: 10 us or more on any path, where two clock
- * reads cost under 0.5 %); smaller ones only once tb_stats_timing_wanted(). */
-#define TB_STATS_TIMED_FLOPS 16777216.0
-
 /* 1 when every call's time is wanted: TILEBLAS_VERBOSE >= 1, or the program has asked for the statistics
  * (tileblas_get_stats or tileblas_reset_stats) at least once. */
 TB_HIDDEN int tb_stats_timing_wanted(void);
@@ -42,8 +37,20 @@ TB_HIDDEN extern _Atomic int tb_stats_asked_for;
 TB_HIDDEN extern __thread tileblas_call_info tb_stats_last_call;
 
 /* Count the call, remember it as this thread's last, and log it when TILEBLAS_VERBOSE >= 1. */
-TB_HIDDEN void tb_stats_record(const tb_gemm *g, const tb_call_record *r);
+TB_HIDDEN void tb_stats_record(const tb_call *g, const tb_call_record *r);
 
+/* What the summary at exit tells beyond the counts, as the core found it: the GPU's state (tb_gpu_state's value
+ * and text) and the CPU BLAS of each entry point (name(entry, n): the n-th library, NULL past the last). */
+typedef struct tb_summary_facts {
+    int gpu;
+    const char *gpu_text;
+    const char *(*cpu_blas_name)(tb_entry_id entry, int n);
+} tb_summary_facts;
+
+/* The summary (TILEBLAS_SUMMARY=1, or TILEBLAS_VERBOSE=2): where the calls went, printed at exit. */
+TB_HIDDEN void tb_stats_summary(const tb_summary_facts *facts);
+
+/* The statistics' getters mark them asked for (tb_stats_asked_for); the caller then closes the tiny calls' gate. */
 TB_HIDDEN void tb_stats_get(tileblas_stats *out);
 TB_HIDDEN void tb_stats_reset(void);
 TB_HIDDEN void tb_stats_last(tileblas_call_info *out);

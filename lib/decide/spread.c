@@ -62,38 +62,3 @@ void tb_spread_plan(const tb_cost_params *c, const tb_kproblem *p, int tc, int d
     s->count = cut(by_rows ? p->m : p->n, best, s->start);
     s->predicted = best_t;
 }
-
-int tb_parse_devices(const char *s, int *list, int max)
-{
-    if (!strcmp(s, "all"))
-        return 0;
-    int count = 0;
-    for (const char *at = s;;) {
-        long ends[2];
-        for (int e = 0; e < 2; e++) { /* a number, or a range lo-hi */
-            const size_t len = strspn(at, "0123456789");
-            if (len == 0 || len > 4)
-                return -1;
-            ends[e] = strtol(at, NULL, 10), at += len;
-            if (e == 0 && *at != '-') {
-                ends[1] = ends[0];
-                break;
-            }
-            at += e == 0;
-        }
-        if (ends[1] < ends[0])
-            return -1;
-        for (long d = ends[0]; d <= ends[1]; d++) {
-            for (int i = 0; i < count; i++)
-                if (list[i] == d)
-                    return -1;
-            if (count == max)
-                return -1;
-            list[count++] = (int)d;
-        }
-        if (!*at)
-            return count;
-        if (*at++ != ',')
-            return -1;
-    }
-}

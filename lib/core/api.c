@@ -1,7 +1,7 @@
 /* The public tileblas_* functions (include/tileblas.h). */
 #include <config.h>
 #include <stddef.h>
-#include "gemm.h"
+#include "core.h"
 #include "gpu.h"
 #include "kernels.h"
 #include "route.h"
@@ -63,9 +63,11 @@ TB_EXPORT void tileblas_last_call(tileblas_call_info *info)
 TB_EXPORT void tileblas_get_stats(tileblas_stats *stats)
 {
     tb_stats_get(stats);
+    tb_core_stats_asked();
 }
 
 TB_EXPORT void tileblas_reset_stats(void)
 {
     tb_stats_reset();
+    tb_core_stats_asked();
 }

@@ -1,19 +1,73 @@
-/* The core of every GEMM call: calls with nothing to multiply to the BLAS beneath, the route, the GPU with the CPU
- * behind it. */
+/* The core of every call: calls with nothing to multiply to the BLAS beneath, the route, the GPU with the CPU
+ * behind it, the statistics told. */
 #include <config.h>
+#include <pthread.h>
+#include "core.h"
 #include "counters.h"
 #include "cpu_blas.h"
 #include "devptr.h"
+#include "env.h"
 #include "gpu.h"
+#include "kernels.h"
 #include "pipeline.h"
 #include "route.h"
 #include "stats.h"
+#include "tiny.h"
 #include "util.h"
+
+/* On the CPU path: run on the built-in loop (lib/gpu/gpu.h, TB_GPU_EXITING_ELSEWHERE) */
+enum { TB_OWN_LOOP = -2 };
+
+/* The tiny calls' gates (lib/decide/tiny.h) open once the configuration is read, here, before the first call
+ * that is not tiny is routed, and close whenever the program asks for the statistics (core_stats_asked). */
+static pthread_once_t gates_once = PTHREAD_ONCE_INIT;
+static void open_gates(void)
+{
+    tb_tiny_update(tb_config_get());
+}
+
+void tb_core_stats_asked(void)
+{
+    pthread_once(&gates_once, open_gates);
+    tb_tiny_update(tb_config_get());
+}
+
+/* The path for g, and the kernel (table index) when it is the GPU: the wanted path (lib/decide/route.h), then
+ * whether a device can take it.  May initialise the GPU runtime.  On the CPU path, *kernel is TB_OWN_LOOP when
+ * the call is to run on the built-in loop, else -1. */
+static tb_path route(const tb_call *g, int *kernel, tb_cost *predicted)
+{
+    const tb_config *cfg = tb_config_get();
+    const tb_path path = tb_route_wanted(g, cfg, predicted);
+    if (path != TB_PATH_GPU) {
+        *kernel = -1;
+        return path;
+    }
+    /* no kernel runs its type (while some kernel is built in): the CPU, without starting the GPU */
+    *kernel = tb_route_kernel(&g->p);
+    if (*kernel < 0 && tb_kernel_count > 0) {
+        static _Atomic int warned_type;
+        if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
+            tb_warn_once(&warned_type, "TILEBLAS_MODE=gpu, but no GPU kernel runs %s yet; those calls run on the CPU",
+                         tb_entries[g->entry].name);
+        return TB_PATH_CPU;
+    }
+    const char *why;
+    const int usable = tb_gpu_usable(&why);
+    if (usable <= 0) {
+        /* asked for in the environment: say once why it cannot be had (auto mode, and exit, stay quiet) */
+        if (usable == 0 && cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
+            tb_warn_once(&tb_gpu_warned, "TILEBLAS_MODE=gpu, but no GPU is usable (%s); calls run on the CPU", why);
+        *kernel = usable == TB_GPU_EXITING_ELSEWHERE ? TB_OWN_LOOP : -1;
+        return TB_PATH_CPU;
+    }
+    return path;
+}
 
 /* Operands in device or managed memory (w): used in place on the GPU, whatever the mode, since the CPU BLAS cannot
  * read device memory.  If the GPU cannot take the call: with only managed memory besides the host's, the CPU BLAS
  * reads it like host memory; otherwise C is left untouched, with a warning.  Returns the path taken. */
-static tb_path in_place(const tb_gemm *g, const tb_where w[3], int device, tb_call_record *r)
+static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_call_record *r)
 {
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
     const char *err = "no GPU kernel for this element type";
@@ -35,9 +89,9 @@ static tb_path in_place(const tb_gemm *g, const tb_where w[3], int device, tb_ca
 }
 
 /* The GPU; when it fails, the CPU for what it did not finish, block by block.  0: C is done; else nothing was
- * written to C, and the value is the CPU's "kernel" for it (lib/route/route.h).  *kernel: the GPU kernel asked for,
+ * written to C, and the value is the CPU's "kernel" for it (lib/decide/route.h).  *kernel: the GPU kernel asked for,
  * then the one that ran. */
-static int gpu_or_rest(const tb_gemm *g, int *kernel, unsigned *devices)
+static int gpu_or_rest(const tb_call *g, int *kernel, unsigned *devices)
 {
     const char *err;
     tb_gpu_result res;
@@ -68,8 +122,9 @@ static int gpu_or_rest(const tb_gemm *g, int *kernel, unsigned *devices)
     return 0;
 }
 
-void tb_gemm_run(const tb_gemm *g)
+void tb_call_run(const tb_call *g)
 {
+    pthread_once(&gates_once, open_gates);
     tb_call_record r = { .entry = g->entry, .path = TB_PATH_NONE, .kernel = -1 };
     /* Nothing to multiply (C = beta*C at most): the BLAS beneath answers it, as it would without us */
     if (g->p.m == 0 || g->p.n == 0 || tb_alpha_zero(&g->p) || g->p.k == 0) {
@@ -78,7 +133,7 @@ void tb_gemm_run(const tb_gemm *g)
         return;
     }
     /* two clock reads cost more than a fifth of a tiny call: only when someone looks, or the call is long */
-    r.flops = tb_gemm_flops(g);
+    r.flops = tb_call_flops(g);
     const int timed = tb_stats_timing_wanted() || r.flops >= TB_STATS_TIMED_FLOPS;
     double t0 = timed ? tb_now() : 0.0;
     if (timed)
@@ -89,7 +144,7 @@ void tb_gemm_run(const tb_gemm *g)
         r.in_place = 1;
         r.path = in_place(g, w, device, &r);
     } else {
-        r.path = tb_route(g, &r.kernel, &r.predicted);
+        r.path = route(g, &r.kernel, &r.predicted);
         int cpu;
         if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel, &r.devices)) != 0) {
             r.path = TB_PATH_CPU;
@@ -107,4 +162,19 @@ void tb_gemm_run(const tb_gemm *g)
     if (r.path == TB_PATH_GPU || r.gpu_failed)
         tb_gpu_take_moved(&r.bytes, &r.host);
     tb_stats_record(g, &r);
+}
+
+static const char *cpu_blas_name(tb_entry_id entry, int n)
+{
+    return tb_cpu_blas_name(entry, n);
+}
+
+/* The summary (lib/obs/stats.h) with what the GPU and the CPU BLAS say of themselves */
+__attribute__((destructor)) static void summary_at_exit(void)
+{
+    if (!tb_config_summary_wanted())
+        return;
+    tb_summary_facts facts = { .cpu_blas_name = cpu_blas_name };
+    facts.gpu = tb_gpu_state(&facts.gpu_text);
+    tb_stats_summary(&facts);
 }

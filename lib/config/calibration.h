@@ -1,15 +1,13 @@
 /*
- * The cost model of auto mode: how long a call would take on the GPU (the operands' trips over PCIe, the kernel,
- * a fixed cost per call) and on the CPU (the CPU BLAS's rate for the shape); the faster path wins.  Its
- * parameters come from a calibration file that tileblas-calibrate writes, else from the built-in defaults
- * (measured on the H200 host, bench/RESULTS.md).
+ * The cost model's parameters (lib/decide/cost.h uses them): a calibration file that tileblas-calibrate writes,
+ * else the built-in defaults (measured on the H200 host, bench/RESULTS.md).
  */
-#ifndef TB_COST_H
-#define TB_COST_H
+#ifndef TB_CALIBRATION_H
+#define TB_CALIBRATION_H
 
 #include <stddef.h>
 #include <stdio.h>
-#include "gemm.h"
+#include "base.h"
 
 /* The transfers and fixed costs are the same for every element type (bytes are bytes); the rates are per type
  * (indexed by tb_type: DGEMM runs at half SGEMM's rate on the CPU, and on its own kernel on the GPU), in real
@@ -31,40 +29,11 @@ typedef struct tb_cost_params {
     double gpu_extra[TB_TYPE_COUNT]; /* seconds a GPU call of the type costs beyond gpu_call: the complex kernels'
                                         further launches (splits, checks, fixup); 0 for the real types */
     double host_copy;                /* bytes/s of the host's staging copies, all devices together (a call spread
-                                        over several devices shares them: lib/route/spread.h) */
+                                        over several devices shares them: lib/decide/spread.h) */
     double device_call;              /* seconds each further device adds to a spread call */
 } tb_cost_params;
 
-/* Predicted seconds on each path. */
-typedef struct tb_cost {
-    double gpu, cpu;
-} tb_cost;
-
 TB_HIDDEN extern const tb_cost_params tb_cost_defaults;
-
-/*
- * rate(M, N, K) = rate * f(M) f(N) f(K) with f(d) = d / (d + half), on both paths, with the call's type's rates;
- * where tc (single precision whose kernel is a tensor-core one), the larger of that and the tensor cores' curve
- * (gpu_rate_tc, gpu_half_tc): those kernels hand the products they are slower at to blocked, whose curve stays;
- * with e the bytes of an element,
- * gpu = gpu_call [+ gpu_extra of the type] + e(M K)/h2d_a + e(K N [+ M N when beta != 0])/h2d_b + e M N/d2h + 2 M N K / rate(M, N, K),
- * with no credit for the pipeline's overlap of copies and kernel (conservative: the GPU is never predicted faster
- * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
- */
-TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_gemm *g, int tc);
-/* Its parts: the kernel's seconds for an M x N x K product of the type (tc as above), and the link's for op(A),
- * op(B) and C of so many elements (C both ways when reads_c) */
-TB_HIDDEN double tb_cost_kernel(const tb_cost_params *c, tb_type type, double m, double n, double k, int tc);
-TB_HIDDEN double tb_cost_link(const tb_cost_params *c, tb_type type, double a_elems, double b_elems, double c_elems,
-                              int reads_c);
-TB_HIDDEN double tb_cost_predict_cpu(const tb_cost_params *c, const tb_gemm *g); /* its cpu alone */
-/* 1 when tb_cost_predict_cpu for the shape of p <= seconds, worked out without a division, inline (for tiny calls) */
-static inline int tb_cost_cpu_within(const tb_cost_params *c, const tb_kproblem *p, double seconds)
-{
-    const double h = c->cpu_half[p->type];
-    return tb_type_flops(p->type) * ((double)p->m + h) * ((double)p->n + h) * ((double)p->k + h) <=
-           (seconds - c->cpu_call) * c->cpu_rate[p->type];
-}
 
 /*
  * A calibration file: lines "name value" (names as the fields above, those of a type's rates with the type's

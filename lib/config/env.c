@@ -9,7 +9,6 @@
 #include <strings.h>
 #include "env.h"
 #include "kernels.h"
-#include "tiny.h"
 #include "util.h"
 
 static tb_config config;
@@ -107,6 +106,41 @@ double tb_parse_size(const char *s)
     return v == floor(v) && v < 0x1p62 ? v : -1; /* 0.5 bytes, or past any memory there is: a mistake */
 }
 
+int tb_parse_devices(const char *s, int *list, int max)
+{
+    if (!strcmp(s, "all"))
+        return 0;
+    int count = 0;
+    for (const char *at = s;;) {
+        long ends[2];
+        for (int e = 0; e < 2; e++) { /* a number, or a range lo-hi */
+            const size_t len = strspn(at, "0123456789");
+            if (len == 0 || len > 4)
+                return -1;
+            ends[e] = strtol(at, NULL, 10), at += len;
+            if (e == 0 && *at != '-') {
+                ends[1] = ends[0];
+                break;
+            }
+            at += e == 0;
+        }
+        if (ends[1] < ends[0])
+            return -1;
+        for (long d = ends[0]; d <= ends[1]; d++) {
+            for (int i = 0; i < count; i++)
+                if (list[i] == d)
+                    return -1;
+            if (count == max)
+                return -1;
+            list[count++] = (int)d;
+        }
+        if (!*at)
+            return count;
+        if (*at++ != ',')
+            return -1;
+    }
+}
+
 void tb_config_parse(tb_config *cfg)
 {
     const char *s;
@@ -140,7 +174,7 @@ void tb_config_parse(tb_config *cfg)
     }
 
     /* the variables that name files: ignored in set-user-ID and set-group-ID programs, as glibc ignores
-     * LD_PRELOAD there (lib/route/cost.c reads HOME and XDG_CONFIG_HOME so too) */
+     * LD_PRELOAD there (lib/config/calibration.c reads HOME and XDG_CONFIG_HOME so too) */
     s = secure_getenv("TILEBLAS_CPU_BLAS");
     cfg->cpu_blas = (s && *s) ? s : NULL;
 
@@ -179,6 +213,22 @@ void tb_config_parse(tb_config *cfg)
     if (s && *s && tb_parse_fault(s, &cfg->fault, &cfg->fault_n))
         bad_value("TILEBLAS_FAULT", s, "nodriver, nodevice, oom, launch, error:N or lost:N", "no fault");
 
+    s = getenv("TILEBLAS_DEVICES");
+    if (s && *s) {
+        const int n = tb_parse_devices(s, cfg->device_list, TB_MAX_DEVICES);
+        if (n < 0)
+            bad_value("TILEBLAS_DEVICES", s, "all, or a list of device numbers such as 0,1 or 0-3",
+                      "the first device");
+        else
+            cfg->devices = n ? n : TB_ALL_DEVICES;
+    }
+
+    s = getenv("TILEBLAS_RUN_PID");
+    if (s && *s) {
+        const long v = tb_parse_whole(s, 0x7fffffffL);
+        cfg->run_pid = v > 0 ? v : -1; /* not a pid: no process is the program, each made-call one says its pid */
+    }
+
     cfg->cost = tb_cost_defaults;
     s = secure_getenv("TILEBLAS_CALIBRATION");
     if (s && *s) {
@@ -194,7 +244,14 @@ void tb_config_parse(tb_config *cfg)
 static void config_init(void)
 {
     tb_config_parse(&config);
-    tb_tiny_update(&config);
+}
+
+int tb_config_summary_wanted(void)
+{
+    const char *v = getenv("TILEBLAS_VERBOSE"), *s = getenv("TILEBLAS_SUMMARY");
+    if (!atomic_load(&tb_config_ready) && (!v || strcmp(v, "2")) && (!s || strcmp(s, "1")))
+        return 0;
+    return tb_config_get()->summary;
 }
 
 _Atomic(const tb_config *) tb_config_ready;

@@ -3,7 +3,7 @@
  * that lib/ uses (statistics, the symbol to find in the BLAS beneath), the definitions and declarations in
  * compat/, and the library's export list (Makefile.am).  A row: the number's suffix, the symbol, its ABI (CBLAS:
  * integers by value, a layout argument; F77: everything by reference, hidden lengths of the character arguments),
- * its integer width (BLAS: that of the BLAS beneath, 32 or 64 bits; 64: always 64), element type, operation, and
+ * its integer width (BLAS: that of the BLAS beneath, 32 or 64 bits; 64: always 64), element type, routine (base/base.h), and
  * the library opened when nothing loaded has the symbol (none for scipy's names: numpy brings its own).
  */
 #ifndef TB_ENTRIES_H
@@ -29,11 +29,10 @@
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */
 
-#include "kernels.h" /* tb_type */
+#include "base.h" /* tb_type, tb_routine */
 
 typedef enum tb_abi { TB_ABI_CBLAS, TB_ABI_F77 } tb_abi;
 typedef enum tb_width { TB_WIDTH_BLAS, TB_WIDTH_64 } tb_width;
-typedef enum tb_op { TB_OP_GEMM } tb_op;
 
 typedef enum tb_entry_id {
 #define TB_ENTRY_ID(id, name, abi, width, type, op, fallback) TB_E_##id,
@@ -47,11 +46,11 @@ typedef struct tb_entry {
     tb_abi abi;
     tb_width width;
     tb_type type;
-    tb_op op;
+    tb_routine routine;
     const char *fallback;
 } tb_entry;
 
-__attribute__((visibility("hidden"))) extern const tb_entry tb_entries[TB_ENTRY_COUNT];
+TB_HIDDEN extern const tb_entry tb_entries[TB_ENTRY_COUNT];
 
 #endif
 #endif

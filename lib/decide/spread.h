@@ -3,7 +3,7 @@
  * of op(A) and its columns of op(B)) or of whole rows (all of op(B), its rows of op(A)), whichever copies the
  * smaller operand to every device, one block a device, each computed by that device's own pipeline.
  *
- * The cost model (lib/route/cost.h) predicts d devices' time as
+ * The cost model (lib/decide/cost.h) predicts d devices' time as
  *   gpu_call + gpu_extra + (d - 1) device_call + max(link, host) + kernel,
  * with link the busiest device's copies over its own PCIe link (the whole shared operand, its share of the other
  * and of C), host the bytes that all the staging copies move through host memory together (the shared operand d
@@ -15,9 +15,6 @@
 
 #include <stdint.h>
 #include "cost.h"
-
-/* Most devices a call is spread over */
-#define TB_MAX_DEVICES 16
 
 /* Blocks are whole multiples of this many rows or columns (the kernels' largest tile side), the last one the rest */
 #define TB_SPREAD_ALIGN 128
@@ -32,11 +29,6 @@ typedef struct tb_spread {
 /* The spread of p over at most `devices` devices (each of the same rates, c's) that the model predicts fastest; tc
  * as tb_cost_predict's.  Always fills *s (count 1: the whole of C on one device). */
 TB_HIDDEN void tb_spread_plan(const tb_cost_params *c, const tb_kproblem *p, int tc, int devices, tb_spread *s);
-
-/* A list of devices ("0,1", "0-3", "2,0": the numbers CUDA gives the visible devices, in the order given, each once)
- * into list[0 .. max - 1]: their number; 0 for "all"; -1 when not such a list (empty, spaces, signs, a range
- * backwards, a device twice, more than max).  For TILEBLAS_DEVICES (lib/gpu/cuda_gpu.h). */
-TB_HIDDEN int tb_parse_devices(const char *s, int *list, int max);
 
 /* The model's seconds for p cut into `count` blocks as tb_spread_plan would cut them (by_rows as given) */
 TB_HIDDEN double tb_spread_predict(const tb_cost_params *c, const tb_kproblem *p, int tc, int count, int by_rows);

@@ -2,7 +2,7 @@
 #ifndef TB_UTIL_H
 #define TB_UTIL_H
 
-#include "gemm.h"
+#include "base.h"
 
 TB_HIDDEN double tb_now(void); /* seconds, monotonic */
 

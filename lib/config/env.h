@@ -3,8 +3,8 @@
 #define TB_ENV_H
 
 #include <stdatomic.h>
-#include "cost.h"
-#include "gemm.h"
+#include "calibration.h"
+#include "base.h"
 
 typedef enum tb_mode { TB_MODE_AUTO = 0, TB_MODE_CPU, TB_MODE_GPU } tb_mode;
 
@@ -32,9 +32,20 @@ typedef struct tb_config {
     char cost_source[512];    /* that file's path, or "" for the built-in defaults */
     int copy_threads;         /* TILEBLAS_COPY_THREADS: host threads for staging copies; 0 = the online CPUs */
     double gpu_memory;        /* TILEBLAS_GPU_MEMORY: most device bytes a call uses; 0 = no cap */
+    int devices;              /* TILEBLAS_DEVICES: how many of device_list; 0: the first visible device alone (the
+                                 default); TB_ALL_DEVICES: every visible one */
+    int device_list[TB_MAX_DEVICES]; /* CUDA's numbers of the visible devices, in the order given */
+    long long run_pid;        /* TILEBLAS_RUN_PID (set by tileblas-run): the program's pid; 0 = not under it */
     tb_fault fault;           /* TILEBLAS_FAULT */
     long fault_n;
 } tb_config;
+
+/* A list of devices ("0,1", "0-3", "2,0": the numbers CUDA gives the visible devices, in the order given, each once)
+ * into list[0 .. max - 1]: their number; 0 for "all"; -1 when not such a list (empty, spaces, signs, a range
+ * backwards, a device twice, more than max).  For TILEBLAS_DEVICES. */
+TB_HIDDEN int tb_parse_devices(const char *s, int *list, int max);
+
+enum { TB_ALL_DEVICES = -1 };
 
 /* Most host threads a staging copy uses (TILEBLAS_COPY_THREADS's upper bound). */
 #define TB_MAX_COPY_THREADS 64
@@ -58,6 +69,10 @@ TB_HIDDEN int tb_parse_fault(const char *s, tb_fault *fault, long *n);
 /* "512M", "1.5G", "1048576": a whole number of bytes, with an optional binary K, M, G or T; -1 when not such a
  * size (signs, spaces, exponents, hexadecimal, a fraction of a byte, or more than 2^62 bytes). */
 TB_HIDDEN double tb_parse_size(const char *s);
+
+/* 1 when the summary at exit is wanted.  A process that made no call, and so never read its configuration, reads
+ * it now (opening the calibration files) only if the environment asks for a summary. */
+TB_HIDDEN int tb_config_summary_wanted(void);
 
 /* Parse the environment into *cfg (tb_config_get() does this once; tests may call it directly). */
 TB_HIDDEN void tb_config_parse(tb_config *cfg);

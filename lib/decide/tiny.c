@@ -1,7 +1,6 @@
-/* The tiny calls' gates (lib/route/tiny.h). */
+/* The tiny calls' gates (lib/decide/tiny.h). */
 #include <config.h>
 #include "tiny.h"
-#include "devptr.h"
 
 tb_tiny_gate tb_tiny_gates[TB_TYPE_COUNT];
 

@@ -1,0 +1,4 @@
+/* The vocabulary's names (base/base.h). */
+#include "base.h"
+
+const char *const tb_math_names[] = { "fp32-tc", "fp32", "tf32" };
