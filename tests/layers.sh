@@ -3,7 +3,7 @@
 # names a header of its own layer or of one the layer may use, and the headers include no circle; then, on the
 # objects built, no function of a layer calls into a layer it may not use, and no two modules call each other
 # (directly or round a longer circle): a module is one .c (or .cu) file, and it calls another when it uses a
-# symbol that one defines.
+# symbol that one defines.  The cost model and the kernels' defaults have one reader, lib/decide/.
 . "${top_srcdir:-.}/tests/preamble.sh"
 
 # layer: the layers it may use (besides itself)
@@ -87,6 +87,10 @@ awk '$1 == "D" { def[$4] = $2 " " $3; next } { t = def[$4]; if (t != "") print $
   "$work/symbols" "$work/symbols" | awk '$2 != $4' | sort -u >"$work/calls"
 climbs "$work/calls" 3 >"$work/bad"
 [ ! -s "$work/bad" ] || fail "calls that climb (FROM_LAYER MODULE TO_LAYER MODULE SYMBOL)" "$work/bad"
+# one place decides: the cost model and the kernels' defaults are read in lib/decide/ alone
+awk '$5 ~ /^(tb_cost_(predict|predict_cpu|kernel|link)|tb_spread_(plan|predict)|tb_kernel_default)$/ && $1 != "decide"' \
+  "$work/calls" >"$work/deciders"
+[ ! -s "$work/deciders" ] || fail "the cost model or the kernels' defaults read outside lib/decide/" "$work/deciders"
 awk '{ print $2, $4 }' "$work/calls" | sort -u >"$work/medges"
 circle "$work/medges" >"$work/mcircle"
 if [ -s "$work/mcircle" ]; then

@@ -35,7 +35,7 @@ void tb_core_stats_asked(void)
 /* The path for g, and the kernel (table index) when it is the GPU: the wanted path (lib/decide/route.h), then
  * whether a device can take it.  May initialise the GPU runtime.  On the CPU path, *kernel is TB_OWN_LOOP when
  * the call is to run on the built-in loop, else -1. */
-static tb_path route(const tb_call *g, int *kernel, tb_cost *predicted)
+static tb_path route(const tb_call *g, int *kernel, tb_gpu_plan *gp, tb_cost *predicted)
 {
     const tb_config *cfg = tb_config_get();
     const tb_path path = tb_route_wanted(g, cfg, predicted);
@@ -44,8 +44,8 @@ static tb_path route(const tb_call *g, int *kernel, tb_cost *predicted)
         return path;
     }
     /* no kernel runs its type (while some kernel is built in): the CPU, without starting the GPU */
-    *kernel = tb_route_kernel(&g->p);
-    if (*kernel < 0 && tb_kernel_count > 0) {
+    *kernel = -1;
+    if (tb_route_kernel(&g->p) < 0 && tb_kernel_count > 0) {
         static _Atomic int warned_type;
         if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
             tb_warn_once(&warned_type, "TILEBLAS_MODE=gpu, but no GPU kernel runs %s yet; those calls run on the CPU",
@@ -61,6 +61,9 @@ static tb_path route(const tb_call *g, int *kernel, tb_cost *predicted)
         *kernel = usable == TB_GPU_EXITING_ELSEWHERE ? TB_OWN_LOOP : -1;
         return TB_PATH_CPU;
     }
+    if (tb_decide_gpu(g, cfg, tb_gpu_devices(), gp))
+        return TB_PATH_CPU;
+    *kernel = gp->kernel;
     return path;
 }
 
@@ -91,11 +94,11 @@ static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_ca
 /* The GPU; when it fails, the CPU for what it did not finish, block by block.  0: C is done; else nothing was
  * written to C, and the value is the CPU's "kernel" for it (lib/decide/route.h).  *kernel: the GPU kernel asked for,
  * then the one that ran. */
-static int gpu_or_rest(const tb_call *g, int *kernel, unsigned *devices)
+static int gpu_or_rest(const tb_call *g, int *kernel, const tb_spread *sp, unsigned *devices)
 {
     const char *err;
     tb_gpu_result res;
-    const int failed = tb_gpu_gemm(g, kernel, &res, &err);
+    const int failed = tb_gpu_gemm(g, kernel, sp, &res, &err);
     for (int b = 0; b < res.blocks; b++)
         if (!failed || res.block[b].done)
             *devices |= tb_device_bit(res.block[b].device);
@@ -144,9 +147,10 @@ void tb_call_run(const tb_call *g)
         r.in_place = 1;
         r.path = in_place(g, w, device, &r);
     } else {
-        r.path = route(g, &r.kernel, &r.predicted);
+        tb_gpu_plan gp;
+        r.path = route(g, &r.kernel, &gp, &r.predicted);
         int cpu;
-        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel, &r.devices)) != 0) {
+        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel, &gp.spread, &r.devices)) != 0) {
             r.path = TB_PATH_CPU;
             r.kernel = cpu;
             r.gpu_failed = 1;

@@ -54,3 +54,12 @@ tb_path tb_route_wanted(const tb_call *g, const tb_config *cfg, tb_cost *predict
         return TB_PATH_CPU; /* no kernel runs the type (complex, in builds without those kernels) */
     return tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
 }
+
+int tb_decide_gpu(const tb_call *g, const tb_config *cfg, int devices, tb_gpu_plan *plan)
+{
+    plan->kernel = kernel_under(&g->p, cfg);
+    if (plan->kernel < 0)
+        return -1;
+    tb_spread_plan(&cfg->cost, &g->p, tb_route_on_tensor_cores(&g->p, cfg), devices, &plan->spread);
+    return 0;
+}

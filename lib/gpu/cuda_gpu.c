@@ -195,7 +195,7 @@ void tb_cuda_call_failed(const char *what, cudaError_t e, int device, const char
     }
 }
 
-static int gemm(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err)
+static int gemm(const tb_call *g, int *kernel, const tb_spread *sp, tb_gpu_result *r, const char **err)
 {
     r->blocks = 1;
     r->block[0].p = g->p, r->block[0].done = 0, r->block[0].device = -1;
@@ -216,12 +216,10 @@ static int gemm(const tb_call *g, int *kernel, tb_gpu_result *r, const char **er
     *kernel = tb_kernel_for(*kernel, &g->p); /* as the device can run it */
     tb_cuda_fault_call();
     const char *what = NULL;
-    int rc = -1, failed_on = gpu.devices[0], spread = 0;
-    tb_spread sp;
-    const int tc = (tb_kernel_maths[*kernel] & (TB_MATH_BIT(TB_MATH_FP32_TC) | TB_MATH_BIT(TB_MATH_TF32))) != 0;
-    tb_spread_plan(&tb_config_get()->cost, &g->p, tc, gpu.ndevices, &sp);
-    if ((spread = sp.count > 1))
-        rc = tb_cuda_spread_gemm(g, *kernel, &sp, gpu.devices, r, &what, &failed_on);
+    int rc = -1, failed_on = gpu.devices[0];
+    const int spread = sp->count > 1 && sp->count <= gpu.ndevices;
+    if (spread)
+        rc = tb_cuda_spread_gemm(g, *kernel, sp, gpu.devices, r, &what, &failed_on);
     const tb_pipe_staging *st = NULL;
     tb_cuda_ctx cc;
     tb_devops ops;
@@ -335,11 +333,17 @@ static int gemm_resident(const tb_call *g, int *kernel, const tb_where w[3], int
     return e != cudaSuccess ? -1 : 0;
 }
 
+static int devices(void)
+{
+    return gpu.ndevices;
+}
+
 const tb_gpu_module tb_cuda_gpu = {
     .version = PACKAGE_VERSION,
     .usable = usable,
     .state = state,
     .gemm = gemm,
     .gemm_resident = gemm_resident,
+    .devices = devices,
     .take_moved = tb_cuda_take_moved,
 };

@@ -109,11 +109,17 @@ int tb_gpu_state(const char **text)
     return atomic_load(&gpu.tried) ? -1 : 0;
 }
 
-int tb_gpu_gemm(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err)
+int tb_gpu_gemm(const tb_call *g, int *kernel, const tb_spread *sp, tb_gpu_result *r, const char **err)
 {
     const tb_gpu_module *m = module(err);
     r->blocks = 0;
-    return m ? m->gemm(g, kernel, r, err) : -1;
+    return m ? m->gemm(g, kernel, sp, r, err) : -1;
+}
+
+int tb_gpu_devices(void)
+{
+    const tb_gpu_module *m = module(NULL);
+    return m ? m->devices() : 1;
 }
 
 int tb_gpu_gemm_resident(const tb_call *g, int *kernel, const tb_where w[3], int *device, const char **err)

@@ -39,10 +39,15 @@ typedef struct tb_gpu_result {
 } tb_gpu_result;
 
 /* Run g on the GPU with kernel number *kernel of the table, or the one that kernel hands g to (tb_kernel_for,
- * then in *kernel), tile by tile (lib/gpu/pipeline.h).  Returns 0 on success.  Otherwise *err says what failed, *r
+ * then in *kernel), tile by tile (lib/gpu/pipeline.h), in the blocks of sp, block d on the d-th device calls may
+ * use (tb_gpu_devices).  Returns 0 on success.  Otherwise *err says what failed, *r
  * what was written, and the caller computes the rest on the CPU.  A failure that leaves the device unusable
  * (anything but running out of memory) turns the GPU off for the rest of the process. */
-TB_HIDDEN int tb_gpu_gemm(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err);
+TB_HIDDEN int tb_gpu_gemm(const tb_call *g, int *kernel, const tb_spread *sp, tb_gpu_result *r, const char **err);
+
+/* How many devices calls from host memory may use (TILEBLAS_DEVICES, of those present); 1 until the GPU is
+ * usable (tb_gpu_usable). */
+TB_HIDDEN int tb_gpu_devices(void);
 
 /* Run g on the GPU with its operands where they are: those in device or managed memory (w[i] != TB_ON_HOST, for
  * A, B, C) in place, host ones copied to the device and (C) back, on *device, the device that holds the device

@@ -20,7 +20,8 @@ typedef struct tb_gpu_module {
     const char *version; /* PACKAGE_VERSION of the module: it must match the library's */
     int (*usable)(const char **why_not);
     int (*state)(const char **text);
-    int (*gemm)(const tb_call *g, int *kernel, tb_gpu_result *r, const char **err);
+    int (*gemm)(const tb_call *g, int *kernel, const tb_spread *sp, tb_gpu_result *r, const char **err);
+    int (*devices)(void);
     int (*gemm_resident)(const tb_call *g, int *kernel, const tb_where w[3], int *device, const char **err);
     void (*take_moved)(double *bytes, tb_pipe_times *times);
 } tb_gpu_module;
