@@ -347,9 +347,8 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
  * when the memory for a huge `pad` cannot be reserved.  big_slot: staging slots as the library sizes them
  * (tb_pipeline_slot_wanted), else the smallest that works. */
 /* A run's options: staging slots as big as the pipeline asks for (else the smallest it accepts: many chunks); the
- * operands prepared where the plan keeps both whole (as tc32's are); each chunk's upload queued while the next is
- * staged (tb_pipe_staging's overlap) */
-enum { BIG_SLOT = 1, PREP = 2, OVERLAP = 4 };
+ * operands prepared where the plan keeps both whole (as tc32's are) */
+enum { BIG_SLOT = 1, PREP = 2 };
 
 /* A simulated device that fails at operation fail_at (0: never), and its devops */
 static sim *new_sim(int64_t fail_at)
@@ -390,8 +389,7 @@ static void free_sim(sim *s)
 static tb_pipe_staging staging_for(const tb_plan *plan, int64_t k, int opts)
 {
     tb_pipe_staging st = { .slot_bytes = opts & BIG_SLOT ? tb_pipeline_slot_wanted(plan, k)
-                                                         : tb_pipeline_slot_bytes(plan),
-                           .overlap = !!(opts & OVERLAP) };
+                                                         : tb_pipeline_slot_bytes(plan) };
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
         st.in[i] = malloc((size_t)st.slot_bytes);
         st.out[i] = malloc((size_t)st.slot_bytes);
@@ -548,7 +546,7 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
         ck_assert_int_eq(tb_plan_make(blk.m, blk.n, blk.k, blk.transa, blk.transb, sizeof(float), sh->budget,
                                       &parts[d].plan),
                          0);
-        st[d] = staging_for(&parts[d].plan, blk.k, d % 2 ? OVERLAP : BIG_SLOT);
+        st[d] = staging_for(&parts[d].plan, blk.k, d % 2 ? 0 : BIG_SLOT);
         sims[d] = new_sim(d == failing && fail_at > 0 ? fail_at : 0);
         sims[d]->refuse_bind = d == failing && fail_at < 0;
         ops[d] = sim_ops(sims[d]);
@@ -649,8 +647,8 @@ static int both_whole(const shape *sh)
 START_TEST(every_shape_and_plan)
 {
     const shape *sh = &shapes[_i];
-    static const int schedules[] = { 0, OVERLAP, BIG_SLOT, BIG_SLOT | OVERLAP, PREP | OVERLAP };
-    const int n = both_whole(sh) ? 5 : 4;
+    static const int schedules[] = { 0, BIG_SLOT, PREP };
+    const int n = both_whole(sh) ? 3 : 2;
     for (int64_t pad = 0; pad <= 3; pad += 3)
         for (int r = 0; r < n; r++) /* random schedules of each kind */
             ck_assert_int_ge(run_case(sh, 0, pad, schedules[r]), 0);
@@ -660,7 +658,7 @@ END_TEST
 START_TEST(faults_anywhere)
 {
     const shape *sh = &shapes[_i];
-    const int kinds[2] = { 0, OVERLAP | (both_whole(sh) ? PREP : 0) };
+    const int kinds[2] = { 0, both_whole(sh) ? PREP : BIG_SLOT };
     for (int kind = 0; kind < 2; kind++) {
         int64_t calls = run_case(sh, 0, 1, kinds[kind]);
         ck_assert_int_gt(calls, 0);

@@ -7,7 +7,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "env.h"
 #include "kernels.h"
 
@@ -26,7 +25,6 @@ typedef struct dev_state {
         int used;
     } cache[CACHE];
     tb_pipe_staging st;
-    int64_t staged; /* the bytes each slot was allocated with (slot_bytes is 0 until all of them are) */
     _Atomic(cudaMemPool_t) pool;
 } dev_state;
 static dev_state devs[TB_MAX_DEVICES];
@@ -240,11 +238,8 @@ static int c_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, int
 
 /* The workspaces that kernels ask for come from a memory pool of the library's own on each device, which keeps up
  * to 1 GiB mapped between calls (a pool that gives its memory back at every synchronisation maps each workspace
- * afresh, which costs more than a small product).  The process's default pools are left as the program set them.
- * -DTB_POOL_KEEP=BYTES (to time): another bound, for the large products whose workspaces pass 1 GiB. */
-#ifndef TB_POOL_KEEP
+ * afresh, which costs more than a small product).  The process's default pools are left as the program set them. */
 #define TB_POOL_KEEP ((uint64_t)1 << 30)
-#endif
 static cudaMemPool_t own_pool(int device)
 {
     _Atomic(cudaMemPool_t) *pool = &devs[device].pool; /* made once; a thread that loses the race destroys its own */
@@ -391,61 +386,17 @@ void tb_cuda_ops(const tb_cuda_ctx *ctx, tb_devops *ops)
                         .done = c_done };
 }
 
-/* TB_PIPE_OVERLAP=1 (the default) builds the pipeline that queues each chunk's upload while the copy threads stage
- * the next (lib/gpu/pipeline.h), so that a chunk's CUDA calls do not leave the threads idle; 0 builds the one that
- * queues them after staging (doc/NOTES.md has both's times). */
-#ifndef TB_PIPE_OVERLAP
-#define TB_PIPE_OVERLAP 1
-#endif
-
-/* TB_STAGING_HUGE=1 builds the staging slots on 2 MiB pages (anonymous memory the kernel is asked to back with huge
- * pages, pinned with cudaHostRegister) instead of cudaHostAlloc's, for timing the two: the copy threads then cross
- * 2 pages of a 4 MiB slot instead of 1024. */
-#ifndef TB_STAGING_HUGE
-#define TB_STAGING_HUGE 0
-#endif
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static size_t slot_span(size_t bytes)
-{
-    return TB_STAGING_HUGE ? (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : bytes;
-}
-
-/* pinned host memory of `bytes` (as slot_span rounds it), NULL (the error noted) when it cannot be had */
+/* pinned host memory, NULL (the error noted) when it cannot be had */
 static void *pinned(size_t bytes)
 {
     void *p = NULL;
-    if (!TB_STAGING_HUGE)
-        return check(cudaHostAlloc(&p, bytes, cudaHostAllocDefault)) ? NULL : p;
-    const size_t n = slot_span(bytes);
-    char *raw = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED)
-        return check(cudaErrorMemoryAllocation), NULL;
-    /* on a 2 MiB boundary: the pages before and after are given back */
-    char *at = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (at > raw)
-        munmap(raw, (size_t)(at - raw));
-    if (at + n < raw + n + HUGE_PAGE)
-        munmap(at + n, (size_t)(raw + n + HUGE_PAGE - (at + n)));
-    madvise(at, n, MADV_HUGEPAGE);
-    memset(at, 0, n);
-    if (check(cudaHostRegister(at, n, cudaHostRegisterDefault))) {
-        munmap(at, n);
-        return NULL;
-    }
-    return at;
+    return check(cudaHostAlloc(&p, bytes, cudaHostAllocDefault)) ? NULL : p;
 }
 
-static void unpinned(void *p, size_t bytes)
+static void unpinned(void *p)
 {
-    if (!p)
-        return;
-    if (!TB_STAGING_HUGE) {
+    if (p)
         cudaFreeHost(p);
-        return;
-    }
-    cudaHostUnregister(p);
-    munmap(p, slot_span(bytes));
 }
 
 const tb_pipe_staging *tb_cuda_staging(int device, int64_t bytes)
@@ -454,17 +405,15 @@ const tb_pipe_staging *tb_cuda_staging(int device, int64_t bytes)
     if (bytes <= cu->st.slot_bytes)
         return &cu->st;
     for (int i = 0; i < TB_PIPE_SLOTS; i++) {
-        unpinned(cu->st.in[i], (size_t)cu->staged);
-        unpinned(cu->st.out[i], (size_t)cu->staged);
+        unpinned(cu->st.in[i]);
+        unpinned(cu->st.out[i]);
         cu->st.in[i] = cu->st.out[i] = NULL;
     }
     cu->st.slot_bytes = 0;
-    cu->staged = bytes;
     for (int i = 0; i < TB_PIPE_SLOTS; i++)
         if (!(cu->st.in[i] = pinned((size_t)bytes)) || !(cu->st.out[i] = pinned((size_t)bytes)))
             return NULL;
     cu->st.slot_bytes = bytes;
-    cu->st.overlap = TB_PIPE_OVERLAP;
     return &cu->st;
 }
 

@@ -340,11 +340,12 @@ static int queue_chunk(run *r, void *dev, int64_t dld, const chunk *c, int s)
 
 /* Queue the upload of a rows x cols block of the host matrix x (leading dimension ld) to dev (dld), on UPQ, chunk by
  * chunk through the in slots.  While the next in slot is still being read by the device, results that have arrived
- * are taken first.  With st->overlap, a chunk's DMA is queued while the copy threads stage the next one. */
+ * are taken first.  A chunk's DMA is queued while the copy threads stage the next one, so that the queueing
+ * overlaps the copy. */
 static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols)
 {
     chunk c, last;
-    int last_slot = -1; /* a chunk staged whose DMA is not queued yet (overlap) */
+    int last_slot = -1; /* a chunk staged whose DMA is not queued yet */
     for (chunk_start(&c, r->slot, rows, cols); chunk_next(&c);) {
         int s = r->next_in;
         r->next_in = (s + 1) % TB_PIPE_SLOTS;
@@ -360,11 +361,6 @@ static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int
         if (queued)
             return -1;
         last = c, last_slot = s;
-        if (!r->st->overlap) {
-            if (queue_chunk(r, dev, dld, &c, s))
-                return -1;
-            last_slot = -1;
-        }
     }
     return last_slot >= 0 ? queue_chunk(r, dev, dld, &last, last_slot) : 0;
 }

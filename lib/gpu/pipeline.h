@@ -57,9 +57,7 @@ typedef struct tb_devops {
 
 /* Pinned staging: TB_PIPE_SLOTS slots of `slot_bytes` each way.  The in ring lets the host fill the next slots
  * while the DMA reads the last ones; the out ring holds results on their way to C, two tiles or more. */
-#ifndef TB_PIPE_SLOTS
 #define TB_PIPE_SLOTS 16
-#endif
 #define TB_PIPE_MAX_DEPTH 3
 /* kernels on queues 0 .. depth - 1, uploads on TB_PIPE_MAX_DEPTH, downloads on TB_PIPE_MAX_DEPTH + 1, the
  * preparation of operands on TB_PIPE_MAX_DEPTH + 2 */
@@ -70,9 +68,6 @@ typedef struct tb_devops {
 typedef struct tb_pipe_staging {
     void *in[TB_PIPE_SLOTS], *out[TB_PIPE_SLOTS]; /* pinned host memory */
     int64_t slot_bytes;
-    /* 1: each chunk's staging copy in is handed to the copy threads before the previous chunk's upload is queued,
-     * so that the queueing overlaps the copy; 0: one after the other */
-    int overlap;
 } tb_pipe_staging;
 
 /*
@@ -91,9 +86,7 @@ TB_HIDDEN int64_t tb_pipeline_slot_bytes(const tb_plan *plan);
 /* The slot to use for the plan on a k-deep product (bytes): at least TB_PIPE_GOOD_SLOT where its blocks are that
  * big, since every chunk costs a host wait and a wake-up of the copy threads (tens of microseconds), which small
  * chunks do not amortise (2048^3 in 1 MiB chunks moved about 16 GB/s). */
-#ifndef TB_PIPE_GOOD_SLOT_MIB
 #define TB_PIPE_GOOD_SLOT_MIB 4
-#endif
 #define TB_PIPE_GOOD_SLOT ((int64_t)TB_PIPE_GOOD_SLOT_MIB << 20)
 TB_HIDDEN int64_t tb_pipeline_slot_wanted(const tb_plan *plan, int64_t k);
 

@@ -52,9 +52,7 @@ typedef struct tb_plan_ws {
 /* C tiles kept on the device at most, where memory allows (at least `depth`): the host copies a tile's results out
  * when they have arrived, and meanwhile goes on with the operands of the next tiles, up to this many tiles ahead of
  * the results it has taken. */
-#ifndef TB_PLAN_MAX_CTILES
 #define TB_PLAN_MAX_CTILES 32
-#endif
 /* Tiles at least this big (rows and columns), unless the matrix is smaller: smaller ones waste the kernel. */
 #define TB_PLAN_MIN_TILE 256
 /* Aim for this many tiles, so that copies in and out overlap the kernels of other tiles; but fewer where the
@@ -65,9 +63,7 @@ typedef struct tb_plan_ws {
 /* The first kernel waits for a whole row block of op(A) and a whole panel of op(B): the one that spans the
  * shorter side of C is cut into blocks of at most this many bytes, about 3 ms of copying (8192^3 on the H200:
  * 32 -> 29 ms with two row blocks of A instead of one). */
-#ifndef TB_PLAN_FIRST_BLOCK_MIB
 #define TB_PLAN_FIRST_BLOCK_MIB 128
-#endif
 #define TB_PLAN_FIRST_BLOCK ((int64_t)TB_PLAN_FIRST_BLOCK_MIB << 20)
 
 /* Device bytes of a rows x cols column-major block of esize-byte elements, its leading dimension rounded up to 4
