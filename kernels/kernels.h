@@ -36,8 +36,7 @@ TB_HIDDEN extern const tb_kernel_launch tb_kernel_launches[];
 TB_HIDDEN extern const tb_kernel_workspace tb_kernel_workspaces[];
 TB_HIDDEN int tb_kernel_find(const char *name); /* index, or -1 */
 TB_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that kernel runs p's type */
-/* index of the best kernel for t (for single precision, real or complex, of those of math m, else of any), or -1 if
- * none */
+/* index of the default kernel for t under math m (kernels/list.h, TB_KERNEL_DEFAULTS), or -1 if none */
 TB_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
 /* what kernel's products of type t are: "fp32-tc", "fp32", "tf32" or "fp64" (double precision, real or complex) */
 TB_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);

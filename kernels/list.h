@@ -4,7 +4,8 @@
  * CUDA), and the launchers, workspace and takes functions (kernels/table.c, in the GPU module).  A row: name,
  * launcher, workspace function (0: none needed), the types as a mask of TB_TYPE_BIT(t), the math as a mask of
  * TB_MATH_BIT(m), takes (0: takes every problem) and the kernel it hands the others to.  Adding a kernel is a new
- * .cu and a row here; for a type (and math), the last row that runs it is the default (the best).
+ * .cu and a row here.  Which kernel a type runs by default, under each single-precision math, is stated below
+ * (TB_KERNEL_DEFAULTS), not implied by the order of the rows.
  */
 #ifndef TB_KERNEL_LIST_H
 #define TB_KERNEL_LIST_H
@@ -34,9 +35,13 @@
     X("c4m-tc32", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, 0, 0)                           \
     X("z4m-dmma", tb_launch_z4m_dmma, tb_workspace_z4m_dmma, TB_Z, 0, 0, 0)
 #define TB_NAIVE_COMPLEX (TB_C | TB_Z) /* naive runs them too, as the reference */
+#define TB_COMPLEX_DEFAULTS(X)                                                                                  \
+    X(C, FP32_TC, "c4m-tc32") X(C, FP32, "c4m-blocked") X(C, TF32, "c4m-tf32")                                   \
+    X(Z, FP32_TC, "z4m-dmma") X(Z, FP32, "z4m-dmma") X(Z, TF32, "z4m-dmma")
 #else
 #define TB_COMPLEX_ROWS(X)
 #define TB_NAIVE_COMPLEX 0
+#define TB_COMPLEX_DEFAULTS(X)
 #endif
 #define TB_FP32 TB_MATH_BIT(TB_MATH_FP32)
 #define TB_FP32_TC TB_MATH_BIT(TB_MATH_FP32_TC)
@@ -67,5 +72,13 @@
     /* the DMMA configuration chosen by shape, with k split (a workspace) for shapes of few tiles */             \
     X("dmma", tb_launch_dmma, tb_workspace_dmma, TB_D, 0, 0, 0)                                                  \
     TB_COMPLEX_ROWS(X)
+
+/* The default kernel of each type under each single-precision math (TILEBLAS_MATH): a row (type, math, kernel).
+ * Double precision has one math, FP64: its rows name the same kernel for all three.  A type without rows runs on
+ * the CPU (complex, in builds without the complex kernels). */
+#define TB_KERNEL_DEFAULTS(X)                                                                                   \
+    X(S, FP32_TC, "tc32") X(S, FP32, "blocked") X(S, TF32, "tf32")                                               \
+    X(D, FP32_TC, "dmma") X(D, FP32, "dmma") X(D, TF32, "dmma")                                                  \
+    TB_COMPLEX_DEFAULTS(X)
 
 #endif

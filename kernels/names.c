@@ -1,5 +1,6 @@
 /* The kernels' names and types (kernels/list.h), for TILEBLAS_KERNEL, tileblas_set_kernel(), the reports and the
  * choice of a kernel for a call. */
+#include <pthread.h>
 #include <string.h>
 #include <config.h>
 #include "kernels.h"
@@ -35,17 +36,24 @@ int tb_kernel_can(int kernel, const tb_kproblem *p)
     return kernel >= 0 && kernel < tb_kernel_count && (tb_kernel_types[kernel] & TB_TYPE_BIT(p->type));
 }
 
+/* TB_KERNEL_DEFAULTS as table indices (-1: none), worked out once */
+static int defaults[TB_TYPE_COUNT][TB_MATH_COUNT];
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
+
+static void find_defaults(void)
+{
+    for (int t = 0; t < TB_TYPE_COUNT; t++)
+        for (int m = 0; m < TB_MATH_COUNT; m++)
+            defaults[t][m] = -1;
+#define DEFAULT(type, math, name) defaults[TB_TYPE_##type][TB_MATH_##math] = tb_kernel_find(name);
+    TB_KERNEL_DEFAULTS(DEFAULT)
+#undef DEFAULT
+}
+
 int tb_kernel_default(tb_type t, tb_math m)
 {
-    int any = -1;
-    for (int k = tb_kernel_count - 1; k >= 0; k--) {
-        if (!(tb_kernel_types[k] & TB_TYPE_BIT(t)))
-            continue;
-        if ((t != TB_TYPE_S && t != TB_TYPE_C) || (tb_kernel_maths[k] & TB_MATH_BIT(m)))
-            return k;
-        any = any < 0 ? k : any;
-    }
-    return any;
+    pthread_once(&defaults_once, find_defaults);
+    return defaults[t][m];
 }
 
 const char *tb_kernel_math_name(int kernel, tb_type t)

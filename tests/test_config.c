@@ -237,6 +237,16 @@ START_TEST(kernel_table)
     ck_assert_int_eq(parse_with(set).kernel, tb_kernel_find("tiled16"));
     ck_assert_int_eq(tb_kernel_default(TB_TYPE_D, TB_MATH_FP32_TC), tb_kernel_find("dmma"));
     ck_assert_int_eq(tb_kernel_default(TB_TYPE_D, TB_MATH_FP32), tb_kernel_find("dmma"));
+    /* every stated default is a kernel of the table that runs its type, and single precision's its math */
+    for (int t = 0; t < TB_TYPE_COUNT; t++)
+        for (int m = 0; m < TB_MATH_COUNT; m++) {
+            const int k = tb_kernel_default((tb_type)t, (tb_math)m);
+            ck_assert_msg(k >= 0 && tb_kernel_can(k, &(tb_kproblem){ .type = (tb_type)t }), "type %d math %d", t, m);
+            if (t == TB_TYPE_S || t == TB_TYPE_C)
+                ck_assert_msg(tb_kernel_maths[k] & TB_MATH_BIT(m), "%s", tb_kernel_names[k]);
+        }
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_C, TB_MATH_FP32_TC), tb_kernel_find("c4m-tc32"));
+    ck_assert_int_eq(tb_kernel_default(TB_TYPE_Z, TB_MATH_FP32), tb_kernel_find("z4m-dmma"));
     /* the contract: every kernel runs some type, naive (the reference) every one; a number outside the table runs
      * nothing; a kernel forced for a type it does not run gives way to the type's default */
     const tb_kproblem s = { .type = TB_TYPE_S }, d = { .type = TB_TYPE_D };
