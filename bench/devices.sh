@@ -1,5 +1,5 @@
 #!/bin/sh
-# The several-GPU targets, side by side in one run (a tree configured with CPPFLAGS=-DTB_MULTI_GPU=1 and built):
+# The several-GPU targets, side by side in one run (in a configured and built tree):
 #   sh bench/devices.sh [SHAPE...]      (default 8192 16384; TYPE s, d or sd, default sd; ROUNDS, default 2)
 # Whole calls from host memory (`tileblas-bench --host --no-cpu`: OpenBLAS only for the reference) with
 # TILEBLAS_DEVICES=0 and with all devices, in turn, ROUNDS times; then each shape's tb-auto median for one device

@@ -3,7 +3,6 @@
 # irregular and thin shapes, the four transposes, sweeps of random shapes, the errors at 4096^3, and whole calls
 # from host memory.  Run in a configured and built tree:
 #   sh bench/h200-tc32.sh [SEED...]     (the sweeps' seeds, default 777123; the errors' seed is fixed)
-# WIDTHS=1 also times tf32's tile width, 128 against 256 (kernels/tc32.cu rebuilt by bench/variants.sh).
 # Prints the tables; the caller keeps the log.
 set -u
 bench=./tools/tileblas-bench
@@ -16,11 +15,6 @@ $bench --no-cpu --type s --repeats 5 --kernels tc32,tf32,blocked,cublas-tf32 --s
 echo "== the transposes"
 $bench --no-cpu --type s --repeats 5 --kernels tc32,blocked --shape 4096 --shape 5000 --trans NT --trans TN \
   --trans TT
-if [ "${WIDTHS:-0}" = 1 ]; then
-  echo "== tf32's tile width"
-  FILE=tc32 KERNELS=tf32,cublas-tf32 TRANS=NN sh bench/variants.sh "-DTB_TF32_BN=128" "-DTB_TF32_BN=256" -- \
-    4096 8192 16384
-fi
 for seed in "$@"; do
   echo "== sweep, seed $seed"
   $bench --no-cpu --sweep 50 --seed "$seed" --kernels tc32,blocked,cublas-tf32 --repeats 5

@@ -1,9 +1,7 @@
 #!/bin/sh
 # Whole calls from host memory for each build-time variant of the library's host side, in turn, in one run:
 #   sh bench/host-variants.sh "CPPFLAGS"... -- SHAPE...    (run in a configured and built tree; SHAPE: N or MxNxK)
-# CPPFLAGS: definitions for lib/, e.g. "-DTB_NO_PREPARED=1" (operands converted for every tile, lib/gpu/cuda_gpu.c), "-DTB_PLAN_PREP_GRID=0" (there too),
-# "-DTB_PLAN_FIRST_BLOCK_MIB=64" (lib/gpu/plan.h), "-DTB_PIPE_GOOD_SLOT_MIB=8" (lib/gpu/pipeline.h), "-DTB_PIPE_OVERLAP=0"
-# or "-DTB_STAGING_HUGE=1" (lib/gpu/cuda_ops.c); "" for the tree as it is.
+# CPPFLAGS: definitions for lib/, e.g. a -D definition that a change under test reads; "" for the tree as it is.
 # Each: `tileblas-bench --host --no-cpu` (OpenBLAS only for the reference) with TILEBLAS_VERBOSE=1, whose lines say
 # where each call's host time went; TYPE (s, d or sd; default s) and REPEATS (default 5) choose what runs.  The
 # tree is left built as it is.

@@ -2,9 +2,9 @@
 # Sweeps of random shapes for each compile-time variant of a kernel's file (kernels/$FILE.cu, FILE blocked by
 # default), side by side with cuBLAS in each process, over the same seeds.  Run in a configured and built tree:
 #   sh bench/sweep-variants.sh "FLAGS"... -- SEED...
-# FLAGS: nvcc definitions, e.g. "-DTB_SMALL_SLICE=64" or "-DTB_MID_SPLIT=1" (kernels/blocked.cu says what each
-# does); "" for the file as it is.  KERNELS (default blocked) chooses what is timed, TYPE
-# (as tileblas-bench --type) the types, SWEEP (default 50) the shapes a sweep.  Prints each sweep's
+# FLAGS: nvcc options, e.g. "-Xptxas -O2", or a -D definition that a change under test reads; "" for the file as
+# it is.  KERNELS (default blocked) chooses what is timed, TYPE (as tileblas-bench --type) the types, SWEEP
+# (default 50) the shapes a sweep.  Prints each sweep's
 # summary; the tables go to sweep-N-SEED.txt (N: the variant's place in the list) in $OUT, or the current
 # directory.  The tree is left built with the last variant.
 set -u

@@ -1,11 +1,10 @@
 #!/bin/sh
 # Rebuild a kernel's file with other compile-time settings and time each, side by side with cuBLAS.
 #   sh bench/variants.sh "FLAGS" ... -- SHAPE...    (run in a configured build tree; SHAPE: N or MxNxK)
-# FLAGS: nvcc definitions for kernels/$FILE.cu (FILE: blocked by default), e.g. for blocked "-DTB_MID_BK=16" or
-# "-DTB_SMALL_BK=8" (the tile depths of the large, middle and small tiles: TB_LARGE_BK, TB_MID_BK, TB_SMALL_BK); for
-# dmma "-DTB_DMMA_BK=32 -DTB_DMMA_STAGES=3" or "-DTB_DMMA_WM=32".  KERNELS (default block256), TRANS (default
-# "NN TN") and TYPE (s, d, c, z or several, as tileblas-bench --type; default s) choose what is timed; FILE=complex
-# times the complex kernels (KERNELS=c4m-tc32,z4m-dmma TYPE=cz, TRANS with C).
+# FLAGS: nvcc options for kernels/$FILE.cu (FILE: blocked by default), e.g. "-Xptxas -O2" or a -D definition that
+# a change under test on a branch reads; "" for the file as it is.  KERNELS
+# (default block256), TRANS (default "NN TN") and TYPE (s, d, c, z or several, as tileblas-bench --type; default s)
+# choose what is timed; FILE=complex times the complex kernels (KERNELS=c4m-tc32,z4m-dmma TYPE=cz, TRANS with C).
 # The tree is left built with the last variant.  Piped into bench/ratios.sh: a table a build.
 set -u
 n=0

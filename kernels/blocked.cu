@@ -16,7 +16,7 @@
 //
 // What was tried and measured slower (cp.async pipelines, other depths and fragment schemes, PTX FMA orders):
 // doc/NOTES.md.  The schedule ptxas makes decides the last per cent, and moving the same instructions between
-// functions changed 0.97 to 0.91 of cuBLAS at 4096^3: time any change of this file on the H200.
+// functions changes it: time any change of this file.
 #include <stdint.h>
 #include <type_traits>
 #include "split.cuh"
@@ -32,6 +32,29 @@ struct config {
     static constexpr int WARPS_M = BM / 64, WARPS_N = BN / (4 * TN), THREADS = 32 * WARPS_M * WARPS_N;
     static_assert(BM % 64 == 0 && BN % (4 * TN) == 0 && TN % 4 == 0 && BK % 8 == 0, "tile sizes");
 };
+
+// ---- Tuning constants for sm_90 (H100, H200) ----
+// The tile configurations, config<BM, BN, TN, BK, MINB>; which one a shape gets: classify.  The large and middle
+// tiles are 8 deep (the large one at 16 would need more than the 48 KiB of static shared memory).  The thin tile
+// serves C with a side of at most THIN_SIDE, that side along its 32 columns (the small tile would leave most of its
+// 64 columns idle); at two blocks an SM, ptxas keeps all its values in registers.
+typedef config<256, 128, 16, 8, 1> large_m_t; // tall: for all but TT
+typedef config<128, 256, 16, 8, 1> large_n_t; // wide: for TT
+typedef config<128, 128, 16, 8, 2> mid_t;
+typedef config<64, 64, 8, 16, 1> small_t;
+typedef config<256, 32, 8, 16, 2> thin_t;
+
+// ---- Host-side thresholds that choose a configuration by shape (classify; not compiled into the kernels) ----
+// THIN_SIDE: C with a side of at most this takes the thin tile, k split into slices at least THIN_SLICE deep.
+// LARGE_USE: the large tile only where its tiles use at least this share of their area (m n over the tiles' rows
+// times columns); below, the middle or small tile's classes decide.
+// LARGE_FILL: the large tile's k split where its tiles fill their waves under this share (a second wave nearly
+// empty) and k is at least 2 MID_SLICE deep.
+// MID_SLICE: the shallowest slice of k for the large and middle tiles.
+// SMALL_SPLIT_K, SMALL_SLICE: the small tile's k is split from SMALL_SPLIT_K deep on, into slices at least
+// SMALL_SLICE deep (short slices keep the few blocks of a small C from waiting out a long k one tile at a time).
+constexpr int THIN_SIDE = 32, THIN_SLICE = 128, MID_SLICE = 512, SMALL_SPLIT_K = 128, SMALL_SLICE = 32;
+constexpr double LARGE_USE = 0.6, LARGE_FILL = 0.8;
 
 constexpr int PAD = 4; // floats after each row of a shared tile
 
@@ -310,9 +333,8 @@ struct frag {
 // One step's 8*TN FMAs, column by column of the thread's piece of C, the rows of every other column in reverse.
 // The order decides how often an FFMA must read all three operands from the register file instead of reusing
 // one from the operand cache, and each such read risks a register-bank conflict (a dispatch stall).  In the
-// 128 x 128 kernel's main loop (bench/sass-reuse.sh): row by row, 26 % of the FFMAs read three registers and the
-// kernel made 0.91 of cuBLAS at 4096^3; this order 13 % and 0.96 (column by column 20 % and 0.89, row by row with
-// every other row reversed 19 % and 0.91; bench/RESULTS.md).
+// 128 x 128 kernel's main loop (bench/sass-reuse.sh) this order reads three registers least often of the orders
+// tried, and was the fastest (bench/RESULTS.md).
 template <class C>
 __device__ __forceinline__ void fma_step(float (&acc)[8][C::TN], const frag<C> &f)
 {
@@ -500,80 +522,6 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream,
         ct);
 }
 
-// The tile configurations, <BM, BN, TN, BK, MINB>; which one a shape gets: tb_launch_blocked.  Other depths: -D
-// flags (bench/variants.sh), e.g. "-DTB_MID_BK=16" (the large tile at BK = 16 would need more than the 48 KiB of
-// static shared memory).
-#ifndef TB_LARGE_BK
-#define TB_LARGE_BK 8
-#endif
-#ifndef TB_MID_BK
-#define TB_MID_BK 8
-#endif
-#ifndef TB_SMALL_BK
-#define TB_SMALL_BK 16
-#endif
-// The small tile's columns and each thread's columns of it (-DTB_SMALL_BN=32 -DTB_SMALL_TN=4: a 64 x 32 tile, as
-// cuBLAS's small complex tile is in the real form, for bench/variants.sh)
-#ifndef TB_SMALL_BN
-#define TB_SMALL_BN 64
-#endif
-#ifndef TB_SMALL_TN
-#define TB_SMALL_TN 8
-#endif
-// The small tile's split: k at least TB_SMALL_SPLIT_K deep is cut into slices at least TB_SMALL_SLICE deep (short
-// slices keep the few blocks of a small C from waiting out a long k one tile at a time; a short k is not cut)
-#ifndef TB_SMALL_SLICE
-#define TB_SMALL_SLICE 32
-#endif
-#ifndef TB_SMALL_SPLIT_K
-#define TB_SMALL_SPLIT_K 128
-#endif
-// The middle tile with k split into slices at least TB_MID_SLICE deep wherever its blocks then fill their waves
-// (tb_fill_slices), for C too small for a wave of large tiles but with tiles at least half used and a long k, where
-// the small tile would be taken (TB_MID_SPLIT=0 builds the rule before, for bench/sweep-variants.sh)
-#ifndef TB_MID_SPLIT
-#define TB_MID_SPLIT 1
-#endif
-#ifndef TB_MID_SLICE
-#define TB_MID_SLICE 512
-#endif
-// The large tile with k split the same way where its tiles fill their waves poorly (under TB_LARGE_FILL: 153 tiles
-// on 132 SMs run in two waves, the second nearly empty) and k is long (TB_LARGE_SPLIT=0: never split)
-#ifndef TB_LARGE_SPLIT
-#define TB_LARGE_SPLIT 1
-#endif
-#define TB_LARGE_FILL 0.8
-// The large tile only where its tiles use at least TB_LARGE_USE of their area (m n over the tiles' rows times
-// columns: 284 rows fill 0.55 of two rows of tiles); below, the middle or small tile's classes decide (0: the
-// large tile whatever its use)
-#ifndef TB_LARGE_USE
-#define TB_LARGE_USE 0.6
-#endif
-// The thin tile, 256 x 32, for C with a side of at most TB_THIN_SIDE, that side along the tile's 32 (computed as
-// C^T = op(B)^T op(A)^T where it is m): the small tile would leave most of its 64 columns idle.  k is split into
-// slices at least TB_THIN_SLICE deep to fill about one wave.  -DTB_THIN_SIDE=0 builds without it.
-#ifndef TB_THIN_SIDE
-#define TB_THIN_SIDE 32
-#endif
-#ifndef TB_THIN_SLICE
-#define TB_THIN_SLICE 128
-#endif
-// Its rows, depth and blocks an SM (at 2, ptxas keeps every value in registers: 230 of them, two blocks an SM)
-#ifndef TB_THIN_BM
-#define TB_THIN_BM 256
-#endif
-#ifndef TB_THIN_BK
-#define TB_THIN_BK 16
-#endif
-#ifndef TB_THIN_MINB
-#define TB_THIN_MINB 2
-#endif
-typedef config<256, 128, 16, TB_LARGE_BK, 1> large_m_t; // tall: for all but TT
-typedef config<128, 256, 16, TB_LARGE_BK, 1> large_n_t; // wide: for TT
-typedef config<128, 128, 16, TB_MID_BK, 2> mid_t;
-typedef config<64, TB_SMALL_BN, TB_SMALL_TN, TB_SMALL_BK, 1> small_t;
-typedef config<TB_THIN_BM, 32, 8, TB_THIN_BK, TB_THIN_MINB> thin_t;
-
 // The blocks that fit on all SMs of the current device at once.
 template <class C>
 int64_t wave(void)
@@ -629,13 +577,15 @@ extern "C" int tb_launch_block64(const tb_kproblem *kp, void *, void *stream)
 // where that fills their waves better.  The measurements behind each choice: doc/NOTES.md, "The blocked kernel's
 // choice of tile by shape".
 enum shape_class { LARGE, MIDDLE, SMALL, THIN };
-// 1 when the middle tile takes p, with *slices of k (TB_MID_SPLIT)
+// 1 when the middle tile takes p, with *slices of k: split into slices at least MID_SLICE deep wherever its
+// blocks then fill their waves (tb_fill_slices), for C too small for a wave of large tiles but with tiles at least
+// half used and a long k, where the small tile would be taken
 static int middle_split(const tb_sproblem *p, int64_t *slices)
 {
     const int64_t n = tiles<mid_t>(p), slots = wave<mid_t>();
-    if ((double)p->m * (double)p->n < 0.5 * (double)n * mid_t::BM * mid_t::BN || p->k < 2 * TB_MID_SLICE)
+    if ((double)p->m * (double)p->n < 0.5 * (double)n * mid_t::BM * mid_t::BN || p->k < 2 * MID_SLICE)
         return n >= tb_sm_count();
-    int64_t s = tb_fill_slices(n, slots, p->k, mid_t::BK, TB_MID_SLICE);
+    int64_t s = tb_fill_slices(n, slots, p->k, mid_t::BK, MID_SLICE);
     tb_slice_depth(p->k, mid_t::BK, &s);
     if (n < tb_sm_count() && tb_fill(n * s, slots) < 0.75)
         return 0;
@@ -657,12 +607,12 @@ static tb_sproblem transposed(const tb_sproblem *p)
 // a complex form (form) cannot be transposed: the thin tile then takes only a thin n.
 static int thin(const tb_sproblem *p, int form, tb_sproblem *q, bool *ct, int64_t *slices)
 {
-    if ((p->m > TB_THIN_SIDE && p->n > TB_THIN_SIDE) || (form && p->m < p->n))
+    if ((p->m > THIN_SIDE && p->n > THIN_SIDE) || (form && p->m < p->n))
         return 0;
     *ct = p->m < p->n;
     *q = *ct ? transposed(p) : *p;
     const int64_t n = tiles<thin_t>(q), slots = wave<thin_t>(), deep = q->k * n / slots;
-    *slices = tb_fill_slices(n, slots, q->k, thin_t::BK, deep > TB_THIN_SLICE ? deep : TB_THIN_SLICE);
+    *slices = tb_fill_slices(n, slots, q->k, thin_t::BK, deep > THIN_SLICE ? deep : THIN_SLICE);
     return 1;
 }
 
@@ -675,18 +625,18 @@ static shape_class classify(const tb_sproblem *p, int form, int64_t *slices, tb_
         return THIN;
     const int64_t large = large_tiles(p, form), sms = tb_sm_count(); // one large block an SM
     const double area = (double)large * large_m_t::BM * large_m_t::BN; // the large tiles', either orientation
-    if (10 * large >= 9 * sms && (double)p->m * (double)p->n >= TB_LARGE_USE * area) {
-        if (TB_LARGE_SPLIT && large < 3 * sms && tb_fill(large, sms) < TB_LARGE_FILL && p->k >= 2 * TB_MID_SLICE) {
-            *slices = tb_fill_slices(large, sms, p->k, large_m_t::BK, TB_MID_SLICE);
+    if (10 * large >= 9 * sms && (double)p->m * (double)p->n >= LARGE_USE * area) {
+        if (large < 3 * sms && tb_fill(large, sms) < LARGE_FILL && p->k >= 2 * MID_SLICE) {
+            *slices = tb_fill_slices(large, sms, p->k, large_m_t::BK, MID_SLICE);
             tb_slice_depth(p->k, large_m_t::BK, slices);
         }
         return LARGE;
     }
-    if (TB_MID_SPLIT ? middle_split(p, slices) : tiles<mid_t>(p) >= tb_sm_count())
+    if (middle_split(p, slices))
         return MIDDLE;
     const int64_t n = tiles<small_t>(p), full = wave<small_t>();
     int64_t s = n >= full ? 1 : full / n;
-    s = p->k < TB_SMALL_SPLIT_K ? 1 : s > p->k / TB_SMALL_SLICE ? p->k / TB_SMALL_SLICE : s;
+    s = p->k < SMALL_SPLIT_K ? 1 : s > p->k / SMALL_SLICE ? p->k / SMALL_SLICE : s;
     *slices = s > 64 ? 64 : s < 1 ? 1 : s; // at most; launch_config makes them whole tiles deep
     return SMALL;
 }

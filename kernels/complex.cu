@@ -20,6 +20,22 @@ namespace {
 
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
 
+// ---- Host-side thresholds for sm_90 (H100, H200) that choose how a complex product runs (not compiled into the
+// kernels) ----
+// CXC_*: CGEMM's thin products whose C is small, at most CXC_THIN_COLS columns and CXC_THIN_ELEMS complex elements,
+// or at most CXC_SLIM_COLS columns and CXC_SLIM_ELEMS elements, run as complex numbers on cx-simt rather than as
+// the real product on tc32 (c_direct).
+// FEW_COLS_N, FEW_COLS_T: a kernel that reads op(A)'s blocks by shape reads them in place, rather than making Ab,
+// up to this many columns of C, op(A)'s op N, else T or C (few_columns; CXC_FEW_COLS_T: c4m-tc32's for T or C).
+// ZPAIRS_ROWS: z4m-dmma reads a transposed op(B) as pairs where op(A) has at most this many rows, past them B2.
+// CXZ_*: ZGEMM's products of at most CXZ_DIRECT_FLOPS real flops (8 m n k), or whose C has at most
+// CXZ_DIRECT_SIDE rows or columns, run as complex numbers on cx-dmma rather than as the real product (z_direct).
+constexpr int CXC_THIN_COLS = 320, CXC_SLIM_COLS = 192;
+constexpr double CXC_THIN_ELEMS = 3e5, CXC_SLIM_ELEMS = 2e6;
+constexpr long FEW_COLS_N = 1024, FEW_COLS_T = 192, CXC_FEW_COLS_T = 1024, ZPAIRS_ROWS = 896;
+constexpr double CXZ_DIRECT_FLOPS = 1e9;
+constexpr int CXZ_DIRECT_SIDE = 1024;
+
 // Where split puts element (r, c) of op(X): in planes of real and imaginary parts (leading dimension ld): op(B) as
 // B2 ...
 template <class R>
@@ -212,16 +228,11 @@ int split_operand(const void *x, int64_t ld, int op, int64_t rows, int64_t cols,
 // Where op(B)'s op is N the real kernel reads it in place: read as real, interleaved B is a 2k x n matrix whose rows
 // alternate real and imaginary parts (leading dimension 2 ldb), which Ab's blocks in columns 2l, 2l + 1 multiply as
 // B2 does; a complex alpha is folded into Ab instead.  Its Inf and NaN are then found by a read of it (keep), or,
-// where C is the smaller, not looked for at all: C is saved whenever it is read and fixup looks at all of it.
-// -DTB_COMPLEX_B_IN_PLACE=0 converts op(B) to B2 always (the form used before; a host model of this one agrees
-// with OpenBLAS's ZGEMM on 27000 small problems with Inf and NaN: bench/complex-model.c).
-#ifndef TB_COMPLEX_B_IN_PLACE
-#define TB_COMPLEX_B_IN_PLACE 1
-#endif
-
+// where C is the smaller, not looked for at all: C is saved whenever it is read and fixup looks at all of it (a
+// host model of this: bench/complex-model.c).
 static inline bool b_in_place(const tb_kproblem *p)
 {
-    return TB_COMPLEX_B_IN_PLACE && p->transb == 0;
+    return p->transb == 0;
 }
 
 // What fixup's look at all of C costs, in elements read: C, and when C is read its copy too (three passes)
@@ -236,33 +247,19 @@ static inline bool b_unscanned(const tb_kproblem *p, bool here)
     return here && c_check_cost(p) < (double)p->k * (double)p->n;
 }
 
-// A transposed op(B) read in place after Ab too, as its real view (rows 2l, 2l + 1: its parts), by real kernels that
-// read it so (four_m's Pairs), where op(A) has at most the kernel's pairs_rows rows; -DTB_COMPLEX_BT_IN_PLACE=0
-// converts op(B) to B2 always (for measuring pairs_rows)
-#ifndef TB_COMPLEX_BT_IN_PLACE
-#define TB_COMPLEX_BT_IN_PLACE 1
-#endif
-
 // Where op(A) is read in place (its blocks by the real kernel, Blocks below) or made into Ab first
 enum a_read { A_AS_AB, A_BY_SHAPE, A_HERE };
 
 // Ab, made once, serves each of the product's column tiles, so its making weighs as 1/n beside the product; reading
 // op(A)'s blocks in place slows the product a little, and more where op(A) is transposed (its tiles cross memory).
-// Where n is at most 1024 (op(A) N) or the kernel's few_cols_t (op(A) T or C), in place was the faster (z4m-dmma and
-// c4m-tc32 against their inplace forms, measured in bench/RESULTS.md)
+// Where n is at most FEW_COLS_N (op(A) N) or the kernel's few_cols_t (op(A) T or C), in place was the faster
+// (z4m-dmma and c4m-tc32 against their inplace forms, bench/RESULTS.md)
 static inline bool few_columns(const tb_kproblem *p, long few_cols_t)
 {
-    return p->n <= (p->transa ? few_cols_t : 1024);
+    return p->n <= (p->transa ? few_cols_t : FEW_COLS_N);
 }
 
 typedef int (*launcher)(const tb_kproblem *, void *, void *);
-
-// Where the real form's conversions, checks and launches weigh as much as its product, the complex product is
-// computed as complex numbers instead (kernels/cx.cu: one launch, or two with k split, and no fixup), as each
-// real kernel's `direct_takes` says of the real shape; -DTB_COMPLEX_DIRECT=0 builds the real form everywhere
-#ifndef TB_COMPLEX_DIRECT
-#define TB_COMPLEX_DIRECT 1
-#endif
 
 // What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
@@ -282,7 +279,7 @@ struct real_kernel {
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
-    static constexpr long few_cols_t = 192;
+    static constexpr long few_cols_t = FEW_COLS_T;
     static constexpr launcher direct = tb_launch_cx_simt; // what computes direct_takes' products, and its workspace
     static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_simt;
 };
@@ -335,10 +332,12 @@ struct four_m {
         return of_real_shape(HereAll, p);
     }
 
-    // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (DirectTakes)
+    // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (DirectTakes): where the real form's
+    // conversions, checks and launches weigh as much as its product, the complex product is computed as complex
+    // numbers instead (kernels/cx.cu: one launch, or two with k split, and no fixup)
     static bool direct(const tb_kproblem *p)
     {
-        return TB_COMPLEX_DIRECT && of_real_shape(DirectTakes, p);
+        return of_real_shape(DirectTakes, p);
     }
 
     // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
@@ -366,10 +365,11 @@ struct four_m {
         return q;
     }
 
-    // After Ab, a transposed op(B) read in place as its real view (Pairs)
+    // After Ab, a transposed op(B) read in place as its real view (rows 2l, 2l + 1: its parts), by real kernels
+    // that read it so (Pairs), where op(A) has at most the kernel's pairs_rows rows
     static bool b_pairs(const tb_kproblem *p)
     {
-        return TB_COMPLEX_BT_IN_PLACE && Pairs && p->transb && p->m <= PAIRS_ROWS;
+        return Pairs && p->transb && p->m <= PAIRS_ROWS;
     }
 
     static layout layout_of(const tb_kproblem *p)
@@ -629,27 +629,14 @@ static bool tc32_declines(const tb_kproblem *q)
 {
     return !tb_takes_tc32(q);
 }
-// Also the thin products whose C is small, whatever op(A): at most TB_CXC_THIN_COLS columns and TB_CXC_THIN_ELEMS
-// complex elements, or at most TB_CXC_SLIM_COLS columns and TB_CXC_SLIM_ELEMS elements: tc32 takes their real
-// product but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md; wider C,
-// such as 2000x300x4000, is faster on tc32); past both, tc32 keeps them.
-#ifndef TB_CXC_THIN_COLS
-#define TB_CXC_THIN_COLS 320
-#endif
-#ifndef TB_CXC_THIN_ELEMS
-#define TB_CXC_THIN_ELEMS 3e5
-#endif
-#ifndef TB_CXC_SLIM_COLS
-#define TB_CXC_SLIM_COLS 192
-#endif
-#ifndef TB_CXC_SLIM_ELEMS
-#define TB_CXC_SLIM_ELEMS 2e6
-#endif
+// Also the thin products whose C is small, whatever op(A) (CXC_THIN_*, CXC_SLIM_*): tc32 takes their real product
+// but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md); past both, tc32
+// keeps them.
 static bool c_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
     const double elems = (double)(q->m / 2) * (double)q->n;
-    return tc32_declines(q) || (q->n <= TB_CXC_THIN_COLS && elems <= TB_CXC_THIN_ELEMS) ||
-           (q->n <= TB_CXC_SLIM_COLS && elems <= TB_CXC_SLIM_ELEMS);
+    return tc32_declines(q) || (q->n <= CXC_THIN_COLS && elems <= CXC_THIN_ELEMS) ||
+           (q->n <= CXC_SLIM_COLS && elems <= CXC_SLIM_ELEMS);
 }
 struct blocked_k : real_kernel {
     typedef float R;
@@ -665,14 +652,11 @@ struct tf32_k : real_kernel {
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
 // tc32 prepares op(A)'s parts whether from Ab or in place, so Ab is one copy more, which weighs most where n is
-// small: with op(A) transposed, in place was the faster at every width timed under op N's bound (bench/RESULTS.md),
-// so it takes that bound; -DTB_CXC_FEW_COLS_T sets another (to time)
-#ifndef TB_CXC_FEW_COLS_T
-#define TB_CXC_FEW_COLS_T 1024
-#endif
+// small: with op(A) transposed, in place was the faster under op N's bound too (bench/RESULTS.md), so it takes that
+// bound (CXC_FEW_COLS_T)
 struct tc32_k : real_kernel {
     typedef float R;
-    static constexpr long few_cols_t = TB_CXC_FEW_COLS_T;
+    static constexpr long few_cols_t = CXC_FEW_COLS_T;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tc32;
     static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
@@ -683,36 +667,24 @@ struct tc32_k : real_kernel {
     static constexpr a_read a_here = A_BY_SHAPE;
 };
 // ZGEMM's small and thin products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k
-// split, no conversions, checks or fixup) up to TB_CXZ_DIRECT_FLOPS real flops (8 m n k), or where C has at most
-// TB_CXZ_DIRECT_SIDE rows or columns, too few of the real form's tiles (where it is the faster, bench/RESULTS.md);
-// -DTB_CXZ_DMMA=0 gives them to cx-simt
-#ifndef TB_CXZ_DMMA
-#define TB_CXZ_DMMA 1
-#endif
-#ifndef TB_CXZ_DIRECT_FLOPS
-#define TB_CXZ_DIRECT_FLOPS 1e9
-#endif
-#ifndef TB_CXZ_DIRECT_SIDE
-#define TB_CXZ_DIRECT_SIDE 1024
-#endif
+// split, no conversions, checks or fixup) up to CXZ_DIRECT_FLOPS real flops, or where C has at most
+// CXZ_DIRECT_SIDE rows or columns, too few of the real form's tiles (where it is the faster, bench/RESULTS.md)
 static bool z_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
-    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= TB_CXZ_DIRECT_FLOPS || q->m / 2 <= TB_CXZ_DIRECT_SIDE ||
-           q->n <= TB_CXZ_DIRECT_SIDE;
+    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= CXZ_DIRECT_FLOPS || q->m / 2 <= CXZ_DIRECT_SIDE ||
+           q->n <= CXZ_DIRECT_SIDE;
 }
-// op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows (measured in
-// bench/RESULTS.md) B2 is the faster
+// op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows B2 is the faster
+// (bench/RESULTS.md)
 struct dmma_k : real_kernel {
     typedef double R;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
     static constexpr bool (*direct_takes)(const tb_kproblem *) = z_direct;
     static constexpr a_read a_here = A_BY_SHAPE;
-    static constexpr long pairs_rows = 896;
-#if TB_CXZ_DMMA
+    static constexpr long pairs_rows = ZPAIRS_ROWS;
     static constexpr launcher direct = tb_launch_cx_dmma;
     static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_dmma;
-#endif
 };
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): the real
 // kernel reads op(A)'s blocks (tb_launch_dmma_blocks; tb_launch_tc32_blocks, tc32's or blocked's) and Ab is not

@@ -8,23 +8,6 @@
 #include "cx_core.cuh"
 #include "tma.cuh"
 
-// The TMA kernels' (cx-dmma's on Hopper) slices summed in clusters, where they are at most 8; -DTB_CXD_CLUSTER_SUM=0:
-// never
-#ifndef TB_CXD_CLUSTER_SUM
-#define TB_CXD_CLUSTER_SUM 1
-#endif
-// -DTB_CX_CLUSTER_SUM=1 (to time): the cp.async kernels' too (cx-simt's, and cx-dmma's where TMA cannot run)
-#ifndef TB_CX_CLUSTER_SUM
-#define TB_CX_CLUSTER_SUM 0
-#endif
-
-// Slices deeper than this (in elements of k) sum in the workspace even where the clusters could, but for the wave
-// slices (kernels/cx.cu): the clusters lost to it on deep slices of a few hundred tiles (bench/RESULTS.md).  0: no
-// bound
-#ifndef TB_CX_CLUSTER_DEPTH
-#define TB_CX_CLUSTER_DEPTH 384
-#endif
-
 namespace {
 
 // With M::GROUPS > 1: every group's sums added to group 0's, in the groups' order, through `room` (ROOM numbers of
@@ -47,21 +30,19 @@ __device__ __forceinline__ void gather_groups(M &sums, R *room)
     }
 }
 
-// whether config C's kernels (TMA: the TMA kernels, else the cp.async ones) sum their slices in clusters
-// (kernels/cx.cu specializes it for a config that does not)
+// whether config C's TMA kernels sum their slices in clusters, where they are at most 8 (kernels/cx.cu specializes
+// it for a config that does not); the cp.async kernels never do
 template <class C>
 struct cx_cluster {
     static constexpr bool on = true;
 };
-template <class C, bool TMA>
-constexpr bool cx_clustered = (TMA ? TB_CXD_CLUSTER_SUM : TB_CX_CLUSTER_SUM) && cx_cluster<C>::on;
 
 // With p.cluster: a tile's sums over the cluster's slices of k into C, in the slices' order (the bits of
 // cx_sum_slices). Each block's sums go into its own stages at `tile` (ROOM numbers, free once its loop is done),
 // and each block then adds up its share of the tile's elements from every block's; from row r0 and column c0, but
-// the first skip_r rows and skip_c columns (another tile's), as store's SKIP. ASYNC: the stages are filled by the
-// copy engine, whose next copies into them must follow these writes.
-template <class C, int ROOM, bool ASYNC, class M, class R>
+// the first skip_r rows and skip_c columns (another tile's), as store's SKIP.  The stages are filled by the copy
+// engine, whose next copies into them must follow these writes.
+template <class C, int ROOM, class M, class R>
 __device__ __forceinline__ void cluster_sum(const M &sums, const cx_problem<R> &p, R *tile, int64_t r0, int64_t c0,
                                             int skip_r = 0, int skip_c = 0)
 {
@@ -83,8 +64,7 @@ __device__ __forceinline__ void cluster_sum(const M &sums, const cx_problem<R> &
         }
         tb_cx_update(p.c + 2 * (i + j * p.ldc), s, p.ar, p.ai, p.br, p.bi);
     }
-    if constexpr (ASYNC)
-        proxy_fence(); // the sums written here before the next tile's copies into the stages
+    proxy_fence(); // the sums written here before the next tile's copies into the stages
     cluster_barrier(); // no block's stages filled again, nor left, while another reads them
 }
 

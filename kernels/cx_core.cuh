@@ -8,17 +8,6 @@
 #include <type_traits>
 #include "common.cuh"
 
-// -DTB_CX_PIPE=1 (to time): the fragments of a tile's next step read while this step is multiplied, across the
-// barrier too (the next tile's first step read right after it), so that the MMAs need not wait on those reads
-#ifndef TB_CX_PIPE
-#define TB_CX_PIPE 0
-#endif
-// C's tiles taken in groups of 8 tile rows (tb_group_tile), so that where C is tall and thin the blocks running at
-// once share op(A)'s row panels; -DTB_CX_GROUP=0: all of a tile column before the next
-#ifndef TB_CX_GROUP
-#define TB_CX_GROUP 1
-#endif
-
 namespace {
 
 // U: how the threads multiply (simt or dmma of cx_math.cuh), which gives THREADS for a BM x BN tile; STAGES:
@@ -47,19 +36,6 @@ struct cx_config {
     using units = U;
     template <bool CA, bool CB>
     using math = typename U::template math<R, cx_config, CA, CB>;
-};
-
-// config C with PIPE, whatever TB_CX_PIPE says (cx_pipe<C>::on: whether a config's kernels pipeline)
-template <class C>
-struct cx_piped : C {
-};
-template <class C>
-struct cx_pipe {
-    static constexpr bool on = TB_CX_PIPE;
-};
-template <class C>
-struct cx_pipe<cx_piped<C>> {
-    static constexpr bool on = true;
 };
 
 // A problem as the kernel takes it: C (or a slice of the workspace, raw: the sums alone) and the scalars typed;
@@ -115,44 +91,17 @@ __device__ __forceinline__ void multiply(M &sums, const R *as, const R *bs, int 
     }
 }
 
-// A stage's products with PIPE: step st + 1's fragments read while step st is multiplied (f[0] holds the first step's
-// on entry); where another stage follows (more), next() gives it at the last step, and its first step is read before
-// this stage's last products. b: op(B)'s place in a stage
-template <int BK, class M, class R, class Next>
-__device__ __forceinline__ void multiply_pipelined(M &sums, typename M::frag (&f)[2], const R *as, int b, bool more,
-                                                   Next next)
-{
-    constexpr int STEPS = BK / M::STEP;
-    static_assert(STEPS % 2 == 0, "steps in pairs: the two frags alternate");
-    static_assert(M::GROUPS == 1, "one group of threads");
-#pragma unroll
-    for (int st = 0; st < STEPS; st++) {
-        if (st + 1 < STEPS) {
-            M::load(f[(st + 1) % 2], as, as + b, (st + 1) * M::STEP);
-        } else if (more) {
-            const R *an = next();
-            M::load(f[(st + 1) % 2], an, an + b, 0);
-        }
-        sums.mma(f[st % 2]);
-    }
-}
-
-// C's tiles that this block computes, each as f(i0, j0) (its first row and column): with GROUP, blockIdx.x runs over
-// the tiles in groups of 8 tile rows (tb_group_tile); else blockIdx.x is the tile row and blockIdx.y its tile
-// column (and those gridDim.y on)
+// C's tiles that this block computes, each as f(i0, j0) (its first row and column): blockIdx.x runs over the
+// tiles in groups of 8 tile rows (tb_group_tile), so that where C is tall and thin the blocks running at once share
+// op(A)'s row panels
 template <class C, class R, class F>
 __device__ __forceinline__ void for_tiles(const cx_problem<R> &p, const F &f)
 {
-    if constexpr (TB_CX_GROUP) {
-        const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
-        for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
-            int64_t r, col;
-            tb_group_tile(b, tiles_m, tiles_n, &r, &col);
-            f(r * C::BM, col * C::BN);
-        }
-    } else {
-        for (int64_t j0 = (int64_t)blockIdx.y * C::BN; j0 < p.n; j0 += (int64_t)gridDim.y * C::BN)
-            f((int64_t)blockIdx.x * C::BM, j0);
+    const int64_t tiles_m = (p.m + C::BM - 1) / C::BM, tiles_n = (p.n + C::BN - 1) / C::BN;
+    for (int64_t b = blockIdx.x; b < tiles_m * tiles_n; b += gridDim.x) {
+        int64_t r, col;
+        tb_group_tile(b, tiles_m, tiles_n, &r, &col);
+        f(r * C::BM, col * C::BN);
     }
 }
 

@@ -6,13 +6,6 @@
 #include "common.cuh"
 #include "mma_f64.cuh"
 
-// dmma's negated parts made by flipping the sign bit with integer instructions, which ptxas need not keep apart from
-// the DMMAs as it does FP64 ones (a few per cent on the thin products: bench/RESULTS.md); -DTB_CXD_INT_NEG=0: on the
-// FP64 units
-#ifndef TB_CXD_INT_NEG
-#define TB_CXD_INT_NEG 1
-#endif
-
 namespace {
 
 // The complex numbers in 16 bytes (2 of float, 1 of double), read from shared memory at once
@@ -200,13 +193,11 @@ struct dmma {
         // wn + 8 j + g).  Slots 2P, 2P + 1 (rows g, g + 8 at the real k t + 4 P): complex k kk + t + 4 (P >> 1), its
         // real column (P even) or its imaginary one
         static constexpr int STEP = 8;
-        // -v; INT_NEG: its sign bit flipped by the integer units, so that no FP64 instruction stands between the
-        // DMMAs (ptxas puts NOPs before one that follows a DMMA)
+        // -v, its sign bit flipped by the integer units, so that no FP64 instruction stands between the DMMAs (ptxas
+        // puts NOPs before one that follows a DMMA, and need not keep integer ones apart from them)
         static __device__ __forceinline__ double neg(double v)
         {
-            if constexpr (TB_CXD_INT_NEG)
-                return __hiloint2double(__double2hiint(v) ^ (int)0x80000000, __double2loint(v));
-            return -v;
+            return __hiloint2double(__double2hiint(v) ^ (int)0x80000000, __double2loint(v));
         }
         struct frag {
             double a[MI][8], b[NJ][4];

@@ -5,19 +5,6 @@
 
 #include "cx_cluster.cuh"
 
-// Where op(A)'s boxes run across C's rows (op T or C) or op(B)'s across its columns (op N), boxes inside the matrix
-// (boxes past it are slow to fill): the last tile read from a whole tile back (its first rows or columns,
-// another tile's, not stored), and a box of the matrix's rows or columns where it has fewer than a tile (the rest
-// of the stage stale, in sums never stored); -DTB_CXD_TMA_CLAMP=0: boxes past the matrix, filled with zeros
-#ifndef TB_CXD_TMA_CLAMP
-#define TB_CXD_TMA_CLAMP 1
-#endif
-// -DTB_CXD_PREFETCH=D (to time): each tile of k fetched into L2 D tiles before its copy into a stage is issued, so
-// that the copy waits on L2 rather than on memory (the thin products' blocks wait on their next stage: doc/NOTES.md)
-#ifndef TB_CXD_PREFETCH
-#define TB_CXD_PREFETCH 0
-#endif
-
 namespace {
 
 // op(A)'s and op(B)'s maps for TMA, the stored matrices read as real, and the bytes of a stage (cx_tma_kernel)
@@ -26,8 +13,11 @@ struct cx_maps {
     uint32_t bytes;
 };
 
-// CLAMP: where a tile of `tile` from x0 runs past `size` and the matrix holds a whole tile, the tile from a whole
-// tile back, inside it; else from x0
+// Where op(A)'s boxes run across C's rows (op T or C) or op(B)'s across its columns (op N), boxes inside the matrix
+// (boxes past it are slow to fill): the last tile read from a whole tile back (its first rows or columns,
+// another tile's, not stored), and a box of the matrix's rows or columns where it has fewer than a tile (the rest
+// of the stage stale, in sums never stored; cx_kernel_of::tma).  Here: where a tile of `tile` from x0 runs past
+// `size` and the matrix holds a whole tile, the tile from a whole tile back, inside it; else from x0
 __device__ __forceinline__ int tile_inside(int64_t x0, int64_t size, int tile)
 {
     return (int)(x0 + tile > size && size >= tile ? size - tile : x0);
@@ -79,9 +69,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     unsigned filled = 0; // the stages filled before this tile's, over the block's tiles: fill u is stage u % S,
                          // and the phase u / S of its barrier
     for_tiles<C>(p, [&](int64_t i0, int64_t j0) {
-        // CLAMP: the tile read and computed from row r and column col (i0, j0 or a tile back)
-        const int r = TB_CXD_TMA_CLAMP && !T::A_SIDE ? tile_inside(i0, p.m, C::BM) : (int)i0;
-        const int col = TB_CXD_TMA_CLAMP && !T::B_SIDE ? tile_inside(j0, p.n, C::BN) : (int)j0;
+        // the tile read and computed from row r and column col (i0, j0 or a tile back: boxes inside the matrix)
+        const int r = !T::A_SIDE ? tile_inside(i0, p.m, C::BM) : (int)i0;
+        const int col = !T::B_SIDE ? tile_inside(j0, p.n, C::BN) : (int)j0;
         // tile kt of k into the stage of fill u (thread 0); k and the rows are below 2^30 (tma_ok)
         auto fill = [&](int kt, unsigned u) {
             const uint32_t st = smem_addr(base + u % S * T::TILE), bar = smem_addr(&full[u % S]);
@@ -91,20 +81,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             tma_load(st + T::A_TILE * sizeof(double), &maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col,
                      bar);
         };
-        // PREFETCH: tile kt into L2 (thread 0), where the block has it
-        auto prefetch = [&](int kt) {
-            if (kt < z.nk) {
-                const int k0 = (int)(z.kbeg + (int64_t)kt * C::BK);
-                tma_prefetch(&maps.a, T::A_SIDE ? 2 * r : 2 * k0, T::A_SIDE ? k0 : r);
-                tma_prefetch(&maps.b, T::B_SIDE ? 2 * col : 2 * k0, T::B_SIDE ? k0 : col);
-            }
-        };
-        if (threadIdx.x == 0) {
+        if (threadIdx.x == 0)
             for (int kt = 0; kt < S && kt < z.nk; kt++)
                 fill(kt, filled + kt);
-            for (int kt = S; kt < S + TB_CXD_PREFETCH; kt++)
-                prefetch(kt);
-        }
         using M = typename T::template math<OA == 2, OB == 2>;
         M sums;
         // the stage of fill u, once its bytes are in
@@ -112,35 +91,22 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
             bar_wait(smem_addr(&full[u % S]), (int)(u / S & 1));
             return (const double *)base + u % S * T::TILE;
         };
-        typename M::frag f[2]; // PIPE: a step's fragments read while the step before is multiplied
-        if (cx_pipe<C>::on && z.nk > 0) {
-            const double *as = ready(filled);
-            M::load(f[0], as, as + T::A_TILE, 0);
-        }
         for (int kt = 0; kt < z.nk; kt++) {
             const unsigned u = filled + kt;
-            if constexpr (cx_pipe<C>::on) {
-                multiply_pipelined<C::BK>(sums, f, (const double *)base + u % S * T::TILE, T::A_TILE, kt + 1 < z.nk,
-                                          [&]() { return ready(u + 1); });
-            } else {
-                const double *as = ready(u);
-                multiply(sums, as, as + T::A_TILE, C::BK);
-            }
+            const double *as = ready(u);
+            multiply(sums, as, as + T::A_TILE, C::BK);
             __syncthreads(); // every thread is done with this stage, which is filled next
-            if (threadIdx.x == 0 && kt + S < z.nk) {
+            if (threadIdx.x == 0 && kt + S < z.nk)
                 fill(kt + S, u + S);
-                if (TB_CXD_PREFETCH)
-                    prefetch(kt + S + TB_CXD_PREFETCH);
-            }
         }
         filled += z.nk;
         gather_groups<S * T::TILE, true>(sums, base);
-        if constexpr (cx_clustered<C, true>)
+        if constexpr (cx_cluster<C>::on)
             if (p.cluster) {
-                cluster_sum<C, C::STAGES * T::TILE, true>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
+                cluster_sum<C, C::STAGES * T::TILE>(sums, p, base, r, col, (int)(i0 - r), (int)(j0 - col));
                 return;
             }
-        store<TB_CXD_TMA_CLAMP>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
+        store<true>(sums, p, z.c, r, col, (int)(i0 - r), (int)(j0 - col));
     });
 #endif
 }

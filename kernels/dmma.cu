@@ -5,8 +5,8 @@
 // into a ring of STAGES shared-memory buffers, so that the loads of the next tiles overlap the MMAs on the current
 // one; one barrier per tile.  Within a tile the loop is software-pipelined: each k8 step's fragments are read, and
 // the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (reads all
-// before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles (a fourth, smaller, behind
-// TB_DMMA_SMALL), chosen by shape, and k split across blocks where the tiles are too few (split.cuh): `classify`
+// before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles (a fourth, smaller, for
+// tb_launch_dmma64x32), chosen by shape, and k split across blocks where the tiles are too few (split.cuh): `classify`
 // below; a last wave of tiles that would leave most SMs idle is computed apart (`plan`); where k is short, blocks
 // go on from tile to tile (dmma_kernel).
 //
@@ -26,50 +26,24 @@
 
 namespace {
 
-// The block tile, its depth, the ring's depth and the warps' tiles are compile-time settings (bench/variants.sh
-// times others).  MINB: blocks per SM that __launch_bounds__ must leave room for.
-#ifndef TB_DMMA_BM
-#define TB_DMMA_BM 128
-#endif
-#ifndef TB_DMMA_BN
-#define TB_DMMA_BN 128
-#endif
-#ifndef TB_DMMA_BK
-#define TB_DMMA_BK 16
-#endif
-#ifndef TB_DMMA_STAGES
-#define TB_DMMA_STAGES 4
-#endif
-#ifndef TB_DMMA_WM
-#define TB_DMMA_WM 64
-#endif
-#ifndef TB_DMMA_WN
-#define TB_DMMA_WN 32
-#endif
-#ifndef TB_DMMA_MINB
-#define TB_DMMA_MINB 1
-#endif
-#ifndef TB_DMMA_PERSIST_MAX_K
-#define TB_DMMA_PERSIST_MAX_K 256 // up to this depth, blocks go on from one tile to the next (0: never)
-#endif
-#ifndef TB_DMMA_LAST_WAVE
-#define TB_DMMA_LAST_WAVE 1 // a last wave of 128 x 128 tiles at most half full is computed as a part of its own
-#endif
-#ifndef TB_DMMA_FILL_SPLIT
-#define TB_DMMA_FILL_SPLIT 1 // 0: do not also split k where a split fills the half tiles' waves markedly better (classify)
-#endif
-#ifndef TB_DMMA_SPLIT_DEPTH
-#define TB_DMMA_SPLIT_DEPTH 256 // the shallowest slice of k where classify splits it
-#endif
-#ifndef TB_DMMA_SMALL
-#define TB_DMMA_SMALL 0 // 1: products of few tiles even of the half tiles on the 64 x 32 tiles (classify)
-#endif
-#ifndef TB_DMMA_BIG_MIN_K
-#define TB_DMMA_BIG_MIN_K 1024 // below, the half tiles (two blocks a SM) even with tiles enough for the big one
-#endif
+// ---- Tuning constants for sm_90 (H100, H200) ----
+// Every tile is BK deep along k; a warp holds WM x WN of C (MMA tiles of 16 x 8).  The block tiles (config below:
+// BM x BN of C, a ring of STAGES buffers, MINB blocks an SM that __launch_bounds__ must leave room for): BIG_*, one
+// block an SM for large products; HALF_*, two blocks an SM of HALF_LONG x HALF_SHORT (tall) or HALF_SHORT x
+// HALF_LONG (wide) where k is short, there are too few big tiles, or one side is thin; SMALL_*, three blocks an SM
+// of 64 x 32 with warps of 32 x 16 (tb_launch_dmma64x32).
+constexpr int BK = 16, WM = 64, WN = 32;
+constexpr int BIG_BM = 128, BIG_BN = 128, BIG_STAGES = 4, BIG_MINB = 1;
+constexpr int HALF_LONG = 128, HALF_SHORT = 64, HALF_STAGES = 3, HALF_MINB = 2;
+constexpr int SMALL_BM = 64, SMALL_BN = 32, SMALL_STAGES = 3, SMALL_MINB = 3, SMALL_WM = 32, SMALL_WN = 16;
 
-constexpr int BK = TB_DMMA_BK, WM = TB_DMMA_WM, WN = TB_DMMA_WN;
-constexpr int64_t PERSIST_MAX_K = TB_DMMA_PERSIST_MAX_K;
+// ---- Host-side thresholds that choose a configuration by shape (classify, launch; not compiled into the
+// kernels) ----
+// BIG_MIN_K: the big tile only where k is at least this deep (below, the half tiles, even with big tiles enough for
+// every SM).  SPLIT_DEPTH: the shallowest slice of k where classify splits it.  PERSIST_MAX_K: up to this depth of
+// a slice of k, blocks go on from one tile to the next (where storing a tile takes about as long as computing it).
+constexpr int64_t BIG_MIN_K = 1024, SPLIT_DEPTH = 256, PERSIST_MAX_K = 256;
+
 static_assert(BK % 16 == 0, "an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each");
 
 // An operand's tile of side RS (BM for op(A), BN for op(B)) is kept in the operand's own layout:
@@ -106,13 +80,11 @@ struct config {
     static_assert(BM % WM == 0 && BN % WN == 0, "whole warps");
     static_assert(STAGES >= 2, "the ring keeps a tile in flight while the current one is multiplied");
 };
-// One block of 128 x 128 a SM for large products (the tile, its depth and ring: -D flags, bench/variants.sh);
-// two of 128 x 64 or 64 x 128 a SM where k is short, there are too few tiles of 128 x 128, or one side is thin.
-typedef config<TB_DMMA_BM, TB_DMMA_BN, TB_DMMA_STAGES, TB_DMMA_MINB> big_t;
-typedef config<128, 64, 3, 2> tall_t;
-typedef config<64, 128, 3, 2> wide_t;
-// Three blocks of 64 x 32 (warps of 32 x 16) a SM for products of few tiles even of those (TB_DMMA_SMALL)
-typedef config<64, 32, 3, 3, 32, 16> small_t;
+// The configurations of the tuning constants above
+typedef config<BIG_BM, BIG_BN, BIG_STAGES, BIG_MINB> big_t;
+typedef config<HALF_LONG, HALF_SHORT, HALF_STAGES, HALF_MINB> tall_t;
+typedef config<HALF_SHORT, HALF_LONG, HALF_STAGES, HALF_MINB> wide_t;
+typedef config<SMALL_BM, SMALL_BN, SMALL_STAGES, SMALL_MINB, SMALL_WM, SMALL_WN> small_t;
 
 // One operand's tile loads: x is the operand, R its extent along the block tile's side RS (m for op(A), n for
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
@@ -539,7 +511,6 @@ int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream
 // SMs busy (with more, the sum of the slices costs more than the idle SMs).
 // The measurements behind it: doc/NOTES.md, "The DGEMM kernel (dmma): where it stands".
 enum shape_class { BIG, TALL, WIDE, SMALL };
-constexpr int64_t BIG_MIN_K = TB_DMMA_BIG_MIN_K, SPLIT_DEPTH = TB_DMMA_SPLIT_DEPTH;
 static shape_class classify(const tb_dproblem &p, int64_t *slices)
 {
     *slices = 1;
@@ -550,18 +521,13 @@ static shape_class classify(const tb_dproblem &p, int64_t *slices)
     const int64_t tall = tiles<tall_t>(p), wide = tiles<wide_t>(p), n = tall <= wide ? tall : wide;
     const int64_t slots = 2 * sms;
     const int64_t deepest = p.k / SPLIT_DEPTH < 64 ? p.k / SPLIT_DEPTH : 64;
-    if (TB_DMMA_SMALL && 4 * n <= sms) { // a quarter of the SMs or fewer: tiles of a quarter the size, k split alike
-        const int64_t s = small_t::MINB * sms / tiles<small_t>(p);
-        *slices = s < 1 ? 1 : s > deepest ? (deepest < 1 ? 1 : deepest) : s;
-        return SMALL;
-    }
     if (2 * n <= sms) {
         int64_t s = slots / n;
         s = s > deepest ? deepest : s;
         *slices = s < 1 ? 1 : s;
-    } else if (TB_DMMA_FILL_SPLIT) {
+    } else {
         // n tiles in s slices fill n s / (slots waves) of the waves' room: the fewest slices that fill 90 %, where
-        // that is a fifth more than without a split (777^2 x 4096: 91 tiles, 34 % of one wave; 8 slices: 92 %)
+        // that is a fifth more than without a split
         const int64_t waves1 = tb_waves(n, slots);
         for (int64_t s = 2; s <= deepest; s++) {
             const int64_t waves = tb_waves(n * s, slots);
@@ -571,8 +537,8 @@ static shape_class classify(const tb_dproblem &p, int64_t *slices)
             }
         }
     }
-    // as many tiles either way: 64 x 128 where neither operand is transposed (2-5 % faster there, the two alike or
-    // 128 x 64 ahead by a little with a transpose: doc/NOTES.md)
+    // as many tiles either way: 64 x 128 where neither operand is transposed (faster there; the two alike, or
+    // 128 x 64 ahead by a little, with a transpose: doc/NOTES.md)
     return tall < wide || (tall == wide && (p.transa || p.transb)) ? TALL : WIDE;
 }
 
@@ -591,7 +557,7 @@ static int plan(const tb_dproblem &p, part parts[2], bool halved_m = false, bool
     parts[0].c = classify(p, &parts[0].slices);
     const int64_t sms = tb_sm_count(), tm = tile_rows<big_t>(p), tn = tile_cols<big_t>(p);
     const int64_t all = tm * tn, full = all / sms * sms;
-    if (parts[0].c != BIG || !TB_DMMA_LAST_WAVE || all == full || 2 * (all - full) > sms)
+    if (parts[0].c != BIG || all == full || 2 * (all - full) > sms)
         return 1;
     // whole rows of tiles, or whole columns, within the full waves: whichever leaves fewer tiles over.  Only
     // where they fill those waves but for a few tiles and leave at most half a wave over.

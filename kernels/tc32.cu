@@ -5,8 +5,8 @@
 // underflow and the tensor cores' sums clear of overflow; the epilogue puts the scales back, exactly.
 //
 // The tensor cores sum with truncation, so they sum one 32-deep step of k at a time, the small products first and
-// the largest last, and each step is added to the FP32 accumulator with one rounded add.  The errors measured on
-// the H200 are below cuBLAS's FP32 SGEMM's on uniform, normal, widely spread and near-limit data (bench/RESULTS.md).
+// the largest last, and each step is added to the FP32 accumulator with one rounded add.  The errors are below
+// cuBLAS's FP32 SGEMM's on uniform, normal, widely spread and near-limit data (bench/RESULTS.md).
 //
 // Rows of op(A) and columns of op(B) that hold Inf or NaN go through the tensor cores as zeros; a last kernel
 // computes every element of C they touch with FP32 FMAs along k, so such inputs give what an FP32 loop gives.
@@ -24,7 +24,10 @@
 
 namespace {
 
-constexpr int BM = 128, BK = 32;
+// ---- Tuning constants for sm_90a (H100, H200) ----
+// The product's tiles: BM rows of C, BK of k a step; tf32's tiles TF32_BN columns wide (128 or 256; bf16x6's are
+// 128, its three parts leave no room for more).  The stages: as many as fit (tiles).
+constexpr int BM = 128, BK = 32, TF32_BN = 256;
 
 // What the tensor cores are given.  bf16x6: FP32's accuracy, three BF16 parts (the scheme above), tiles of C 128
 // wide; tf32: TF32 math (TILEBLAS_MATH=tf32), each element rounded to TF32 once, one product summed by the tensor
@@ -34,11 +37,8 @@ constexpr int BM = 128, BK = 32;
 struct bf16x6 {
     static constexpr int PARTS = 3, ESIZE = 2, SWIZZLE = 2, BN = 128; // SWIZZLE: the descriptor's code for 64 bytes
 };
-#ifndef TB_TF32_BN
-#define TB_TF32_BN 256 // tf32's tile width, 128 or 256 (bench/variants.sh times others)
-#endif
 struct tf32 {
-    static constexpr int PARTS = 1, ESIZE = 4, SWIZZLE = 1, BN = TB_TF32_BN; // 128-byte swizzle
+    static constexpr int PARTS = 1, ESIZE = 4, SWIZZLE = 1, BN = TF32_BN; // 128-byte swizzle
 };
 template <class F> struct tiles {
     static constexpr int ROW_BYTES = BK * F::ESIZE, A_BYTES = BM * ROW_BYTES, B_BYTES = F::BN * ROW_BYTES;
@@ -99,19 +99,11 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
-// TB_TC32_FILL_SPLIT=1 (a variant for bench/variants.sh, off by default): k split as well where C has under three
-// waves of tiles that fill less than 0.8 of them (1000 x 3000: 192 tiles on 132 SMs); slower on that very shape
-// as timed (bench/RESULTS.md)
-#ifndef TB_TC32_FILL_SPLIT
-#define TB_TC32_FILL_SPLIT 0
-#endif
-
 // The slices of k (split-K) for p where C has fewer tiles than SMs, each at least 256 deep (tb_fill_slices)
 template <class F> int64_t slices_of(const tb_sproblem &p)
 {
     const int64_t tiles = tiles_of<F>(p), sms = tb_sm_count();
-    const bool few = tiles < sms || (TB_TC32_FILL_SPLIT && tiles < 3 * sms && tb_fill(tiles, sms) < 0.8);
-    return few ? tb_fill_slices(tiles, sms, p.k, BK, 256) : 1;
+    return tiles < sms ? tb_fill_slices(tiles, sms, p.k, BK, 256) : 1;
 }
 
 // pr with its scales and lists from `at` on (at least where prepared_of put them)
@@ -560,7 +552,7 @@ bool can_run(const tb_sproblem &p)
            (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
 }
 
-// 1 when they are also faster than `blocked` there (measured on the H200, bench/RESULTS.md): k deep enough for the
+// 1 when they are also faster than `blocked` there (bench/RESULTS.md): k deep enough for the
 // split into parts to pay; tiles at least half used (not a thin C); C's sides not so short that the passes' traffic
 // outweighs the product (they move about 14 bytes per element of op(A) and op(B): 7 (1/m + 1/n) bytes per flop,
 // at most 0.07, which a side under about 100 exceeds); a product large enough to repay the passes' fixed cost

@@ -1,5 +1,5 @@
 // The Hopper copy engine (TMA) and the shared-memory barriers (mbarrier) its copies complete on, for the kernels
-// that stage their tiles with it (tc32, and cx's -DTB_CXD_TMA build): cuTensorMapEncodeTiled, found through the
+// that stage their tiles with it (tc32, and cx-dmma's TMA kernels): cuTensorMapEncodeTiled, found through the
 // runtime (no link to the driver library), and the PTX forms they use, which need compute capability 9.0; and the
 // thread block clusters' launch, barrier and shared-memory reads (cx's slices of k summed in the cluster).
 #ifndef TB_KERNELS_TMA_CUH
@@ -53,13 +53,6 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap *map, i
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
                  "[%4];" ::"r"(dst),
                  "l"((uint64_t)map), "r"(x), "r"(y), "r"(bar)
-                 : "memory");
-}
-
-// the box of map at (x, y) fetched into the L2 cache, for a tma_load of it later (no barrier: nothing waits on it)
-__device__ __forceinline__ void tma_prefetch(const CUtensorMap *map, int x, int y)
-{
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"((uint64_t)map), "r"(x), "r"(y)
                  : "memory");
 }
 

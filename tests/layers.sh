@@ -3,7 +3,8 @@
 # names a header of its own layer or of one the layer may use, and the headers include no circle; then, on the
 # objects built, no function of a layer calls into a layer it may not use, and no two modules call each other
 # (directly or round a longer circle): a module is one .c (or .cu) file, and it calls another when it uses a
-# symbol that one defines.  The cost model and the kernels' defaults have one reader, lib/decide/.
+# symbol that one defines.  The cost model and the kernels' defaults have one reader, lib/decide/.  And the
+# budget of compile-time switches holds.
 . "${top_srcdir:-.}/tests/preamble.sh"
 
 # layer: the layers it may use (besides itself)
@@ -70,6 +71,16 @@ awk '$2 ~ /\.(h|cuh)$/ { print $2, $4 }' "$work/edges" >"$work/hedges"
 circle "$work/hedges" >"$work/hcircle"
 [ ! -s "$work/hcircle" ] || fail "headers that include each other" "$work/hcircle"
 echo "PASS: no circle of headers"
+
+# experiments do not live on main: at most 10 compile-time switches (#ifndef TB_X, then #define TB_X VALUE) in
+# kernels/, none elsewhere
+( cd "$srcdir" && find base lib compat kernels -type f \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) |
+  xargs awk 'prev != "" && $1 == "#define" && $2 == prev && NF > 2 { print FILENAME ": " prev }
+             { prev = $1 == "#ifndef" && $2 ~ /^TB_/ ? $2 : "" }' ) | sort >"$work/switches"
+grep -v '^kernels/' "$work/switches" >"$work/outside" && fail "compile-time switches outside kernels/" "$work/outside"
+n=$(wc -l <"$work/switches")
+[ "$n" -le 10 ] || fail "$n compile-time switches in kernels/ (at most 10)" "$work/switches"
+echo "PASS: $n compile-time switches in kernels/, none elsewhere"
 
 # the objects: libtool's PIC ones of the library's layers and the GPU module's, "LAYER MODULE OBJECT"
 find "$builddir/base" "$builddir/kernels" "$builddir/lib" "$builddir/compat" -path '*/.libs/*' -name 'lib*_la-*.o' \

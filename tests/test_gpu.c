@@ -212,7 +212,7 @@ END_TEST
 
 /* cx-dmma with slices of k that fill the GPU but, as clusters of their count, would not fit it at once: on 132 SMs,
  * 1500 x 40's 72 tiles of 64 x 16 (op(A) 24 MB, under half the L2) in 7 slices are 504 blocks of the 528 that fit,
- * but clusters of 7 keep 483, so 6 slices summed in clusters (kernels/cx.cu's TB_CX_CLUSTER_FEWER); every op pair. */
+ * but clusters of 7 keep 483, so 6 slices summed in clusters; every op pair. */
 START_TEST(fewer_slices)
 {
     static const double ab[4] = { 1.25, 0.5, -0.75, -0.25 };
