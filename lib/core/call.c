@@ -39,12 +39,10 @@ static tb_path route(const tb_call *g, int *kernel, tb_gpu_plan *gp, tb_cost *pr
 {
     const tb_config *cfg = tb_config_get();
     const tb_path path = tb_route_wanted(g, cfg, predicted);
-    if (path != TB_PATH_GPU) {
-        *kernel = -1;
-        return path;
-    }
-    /* no kernel runs its type (while some kernel is built in): the CPU, without starting the GPU */
     *kernel = -1;
+    if (path != TB_PATH_GPU)
+        return path;
+    /* no kernel runs its type (while some kernel is built in): the CPU, without starting the GPU */
     if (tb_route_kernel(&g->p) < 0 && tb_kernel_count > 0) {
         static _Atomic int warned_type;
         if (cfg->mode == TB_MODE_GPU && tb_forced_path == TB_PATH_NONE)
@@ -168,17 +166,12 @@ void tb_call_run(const tb_call *g)
     tb_stats_record(g, &r);
 }
 
-static const char *cpu_blas_name(tb_entry_id entry, int n)
-{
-    return tb_cpu_blas_name(entry, n);
-}
-
 /* The summary (lib/obs/stats.h) with what the GPU and the CPU BLAS say of themselves */
 __attribute__((destructor)) static void summary_at_exit(void)
 {
     if (!tb_config_summary_wanted())
         return;
-    tb_summary_facts facts = { .cpu_blas_name = cpu_blas_name };
+    tb_summary_facts facts = { .cpu_blas_name = tb_cpu_blas_name };
     facts.gpu = tb_gpu_state(&facts.gpu_text);
     tb_stats_summary(&facts);
 }
