@@ -4,7 +4,8 @@
  * cblas_dgemm, cblas_cgemm and cblas_zgemm, in every mix with host memory.  The call must run on the GPU with those operands in place, give the
  * product within the bound of doc/TESTING.md of a long-double reference, leave C's padding untouched and leave host operands as
  * they were; calls on device operands run beside other threads' calls through the pipeline.  Skips (77) without a
- * usable device.
+ * usable device.  Built twice: test_devptr (make check) and, with TT_DEVPTR_HUGE=1, test_devptr_huge (make
+ * check-long: the offsets past 2^31, 9 GiB operands).
  */
 #include <config.h>
 #include <check.h>
@@ -22,6 +23,9 @@
 #include "suite.h"
 #include "tileblas.h"
 
+#ifndef TT_DEVPTR_HUGE
+#define TT_DEVPTR_HUGE 0
+#endif
 enum { HOST, DEVICE, MANAGED };
 static const char *const place_name[] = { "host", "device", "managed" };
 static uint64_t state;
@@ -380,16 +384,16 @@ int main(void)
     }
     state = tt_test_seed();
     Suite *s = suite_create("operands in device memory");
-    TCase *tc = tcase_create("in place");
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, every_mix, 0, TB_TYPE_COUNT * 27);
-    tcase_add_test(tc, row_major);
-    tcase_add_test(tc, beside_the_pipeline);
-    tcase_add_test(tc, caller_device_and_pool_unchanged);
+    TCase *tc = tcase_create(TT_DEVPTR_HUGE ? "huge" : "in place");
+    tcase_set_timeout(tc, TT_DEVPTR_HUGE ? 600 : 300);
+    if (TT_DEVPTR_HUGE) {
+        tcase_add_test(tc, offsets_past_2_to_the_31);
+    } else {
+        tcase_add_loop_test(tc, every_mix, 0, TB_TYPE_COUNT * 27);
+        tcase_add_test(tc, row_major);
+        tcase_add_test(tc, beside_the_pipeline);
+        tcase_add_test(tc, caller_device_and_pool_unchanged);
+    }
     suite_add_tcase(s, tc);
-    TCase *huge = tcase_create("huge");
-    tcase_set_timeout(huge, 600);
-    tcase_add_test(huge, offsets_past_2_to_the_31);
-    suite_add_tcase(s, huge);
     return tt_run_suite(s, CK_NOFORK);
 }
