@@ -33,28 +33,23 @@ struct config {
     static_assert(BM % 64 == 0 && BN % (4 * TN) == 0 && TN % 4 == 0 && BK % 8 == 0, "tile sizes");
 };
 
-// ---- Tuning constants for sm_90 (H100, H200) ----
-// The tile configurations, config<BM, BN, TN, BK, MINB>; which one a shape gets: classify.  The large and middle
-// tiles are 8 deep (the large one at 16 would need more than the 48 KiB of static shared memory).  The thin tile
-// serves C with a side of at most THIN_SIDE, that side along its 32 columns (the small tile would leave most of its
-// 64 columns idle); at two blocks an SM, ptxas keeps all its values in registers.
-typedef config<256, 128, 16, 8, 1> large_m_t; // tall: for all but TT
-typedef config<128, 256, 16, 8, 1> large_n_t; // wide: for TT
-typedef config<128, 128, 16, 8, 2> mid_t;
-typedef config<64, 64, 8, 16, 1> small_t;
-typedef config<256, 32, 8, 16, 2> thin_t;
-
-// ---- Host-side thresholds that choose a configuration by shape (classify; not compiled into the kernels) ----
-// THIN_SIDE: C with a side of at most this takes the thin tile, k split into slices at least THIN_SLICE deep.
-// LARGE_USE: the large tile only where its tiles use at least this share of their area (m n over the tiles' rows
-// times columns); below, the middle or small tile's classes decide.
-// LARGE_FILL: the large tile's k split where its tiles fill their waves under this share (a second wave nearly
-// empty) and k is at least 2 MID_SLICE deep.
-// MID_SLICE: the shallowest slice of k for the large and middle tiles.
-// SMALL_SPLIT_K, SMALL_SLICE: the small tile's k is split from SMALL_SPLIT_K deep on, into slices at least
-// SMALL_SLICE deep (short slices keep the few blocks of a small C from waiting out a long k one tile at a time).
-constexpr int THIN_SIDE = 32, THIN_SLICE = 128, MID_SLICE = 512, SMALL_SPLIT_K = 128, SMALL_SLICE = 32;
-constexpr double LARGE_USE = 0.6, LARGE_FILL = 0.8;
+// The tile configurations, config<BM, BN, TN, BK, MINB>, as kernels/recipe.h's rows; which one a shape gets: its
+// recipe (lib/decide/recipes.c).  The large and middle tiles are 8 deep (the large one at 16 would need more than the
+// 48 KiB of static shared memory).  The thin tile serves C with a side of at most 32, that side along its 32
+// columns (the small tile would leave most of its 64 columns idle); at two blocks an SM, ptxas keeps all its values
+// in registers.
+template <int S> struct shape_config;
+#define TB_SHAPE_CONFIG(id, bm, bn, tn, bk, minb)                                                                    \
+    template <> struct shape_config<TB_BLOCKED_##id> {                                                               \
+        typedef config<bm, bn, tn, bk, minb> type;                                                                   \
+    };
+TB_BLOCKED_SHAPES(TB_SHAPE_CONFIG)
+#undef TB_SHAPE_CONFIG
+typedef shape_config<TB_BLOCKED_LARGE_M>::type large_m_t; // tall: for all but TT
+typedef shape_config<TB_BLOCKED_LARGE_N>::type large_n_t; // wide: for TT
+typedef shape_config<TB_BLOCKED_MID>::type mid_t;
+typedef shape_config<TB_BLOCKED_SMALL>::type small_t;
+typedef shape_config<TB_BLOCKED_THIN>::type thin_t;
 
 constexpr int PAD = 4; // floats after each row of a shared tile
 
@@ -483,7 +478,7 @@ int launch_vec(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool c
 }
 
 // The complex forms an operand can be read in (kernels/complex.cu): op(B), transposed, as pairs; op(A) as blocks
-enum { FORM_PAIRS = 1, FORM_BLOCKS = 2 };
+enum { FORM_PAIRS = TB_FORM_PAIRS, FORM_BLOCKS = TB_FORM_BLOCKS };
 
 template <class C>
 int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool ct, void *stream, int form)
@@ -496,7 +491,7 @@ int launch_one(const tb_sproblem *p, const tb_split *sp, unsigned slices, bool c
             return p->transb ? launch_vec<C, false, true, true, true>(p, sp, slices, ct, stream)
                              : launch_vec<C, false, false, false, true>(p, sp, slices, ct, stream);
         }
-        return (int)cudaErrorInvalidValue; // large_n_t, which run() never gives blocks (mirrored)
+        return (int)cudaErrorInvalidValue; // large_n_t, which no recipe gives blocks
     }
     if (form & FORM_PAIRS)
         return p->transa ? launch_vec<C, true, true, true>(p, sp, slices, ct, stream)
@@ -522,75 +517,49 @@ int launch_config(const tb_sproblem *p, int64_t slices, float *ws, void *stream,
         ct);
 }
 
-// The blocks that fit on all SMs of the current device at once.
+// The blocks of configuration C that an SM of the current device holds at once (a device fact for the recipes)
 template <class C>
-int64_t wave(void)
+int per_sm(void)
 {
-    static int per_sm[TB_KERNEL_DEVICES];
-    return tb_wave(per_sm, blocked_kernel<C, false, false, true>, C::THREADS);
-}
-
-template <class C>
-int64_t tiles(const tb_sproblem *p)
-{
-    return ((p->m + C::BM - 1) / C::BM) * ((p->n + C::BN - 1) / C::BN);
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, blocked_kernel<C, false, false, true>, C::THREADS, 0) !=
+            cudaSuccess ||
+        n < 1)
+        n = 1;
+    cudaGetLastError();
+    return n;
 }
 
 } // namespace
 
-// The large tile, oriented by the operands' transposes (TT: the same product mirrored, which the wide tile suits,
-// unless op(A) is read as complex blocks, which its threads do not cover).
-static bool mirrored(const tb_sproblem *p, int form)
-{
-    return p->transa && p->transb && !(form & FORM_BLOCKS);
-}
-
-static int64_t large_tiles(const tb_sproblem *p, int form)
-{
-    return mirrored(p, form) ? tiles<large_n_t>(p) : tiles<large_m_t>(p);
-}
-
-static int block256(const tb_sproblem *p, int64_t slices, float *ws, void *stream, int form = 0)
-{
-    return mirrored(p, form) ? launch_config<large_n_t>(p, slices, ws, stream, false, form)
-                             : launch_config<large_m_t>(p, slices, ws, stream, false, form);
-}
-extern "C" int tb_launch_block256(const tb_kproblem *kp, void *, void *stream)
+// The large tile of the fixed launcher block256, oriented by the operands' transposes (TT: the same product
+// mirrored, which the wide tile suits)
+extern "C" int tb_launch_block256(const tb_kproblem *kp, const tb_recipe *, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    return block256(&p, 1, NULL, stream);
+    return p.transa && p.transb ? launch_config<large_n_t>(&p, 1, NULL, stream)
+                                : launch_config<large_m_t>(&p, 1, NULL, stream);
 }
-extern "C" int tb_launch_block128(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_block128(const tb_kproblem *kp, const tb_recipe *, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     return launch_config<mid_t>(&p, 1, NULL, stream);
 }
-extern "C" int tb_launch_block64(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_block64(const tb_kproblem *kp, const tb_recipe *, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     return launch_config<small_t>(&p, 1, NULL, stream);
 }
 
-// The tile configuration by shape class: the largest tile that keeps the GPU's SMs busy (at least 0.9 of one
-// large tile per SM, else one middle tile per SM), else the small tile with k split so that the blocks fill
-// exactly one wave: a block count just past a whole wave is what costs.  The large and middle tiles split a long k
-// where that fills their waves better.  The measurements behind each choice: doc/NOTES.md, "The blocked kernel's
-// choice of tile by shape".
-enum shape_class { LARGE, MIDDLE, SMALL, THIN };
-// 1 when the middle tile takes p, with *slices of k: split into slices at least MID_SLICE deep wherever its
-// blocks then fill their waves (tb_fill_slices), for C too small for a wave of large tiles but with tiles at least
-// half used and a long k, where the small tile would be taken
-static int middle_split(const tb_sproblem *p, int64_t *slices)
+extern "C" int tb_blocked_per_sm(int shape)
 {
-    const int64_t n = tiles<mid_t>(p), slots = wave<mid_t>();
-    if ((double)p->m * (double)p->n < 0.5 * (double)n * mid_t::BM * mid_t::BN || p->k < 2 * MID_SLICE)
-        return n >= tb_sm_count();
-    int64_t s = tb_fill_slices(n, slots, p->k, mid_t::BK, MID_SLICE);
-    tb_slice_depth(p->k, mid_t::BK, &s);
-    if (n < tb_sm_count() && tb_fill(n * s, slots) < 0.75)
-        return 0;
-    *slices = s;
-    return 1;
+    switch (shape) {
+    case TB_BLOCKED_LARGE_M: return per_sm<large_m_t>();
+    case TB_BLOCKED_LARGE_N: return per_sm<large_n_t>();
+    case TB_BLOCKED_MID: return per_sm<mid_t>();
+    case TB_BLOCKED_SMALL: return per_sm<small_t>();
+    default: return per_sm<thin_t>();
+    }
 }
 
 // C^T = op(B)^T op(A)^T: p with the roles of its operands swapped, whose result is C transposed
@@ -602,110 +571,60 @@ static tb_sproblem transposed(const tb_sproblem *p)
     return q;
 }
 
-// 1 when the thin tile takes p: *q is p with its thin side along n (*ct: transposed), *slices its split, to at
-// most about a wave of blocks (more slices would move more of the workspace than they gain in fill).  Operands in
-// a complex form (form) cannot be transposed: the thin tile then takes only a thin n.
-static int thin(const tb_sproblem *p, int form, tb_sproblem *q, bool *ct, int64_t *slices)
+// The workspace and the launch of the recipe's tile and split, with the operands in the complex forms of `form`
+// (kernels.h: tb_launch_blocked_pairs, tb_launch_blocked_blocks)
+static size_t workspace(const tb_kproblem *kp, const tb_recipe *r)
 {
-    if ((p->m > THIN_SIDE && p->n > THIN_SIDE) || (form && p->m < p->n))
-        return 0;
-    *ct = p->m < p->n;
-    *q = *ct ? transposed(p) : *p;
-    const int64_t n = tiles<thin_t>(q), slots = wave<thin_t>(), deep = q->k * n / slots;
-    *slices = tb_fill_slices(n, slots, q->k, thin_t::BK, deep > THIN_SLICE ? deep : THIN_SLICE);
-    return 1;
+    return r->transposed ? tb_split_bytes<float>(kp->n, kp->m, r->slices) : tb_split_bytes<float>(kp->m, kp->n, r->slices);
 }
 
-// The class of p's shape, and the slices of k to aim for; *q: the problem to launch (p, or for the thin tile
-// perhaps p transposed, then *ct)
-static shape_class classify(const tb_sproblem *p, int form, int64_t *slices, tb_sproblem *q, bool *ct)
-{
-    *slices = 1, *q = *p, *ct = false;
-    if (thin(p, form, q, ct, slices))
-        return THIN;
-    const int64_t large = large_tiles(p, form), sms = tb_sm_count(); // one large block an SM
-    const double area = (double)large * large_m_t::BM * large_m_t::BN; // the large tiles', either orientation
-    if (10 * large >= 9 * sms && (double)p->m * (double)p->n >= LARGE_USE * area) {
-        if (large < 3 * sms && tb_fill(large, sms) < LARGE_FILL && p->k >= 2 * MID_SLICE) {
-            *slices = tb_fill_slices(large, sms, p->k, large_m_t::BK, MID_SLICE);
-            tb_slice_depth(p->k, large_m_t::BK, slices);
-        }
-        return LARGE;
-    }
-    if (middle_split(p, slices))
-        return MIDDLE;
-    const int64_t n = tiles<small_t>(p), full = wave<small_t>();
-    int64_t s = n >= full ? 1 : full / n;
-    s = p->k < SMALL_SPLIT_K ? 1 : s > p->k / SMALL_SLICE ? p->k / SMALL_SLICE : s;
-    *slices = s > 64 ? 64 : s < 1 ? 1 : s; // at most; launch_config makes them whole tiles deep
-    return SMALL;
-}
-
-// The workspace and the launch, with the operands in the complex forms of `form` (kernels.h:
-// tb_launch_blocked_pairs, tb_launch_blocked_blocks)
-static size_t workspace(const tb_kproblem *kp, int form)
+static int run(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream, int form)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
-    tb_sproblem q;
-    int64_t slices;
-    bool ct;
-    const shape_class c = classify(&p, form, &slices, &q, &ct);
-    const int bk = c == THIN ? thin_t::BK : c == SMALL ? small_t::BK : c == MIDDLE ? mid_t::BK : large_m_t::BK;
-    tb_slice_depth(q.k, bk, &slices); // as launch_config will cut k
-    return tb_split_bytes<float>(q.m, q.n, slices);
-}
-
-static int run(const tb_kproblem *kp, void *workspace, void *stream, int form)
-{
-    const tb_sproblem p = tb_sproblem_of(kp);
-    tb_sproblem q;
-    int64_t slices;
-    bool ct;
     float *ws = (float *)workspace;
-    switch (classify(&p, form, &slices, &q, &ct)) {
-    case THIN: return launch_config<thin_t>(&q, slices, ws, stream, ct, form);
-    case LARGE: return block256(&q, slices, ws, stream, form);
-    case MIDDLE: return launch_config<mid_t>(&q, slices, ws, stream, false, form);
-    default: return launch_config<small_t>(&q, slices, ws, stream, false, form);
+    switch (r->shape) {
+    case TB_BLOCKED_THIN: {
+        const tb_sproblem q = r->transposed ? transposed(&p) : p;
+        return launch_config<thin_t>(&q, r->slices, ws, stream, r->transposed, form);
+    }
+    case TB_BLOCKED_LARGE_M: return launch_config<large_m_t>(&p, r->slices, ws, stream, false, form);
+    case TB_BLOCKED_LARGE_N: return launch_config<large_n_t>(&p, r->slices, ws, stream, false, form);
+    case TB_BLOCKED_MID: return launch_config<mid_t>(&p, r->slices, ws, stream, false, form);
+    default: return launch_config<small_t>(&p, r->slices, ws, stream, false, form);
     }
 }
 
-extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp)
+extern "C" size_t tb_workspace_blocked(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace(kp, 0);
+    return workspace(kp, r);
 }
 
-extern "C" int tb_launch_blocked(const tb_kproblem *kp, void *workspace, void *stream)
+extern "C" int tb_launch_blocked(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
-    return run(kp, workspace, stream, 0);
+    return run(kp, r, workspace, stream, 0);
 }
 
-extern "C" size_t tb_workspace_blocked_pairs(const tb_kproblem *kp)
+extern "C" size_t tb_workspace_blocked_pairs(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace(kp, FORM_PAIRS);
+    return workspace(kp, r);
 }
 
-extern "C" int tb_launch_blocked_pairs(const tb_kproblem *kp, void *workspace, void *stream)
+extern "C" int tb_launch_blocked_pairs(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
     if (!kp->transb || kp->k % 2)
         return (int)cudaErrorInvalidValue;
-    return run(kp, workspace, stream, FORM_PAIRS);
+    return run(kp, r, workspace, stream, FORM_PAIRS);
 }
 
-// with a transposed op(B) as pairs too
-static int blocks_form(const tb_kproblem *kp)
+extern "C" size_t tb_workspace_blocked_blocks(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return FORM_BLOCKS | (kp->transb ? FORM_PAIRS : 0);
+    return workspace(kp, r);
 }
 
-extern "C" size_t tb_workspace_blocked_blocks(const tb_kproblem *kp)
-{
-    return workspace(kp, blocks_form(kp));
-}
-
-extern "C" int tb_launch_blocked_blocks(const tb_kproblem *kp, void *workspace, void *stream)
+// op(A) as blocks, with a transposed op(B) as pairs too (the recipe's form: the same)
+extern "C" int tb_launch_blocked_blocks(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
     if (kp->k % 2 || kp->m % 2)
         return (int)cudaErrorInvalidValue;
-    return run(kp, workspace, stream, blocks_form(kp));
+    return run(kp, r, workspace, stream, FORM_BLOCKS | (kp->transb ? FORM_PAIRS : 0));
 }

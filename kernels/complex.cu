@@ -259,9 +259,11 @@ static inline bool few_columns(const tb_kproblem *p, long few_cols_t)
     return p->n <= (p->transa ? few_cols_t : FEW_COLS_N);
 }
 
-typedef int (*launcher)(const tb_kproblem *, void *, void *);
+typedef tb_kernel_launch launcher;
+typedef bool (*shape_rule)(const tb_decider *, const tb_kproblem *); // a rule on a real shape, asking the decider
 
-// What a complex product is made of: the real kernel's launcher and workspace function (R: its element type), and
+// What a complex product is made of: the real kernel's family (its recipes: kernels/recipe.h), launcher and
+// workspace function (R: its element type), and
 // what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
 // prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
 // (NULL: workspace's), used as a_here says (by shape: few_columns with few_cols_t, or wherever here_all takes the
@@ -272,16 +274,16 @@ typedef int (*launcher)(const tb_kproblem *, void *, void *);
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
-    static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = nullptr;
-    static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = nullptr;
-    static constexpr bool (*here_all)(const tb_kproblem *) = nullptr;
-    static constexpr bool (*direct_takes)(const tb_kproblem *) = nullptr;
+    static constexpr tb_kernel_workspace pairs_workspace = nullptr;
+    static constexpr tb_kernel_workspace blocks_workspace = nullptr;
+    static constexpr shape_rule here_all = nullptr;
+    static constexpr shape_rule direct_takes = nullptr;
     static constexpr a_read a_here = A_AS_AB;
     static constexpr bool blocks_pairs = false;
     static constexpr long pairs_rows = LONG_MAX;
     static constexpr long few_cols_t = FEW_COLS_T;
     static constexpr launcher direct = tb_launch_cx_simt; // what computes direct_takes' products, and its workspace
-    static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_simt;
+    static constexpr tb_kernel_workspace direct_workspace = tb_workspace_cx_simt;
 };
 
 // The complex product on the real kernel K (real_kernel above)
@@ -289,76 +291,88 @@ template <class K>
 struct four_m {
     typedef typename K::R R;
     static constexpr launcher Launch = K::launch, Blocks = K::blocks, Pairs = K::pairs;
-    static constexpr size_t (*Workspace)(const tb_kproblem *) = K::workspace;
-    static constexpr size_t (*PairsWorkspace)(const tb_kproblem *) = K::pairs_workspace ? K::pairs_workspace
-                                                                                         : K::workspace;
-    static constexpr size_t (*BlocksWorkspace)(const tb_kproblem *) = K::blocks_workspace ? K::blocks_workspace
-                                                                                           : K::workspace;
+    static constexpr tb_kernel_workspace Workspace = K::workspace;
+    static constexpr tb_kernel_workspace PairsWorkspace = K::pairs_workspace ? K::pairs_workspace : K::workspace;
+    static constexpr tb_kernel_workspace BlocksWorkspace = K::blocks_workspace ? K::blocks_workspace : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
-    static constexpr bool (*HereAll)(const tb_kproblem *) = K::here_all;
-    static constexpr bool (*DirectTakes)(const tb_kproblem *) = K::direct_takes;
+    static constexpr shape_rule HereAll = K::here_all;
+    static constexpr shape_rule DirectTakes = K::direct_takes;
     static constexpr launcher Direct = K::direct;
-    static constexpr size_t (*DirectWorkspace)(const tb_kproblem *) = K::direct_workspace;
+    static constexpr tb_kernel_workspace DirectWorkspace = K::direct_workspace;
     static constexpr a_read AREAD = K::a_here;
     static constexpr bool PAIRS = K::blocks_pairs;
     static constexpr long PAIRS_ROWS = K::pairs_rows;
     static constexpr long FEW_COLS_T = K::few_cols_t;
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
+    // The recipe of the real kernel for q, its operands in `form` (r: the complex kernel's, for its decider)
+    static tb_recipe real_recipe(const tb_recipe *r, const tb_kproblem *q, int form = 0)
+    {
+        tb_recipe x;
+        r->decider->recipe(r->decider, K::family, form, q, &x);
+        return x;
+    }
+
+    // the forms of Blocks' operands: op(A) as blocks, a transposed op(B) as pairs
+    static int blocks_form(const tb_kproblem *q)
+    {
+        return TB_FORM_BLOCKS | (q->transb ? TB_FORM_PAIRS : 0);
+    }
+
     // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
-    static bool a_in_place(const tb_kproblem *p)
+    static bool a_in_place(const tb_kproblem *p, const tb_recipe *r)
     {
         if (AREAD == A_AS_AB || !Blocks)
             return false;
-        if (AREAD == A_BY_SHAPE && !few_columns(p, FEW_COLS_T) && !here_all(p))
+        if (AREAD == A_BY_SHAPE && !few_columns(p, FEW_COLS_T) && !here_all(p, r))
             return false;
         return true;
     }
 
     // What the real kernel's rule `asks` (NULL: no) says of p's real shape with op(A)'s op (not of
     // real_problem(p, true), whose b_here asks here_all)
-    static bool of_real_shape(bool (*asks)(const tb_kproblem *), const tb_kproblem *p)
+    static bool of_real_shape(shape_rule asks, const tb_kproblem *p, const tb_recipe *r)
     {
         if (!asks)
             return false;
-        tb_kproblem q = real_problem(p);
+        tb_kproblem q = real_problem(p, r);
         q.transa = p->transa;
-        return asks(&q);
+        return asks(r->decider, &q);
     }
 
     // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll)
-    static bool here_all(const tb_kproblem *p)
+    static bool here_all(const tb_kproblem *p, const tb_recipe *r)
     {
-        return of_real_shape(HereAll, p);
+        return of_real_shape(HereAll, p, r);
     }
 
     // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (DirectTakes): where the real form's
     // conversions, checks and launches weigh as much as its product, the complex product is computed as complex
     // numbers instead (kernels/cx.cu: one launch, or two with k split, and no fixup)
-    static bool direct(const tb_kproblem *p)
+    static bool direct(const tb_kproblem *p, const tb_recipe *r)
     {
-        return of_real_shape(DirectTakes, p);
+        return of_real_shape(DirectTakes, p, r);
     }
 
     // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
     // only for a real alpha (there is no Ab to fold it into)
-    static bool b_here(const tb_kproblem *p, bool a_here)
+    static bool b_here(const tb_kproblem *p, const tb_recipe *r, bool a_here)
     {
-        return (b_in_place(p) || (a_here && (PAIRS || here_all(p)) && p->transb != 0)) &&
+        return (b_in_place(p) || (a_here && (PAIRS || here_all(p, r)) && p->transb != 0)) &&
                !(a_here && p->alpha_im != 0.0);
     }
 
     // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here, its
     // op kept: tb_launch_dmma_blocks) by op(B) in place (its op kept) or in pairs: a set by the caller unless in
     // place, and b too
-    static tb_kproblem real_problem(const tb_kproblem *p, bool a_here = false, bool pairs = false)
+    static tb_kproblem real_problem(const tb_kproblem *p, const tb_recipe *r, bool a_here = false, bool pairs = false)
     {
         tb_kproblem q = {};
         q.type = REAL, q.n = p->n;
         q.m = 2 * p->m, q.k = 2 * p->k, q.lda = plane_ld(2 * p->m), q.ldb = plane_ld(2 * p->k);
         if (a_here)
             q.a = p->a, q.lda = 2 * p->lda, q.transa = p->transa;
-        if (b_here(p, a_here) || pairs)
+        if (b_here(p, r, a_here) || pairs)
             q.b = p->b, q.ldb = 2 * p->ldb, q.transb = p->transb;
         q.c = p->c, q.ldc = 2 * p->ldc;
         q.alpha = p->alpha_im != 0.0 ? 1.0 : p->alpha, q.beta = p->beta_im != 0.0 ? 1.0 : p->beta;
@@ -372,13 +386,20 @@ struct four_m {
         return Pairs && p->transb && p->m <= PAIRS_ROWS;
     }
 
-    static layout layout_of(const tb_kproblem *p)
+    // the real product's form, and its recipe
+    static int real_form(const tb_kproblem *q, bool a_here, bool pairs)
     {
-        const bool a_here = a_in_place(p), pairs = !a_here && b_pairs(p);
-        const tb_kproblem q = real_problem(p, a_here, pairs);
-        const size_t real_ws = (a_here ? BlocksWorkspace : pairs ? PairsWorkspace : Workspace)(&q);
+        return a_here ? blocks_form(q) : pairs ? TB_FORM_PAIRS : 0;
+    }
+
+    static layout layout_of(const tb_kproblem *p, const tb_recipe *r)
+    {
+        const bool a_here = a_in_place(p, r), pairs = !a_here && b_pairs(p);
+        const tb_kproblem q = real_problem(p, r, a_here, pairs);
+        const tb_recipe rq = real_recipe(r, &q, real_form(&q, a_here, pairs));
+        const size_t real_ws = (a_here ? BlocksWorkspace : pairs ? PairsWorkspace : Workspace)(&q, &rq);
         const size_t ab = a_here ? 0 : sizeof(R) * (size_t)(q.lda * q.k);
-        const size_t b2 = b_here(p, a_here) || pairs ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
+        const size_t b2 = b_here(p, r, a_here) || pairs ? 0 : sizeof(R) * (size_t)(q.ldb * q.n);
         const size_t sizes[4] = { ab, b2, sizeof(int), c_copy(p) };
         return place(sizes, 4, real_ws);
     }
@@ -388,20 +409,20 @@ struct four_m {
         return 2 * sizeof(R) * (size_t)(p->m * p->n);
     }
 
-    static size_t workspace(const tb_kproblem *p)
+    static size_t workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        return direct(p) ? DirectWorkspace(p) : layout_of(p).bytes;
+        return direct(p, r) ? DirectWorkspace(p, r) : layout_of(p, r).bytes;
     }
 
-    static int launch(const tb_kproblem *p, void *ws, void *stream)
+    static int launch(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
     {
-        if (direct(p)) // without a workspace too: k is then not split
-            return Direct(p, ws, stream);
+        if (direct(p, r)) // without a workspace too: k is then not split
+            return Direct(p, r, ws, stream);
         if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
-            return tb_launch_naive(p, NULL, stream);
-        const layout l = layout_of(p);
+            return tb_launch_naive(p, r, NULL, stream);
+        const layout l = layout_of(p, r);
         void *real_ws = l.bytes > l.real ? (char *)ws + l.real : NULL;
-        return one(p, (char *)ws, l, real_ws, (cudaStream_t)stream);
+        return one(p, r, (char *)ws, l, real_ws, (cudaStream_t)stream);
     }
 
     // Whether every Inf or NaN of C is recomputed (fixup), as if the operands had one: non-finite scalars
@@ -424,12 +445,13 @@ struct four_m {
 
     // op(A) in place: op(B) in place or converted to pairs, alpha folded in; each operand not converted read for
     // its Inf and NaN, unless a look at all of C costs less
-    static int blocks_in_place(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
+    static int blocks_in_place(const tb_kproblem *p, const tb_recipe *r, char *w, const layout &l, void *real_ws,
+                               cudaStream_t s)
     {
-        tb_kproblem q = real_problem(p, true);
+        tb_kproblem q = real_problem(p, r, true);
         R *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
         int *flag = (int *)(w + l.at[2]);
-        const bool bh = b_here(p, true);
+        const bool bh = b_here(p, r, true);
         const double scans = (double)p->m * (double)p->k + (bh ? (double)p->k * (double)p->n : 0.0);
         const bool check_all = odd_scalars(p) || c_check_cost(p) < scans;
         if (!bh)
@@ -441,18 +463,19 @@ struct four_m {
             e = scan_op(p->a, p->lda, p->transa, p->m, p->k, flag, s);
         if (!e && !check_all && bh)
             e = scan_op(p->b, p->ldb, p->transb, p->k, p->n, flag, s);
+        const tb_recipe rq = real_recipe(r, &q, blocks_form(&q));
         if (!e)
             e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, c0, s,
-                       [&] { return Blocks(&q, real_ws, s); });
+                       [&] { return Blocks(&q, &rq, real_ws, s); });
         return e;
     }
 
-    static int one(const tb_kproblem *p, char *w, const layout &l, void *real_ws, cudaStream_t s)
+    static int one(const tb_kproblem *p, const tb_recipe *r, char *w, const layout &l, void *real_ws, cudaStream_t s)
     {
-        if (a_in_place(p))
-            return blocks_in_place(p, w, l, real_ws, s);
+        if (a_in_place(p, r))
+            return blocks_in_place(p, r, w, l, real_ws, s);
         const bool pairs = b_pairs(p), in_place = b_in_place(p) || pairs;
-        tb_kproblem q = real_problem(p, false, pairs);
+        tb_kproblem q = real_problem(p, r, false, pairs);
         R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
         int *flag = (int *)(w + l.at[2]);
         q.a = ab;
@@ -469,9 +492,10 @@ struct four_m {
                                  flag, s);
         if (!e && in_place && !b_unscanned(p, in_place))
             e = scan_op(p->b, p->ldb, p->transb, p->k, p->n, flag, s);
+        const tb_recipe rq = real_recipe(r, &q, pairs ? TB_FORM_PAIRS : 0);
         if (!e)
             e = with_c(p, flags{ { flag, NULL, NULL }, check_all }, flag, c0, s,
-                       [&] { return pairs ? Pairs(&q, real_ws, s) : Launch(&q, real_ws, s); });
+                       [&] { return pairs ? Pairs(&q, &rq, real_ws, s) : Launch(&q, &rq, real_ws, s); });
         return e;
     }
 
@@ -528,37 +552,44 @@ struct four_m {
     };
 
     // the real form of `rows` rows of op(A) (which 0), or columns of op(B), for tile's real problem qt
-    static prep_layout prep_layout_of(const tb_kproblem *tile, int which, int64_t rows)
+    static prep_layout prep_layout_of(const tb_kproblem *tile, const tb_recipe *r, int which, int64_t rows)
     {
         prep_layout l;
-        const tb_kproblem qt = real_problem(tile);
+        const tb_kproblem qt = real_problem(tile, r);
         l.real = (sizeof(int) * (size_t)rows + 255) / 256 * 256;
         l.ld = which ? qt.ldb : plane_ld(2 * rows);
         const size_t real = which ? (b_in_place(tile) ? 0 : sizeof(R) * (size_t)(l.ld * rows))
                                   : sizeof(R) * (size_t)(l.ld * qt.k);
         l.parts = l.real + (real + 255) / 256 * 256;
-        l.bytes = l.parts + (P ? P->bytes(&qt, which, which ? rows : 2 * rows) : 0);
+        if (P) {
+            const tb_recipe rq = real_recipe(r, &qt);
+            l.bytes = l.parts + P->bytes(&qt, &rq, which, which ? rows : 2 * rows);
+        } else {
+            l.bytes = l.parts;
+        }
         return l;
     }
 
-    static size_t prep_bytes(const tb_kproblem *tile, int which, int64_t rows)
+    static size_t prep_bytes(const tb_kproblem *tile, const tb_recipe *r, int which, int64_t rows)
     {
-        const tb_kproblem qt = real_problem(tile);
-        if (direct(tile) || (P && !P->bytes(&qt, which, which ? rows : 2 * rows)))
+        const tb_kproblem qt = real_problem(tile, r);
+        const tb_recipe rq = real_recipe(r, &qt);
+        if (direct(tile, r) || (P && !P->bytes(&qt, &rq, which, which ? rows : 2 * rows)))
             return 0;
-        return prep_layout_of(tile, which, rows).bytes;
+        return prep_layout_of(tile, r, which, rows).bytes;
     }
 
     // Block p's op(A) (which 0: its m rows, from p->a) or op(B) (its n columns) as rows or columns [r0, ...) of
     // prep, an operand of prep_rows of them
-    static int prepare(const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0, void *stream)
+    static int prepare(const tb_kproblem *p, const tb_recipe *r, int which, void *prep, int64_t prep_rows, int64_t r0,
+                       void *stream)
     {
         const cudaStream_t s = (cudaStream_t)stream;
-        const prep_layout l = prep_layout_of(p, which, prep_rows);
+        const prep_layout l = prep_layout_of(p, r, which, prep_rows);
         const bool in_place = b_in_place(p);
         int *flag = (int *)prep + r0;
         R *real = (R *)((char *)prep + l.real);
-        tb_kproblem q = real_problem(p);
+        tb_kproblem q = real_problem(p, r);
         int e = (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e && which == 0) {
             q.a = real + 2 * r0, q.lda = l.ld;
@@ -572,50 +603,54 @@ struct four_m {
             e = split_operand<R>(p->b, p->ldb, p->transb, p->k, p->n, planes<R>{ b2, b2 + p->k, l.ld }, folded(p),
                                  flag, s);
         }
-        if (!e && P)
-            e = P->prepare(&q, which, (char *)prep + l.parts, which ? prep_rows : 2 * prep_rows, which ? r0 : 2 * r0,
-                           s);
+        if (!e && P) {
+            const tb_recipe rq = real_recipe(r, &q);
+            e = P->prepare(&q, &rq, which, (char *)prep + l.parts, which ? prep_rows : 2 * prep_rows,
+                           which ? r0 : 2 * r0, s);
+        }
         return e;
     }
 
     // A tile's workspace: its flag (C's Inf and NaN), C's copy, then the real kernel's
-    static layout prep_ws_layout(const tb_kproblem *p)
+    static layout prep_ws_layout(const tb_kproblem *p, const tb_recipe *r)
     {
-        const tb_kproblem q = real_problem(p);
+        const tb_kproblem q = real_problem(p, r);
+        const tb_recipe rq = real_recipe(r, &q);
         const size_t sizes[2] = { sizeof(int), c_copy(p) };
-        return place(sizes, 2, P ? P->workspace(&q) : Workspace(&q));
+        return place(sizes, 2, P ? P->workspace(&q, &rq) : Workspace(&q, &rq));
     }
 
-    static size_t prep_workspace(const tb_kproblem *p)
+    static size_t prep_workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        return direct(p) ? DirectWorkspace(p) : prep_ws_layout(p).bytes;
+        return direct(p, r) ? DirectWorkspace(p, r) : prep_ws_layout(p, r).bytes;
     }
 
     // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
-    static int prep_launch(const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0, const void *prep_b,
-                           int64_t b_rows, int64_t j0, void *ws, void *stream)
+    static int prep_launch(const tb_kproblem *p, const tb_recipe *r, const void *prep_a, int64_t a_rows, int64_t i0,
+                           const void *prep_b, int64_t b_rows, int64_t j0, void *ws, void *stream)
     {
         const cudaStream_t s = (cudaStream_t)stream;
-        if (direct(p)) // a tile of another shape than the one the operands were prepared for
-            return Direct(p, ws, stream);
+        if (direct(p, r)) // a tile of another shape than the one the operands were prepared for
+            return Direct(p, r, ws, stream);
         if (!ws)
-            return tb_launch_naive(p, NULL, stream);
-        const prep_layout la = prep_layout_of(p, 0, a_rows), lb = prep_layout_of(p, 1, b_rows);
-        const layout l = prep_ws_layout(p);
+            return tb_launch_naive(p, r, NULL, stream);
+        const prep_layout la = prep_layout_of(p, r, 0, a_rows), lb = prep_layout_of(p, r, 1, b_rows);
+        const layout l = prep_ws_layout(p, r);
         int *flag = (int *)((char *)ws + l.at[0]);
         R *c0 = (R *)((char *)ws + l.at[1]);
         void *real_ws = l.bytes > l.real ? (char *)ws + l.real : NULL;
         const char *pa = (const char *)prep_a, *pb = (const char *)prep_b;
-        tb_kproblem q = real_problem(p);
+        tb_kproblem q = real_problem(p, r);
         q.a = (const R *)(pa + la.real) + 2 * i0, q.lda = la.ld;
         if (!b_in_place(p))
             q.b = (const R *)(pb + lb.real) + j0 * lb.ld, q.ldb = lb.ld;
         const bool check_all = odd_scalars(p);
+        const tb_recipe rq = real_recipe(r, &q);
         int e = check_all ? 0 : (int)cudaMemsetAsync(flag, 0, sizeof(int), s);
         if (!e)
             e = with_c(p, flags{ { (const int *)pa + i0, (const int *)pb + j0, flag }, check_all }, flag, c0, s, [&] {
-                return P ? P->launch(&q, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0, real_ws, s)
-                         : Launch(&q, real_ws, s);
+                return P ? P->launch(&q, &rq, pa + la.parts, 2 * a_rows, 2 * i0, pb + lb.parts, b_rows, j0, real_ws, s)
+                         : Launch(&q, &rq, real_ws, s);
             });
         return e;
     }
@@ -625,30 +660,34 @@ struct four_m {
 
 // Where tc32 does not take the real product: there c4m-tc32's blocked reads op(A)'s blocks and op(B)'s pairs in place
 // (faster than Ab and B2 whatever n), and cx-simt is faster than either real form (bench/RESULTS.md)
-static bool tc32_declines(const tb_kproblem *q)
+static bool tc32_declines(const tb_decider *d, const tb_kproblem *q)
 {
-    return !tb_takes_tc32(q);
+    tb_recipe r;
+    d->recipe(d, TB_FAMILY_TC32, 0, q, &r);
+    return !r.tensor;
 }
 // Also the thin products whose C is small, whatever op(A) (CXC_THIN_*, CXC_SLIM_*): tc32 takes their real product
 // but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md); past both, tc32
 // keeps them.
-static bool c_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
+static bool c_direct(const tb_decider *d, const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
     const double elems = (double)(q->m / 2) * (double)q->n;
-    return tc32_declines(q) || (q->n <= CXC_THIN_COLS && elems <= CXC_THIN_ELEMS) ||
+    return tc32_declines(d, q) || (q->n <= CXC_THIN_COLS && elems <= CXC_THIN_ELEMS) ||
            (q->n <= CXC_SLIM_COLS && elems <= CXC_SLIM_ELEMS);
 }
 struct blocked_k : real_kernel {
     typedef float R;
-    static constexpr bool (*direct_takes)(const tb_kproblem *) = tc32_declines;
+    static constexpr tb_family family = TB_FAMILY_BLOCKED;
+    static constexpr shape_rule direct_takes = tc32_declines;
     static constexpr launcher launch = tb_launch_blocked, pairs = tb_launch_blocked_pairs;
-    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_blocked;
-    static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_blocked_pairs;
+    static constexpr tb_kernel_workspace workspace = tb_workspace_blocked;
+    static constexpr tb_kernel_workspace pairs_workspace = tb_workspace_blocked_pairs;
 };
 struct tf32_k : real_kernel {
     typedef float R;
+    static constexpr tb_family family = TB_FAMILY_TF32;
     static constexpr launcher launch = tb_launch_tf32;
-    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tf32;
+    static constexpr tb_kernel_workspace workspace = tb_workspace_tf32;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
 // tc32 prepares op(A)'s parts whether from Ab or in place, so Ab is one copy more, which weighs most where n is
@@ -656,20 +695,21 @@ struct tf32_k : real_kernel {
 // bound (CXC_FEW_COLS_T)
 struct tc32_k : real_kernel {
     typedef float R;
+    static constexpr tb_family family = TB_FAMILY_TC32;
     static constexpr long few_cols_t = CXC_FEW_COLS_T;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
-    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_tc32;
-    static constexpr size_t (*pairs_workspace)(const tb_kproblem *) = tb_workspace_tc32_pairs;
-    static constexpr size_t (*blocks_workspace)(const tb_kproblem *) = tb_workspace_tc32_blocks;
+    static constexpr tb_kernel_workspace workspace = tb_workspace_tc32;
+    static constexpr tb_kernel_workspace pairs_workspace = tb_workspace_tc32_pairs;
+    static constexpr tb_kernel_workspace blocks_workspace = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
-    static constexpr bool (*here_all)(const tb_kproblem *) = tc32_declines;
-    static constexpr bool (*direct_takes)(const tb_kproblem *) = c_direct;
+    static constexpr shape_rule here_all = tc32_declines;
+    static constexpr shape_rule direct_takes = c_direct;
     static constexpr a_read a_here = A_BY_SHAPE;
 };
 // ZGEMM's small and thin products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k
 // split, no conversions, checks or fixup) up to CXZ_DIRECT_FLOPS real flops, or where C has at most
 // CXZ_DIRECT_SIDE rows or columns, too few of the real form's tiles (where it is the faster, bench/RESULTS.md)
-static bool z_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
+static bool z_direct(const tb_decider *, const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 {
     return 2.0 * (double)q->m * (double)q->n * (double)q->k <= CXZ_DIRECT_FLOPS || q->m / 2 <= CXZ_DIRECT_SIDE ||
            q->n <= CXZ_DIRECT_SIDE;
@@ -678,13 +718,14 @@ static bool z_direct(const tb_kproblem *q) // q: the real shape, 2m x n x 2k
 // (bench/RESULTS.md)
 struct dmma_k : real_kernel {
     typedef double R;
+    static constexpr tb_family family = TB_FAMILY_DMMA;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
-    static constexpr size_t (*workspace)(const tb_kproblem *) = tb_workspace_dmma;
-    static constexpr bool (*direct_takes)(const tb_kproblem *) = z_direct;
+    static constexpr tb_kernel_workspace workspace = tb_workspace_dmma;
+    static constexpr shape_rule direct_takes = z_direct;
     static constexpr a_read a_here = A_BY_SHAPE;
     static constexpr long pairs_rows = ZPAIRS_ROWS;
     static constexpr launcher direct = tb_launch_cx_dmma;
-    static constexpr size_t (*direct_workspace)(const tb_kproblem *) = tb_workspace_cx_dmma;
+    static constexpr tb_kernel_workspace direct_workspace = tb_workspace_cx_dmma;
 };
 // The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): the real
 // kernel reads op(A)'s blocks (tb_launch_dmma_blocks; tb_launch_tc32_blocks, tc32's or blocked's) and Ab is not
@@ -709,8 +750,11 @@ typedef four_m<dmma_here_k> z_dmma_inplace;
 } // namespace
 
 #define TB_FOUR_M(name, T)                                                                                         \
-    extern "C" int tb_launch_##name(const tb_kproblem *p, void *ws, void *stream) { return T::launch(p, ws, stream); } \
-    extern "C" size_t tb_workspace_##name(const tb_kproblem *p) { return T::workspace(p); }                        \
+    extern "C" int tb_launch_##name(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)              \
+    {                                                                                                              \
+        return T::launch(p, r, ws, stream);                                                                        \
+    }                                                                                                              \
+    extern "C" size_t tb_workspace_##name(const tb_kproblem *p, const tb_recipe *r) { return T::workspace(p, r); } \
     extern "C" const tb_kernel_prep tb_prep_##name = T::fns;
 TB_FOUR_M(c4m_blocked, c_blocked)
 TB_FOUR_M(c4m_tf32, c_tf32)

@@ -468,22 +468,22 @@ static auto on_dmma(const tb_kproblem *p, F f)
 
 } // namespace
 
-extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p)
+extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p, const tb_recipe *)
 {
     return p->type == TB_TYPE_Z ? z_simt::workspace(p) : c_simt::workspace(p);
 }
 
-extern "C" int tb_launch_cx_simt(const tb_kproblem *p, void *ws, void *stream)
+extern "C" int tb_launch_cx_simt(const tb_kproblem *p, const tb_recipe *, void *ws, void *stream)
 {
     return p->type == TB_TYPE_Z ? z_simt::launch(p, ws, stream) : c_simt::launch(p, ws, stream);
 }
 
-extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p)
+extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p, const tb_recipe *)
 {
     return on_dmma(p, [p](auto k) { return decltype(k)::workspace(p); });
 }
 
-extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, void *ws, void *stream)
+extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, const tb_recipe *, void *ws, void *stream)
 {
     return on_dmma(p, [=](auto k) { return decltype(k)::launch(p, ws, stream); });
 }

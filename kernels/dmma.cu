@@ -6,9 +6,9 @@
 // one; one barrier per tile.  Within a tile the loop is software-pipelined: each k8 step's fragments are read, and
 // the next tiles' copies issued, among the previous step's MMAs, which keeps the tensor cores fed (reads all
 // before the MMAs leave them idle at each step: doc/NOTES.md).  Three block tiles (a fourth, smaller, for
-// tb_launch_dmma64x32), chosen by shape, and k split across blocks where the tiles are too few (split.cuh): `classify`
-// below; a last wave of tiles that would leave most SMs idle is computed apart (`plan`); where k is short, blocks
-// go on from tile to tile (dmma_kernel).
+// tb_launch_dmma64x32), chosen by shape, and k split across blocks where the tiles are too few (split.cuh), as the
+// recipe says (lib/decide/recipes.c), which also computes a last wave of tiles that would leave most SMs idle apart
+// (a second part); where k is short, blocks go on from tile to tile (dmma_kernel).
 //
 // Shared tiles keep each operand's global layout (the side that is contiguous in memory stays contiguous), so
 // every copy is a straight 16-byte cp.async whatever the transposes, and the fragment loads read across that
@@ -26,23 +26,13 @@
 
 namespace {
 
-// ---- Tuning constants for sm_90 (H100, H200) ----
-// Every tile is BK deep along k; a warp holds WM x WN of C (MMA tiles of 16 x 8).  The block tiles (config below:
-// BM x BN of C, a ring of STAGES buffers, MINB blocks an SM that __launch_bounds__ must leave room for): BIG_*, one
-// block an SM for large products; HALF_*, two blocks an SM of HALF_LONG x HALF_SHORT (tall) or HALF_SHORT x
-// HALF_LONG (wide) where k is short, there are too few big tiles, or one side is thin; SMALL_*, three blocks an SM
-// of 64 x 32 with warps of 32 x 16 (tb_launch_dmma64x32).
-constexpr int BK = 16, WM = 64, WN = 32;
-constexpr int BIG_BM = 128, BIG_BN = 128, BIG_STAGES = 4, BIG_MINB = 1;
-constexpr int HALF_LONG = 128, HALF_SHORT = 64, HALF_STAGES = 3, HALF_MINB = 2;
-constexpr int SMALL_BM = 64, SMALL_BN = 32, SMALL_STAGES = 3, SMALL_MINB = 3, SMALL_WM = 32, SMALL_WN = 16;
-
-// ---- Host-side thresholds that choose a configuration by shape (classify, launch; not compiled into the
-// kernels) ----
-// BIG_MIN_K: the big tile only where k is at least this deep (below, the half tiles, even with big tiles enough for
-// every SM).  SPLIT_DEPTH: the shallowest slice of k where classify splits it.  PERSIST_MAX_K: up to this depth of
-// a slice of k, blocks go on from one tile to the next (where storing a tile takes about as long as computing it).
-constexpr int64_t BIG_MIN_K = 1024, SPLIT_DEPTH = 256, PERSIST_MAX_K = 256;
+// Every tile is BK deep along k; a warp holds WM x WN of C (MMA tiles of 16 x 8) unless its configuration says
+// otherwise.  The block tiles are kernels/recipe.h's rows (config below: BM x BN of C, a ring of STAGES buffers,
+// MINB blocks an SM that __launch_bounds__ must leave room for): BIG, one block an SM for large products; TALL and
+// WIDE, two blocks an SM of 128 x 64 or 64 x 128 where k is short, there are too few big tiles, or one side is
+// thin; SMALL, three blocks an SM of 64 x 32 with warps of 32 x 16 (tb_launch_dmma64x32).  Which one a product
+// gets, how k is split and when blocks persist: its recipe (lib/decide/recipes.c).
+constexpr int BK = TB_DMMA_BK, WM = 64, WN = 32;
 
 static_assert(BK % 16 == 0, "an even number of k8 steps a tile, so that the fragments' buffers alternate alike in each");
 
@@ -80,11 +70,18 @@ struct config {
     static_assert(BM % WM == 0 && BN % WN == 0, "whole warps");
     static_assert(STAGES >= 2, "the ring keeps a tile in flight while the current one is multiplied");
 };
-// The configurations of the tuning constants above
-typedef config<BIG_BM, BIG_BN, BIG_STAGES, BIG_MINB> big_t;
-typedef config<HALF_LONG, HALF_SHORT, HALF_STAGES, HALF_MINB> tall_t;
-typedef config<HALF_SHORT, HALF_LONG, HALF_STAGES, HALF_MINB> wide_t;
-typedef config<SMALL_BM, SMALL_BN, SMALL_STAGES, SMALL_MINB, SMALL_WM, SMALL_WN> small_t;
+// The configurations of kernels/recipe.h's rows
+template <int S> struct shape_config;
+#define TB_SHAPE_CONFIG(id, bm, bn, stages, minb, wm, wn)                                                            \
+    template <> struct shape_config<TB_DMMA_##id> {                                                                  \
+        typedef config<bm, bn, stages, minb, wm, wn> type;                                                           \
+    };
+TB_DMMA_SHAPES(TB_SHAPE_CONFIG)
+#undef TB_SHAPE_CONFIG
+typedef shape_config<TB_DMMA_BIG>::type big_t;
+typedef shape_config<TB_DMMA_TALL>::type tall_t;
+typedef shape_config<TB_DMMA_WIDE>::type wide_t;
+typedef shape_config<TB_DMMA_SMALL>::type small_t;
 
 // One operand's tile loads: x is the operand, R its extent along the block tile's side RS (m for op(A), n for
 // op(B)), r0 the block's first index along that side, ALONG: the operand is contiguous along that side.  Each
@@ -440,7 +437,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MINB)
     }
 }
 
-// Configuration C's tiles of p's C: rows of them, columns, all
+// Configuration C's tiles of p's C: rows of them, columns
 template <class C>
 int64_t tile_rows(const tb_dproblem &p)
 {
@@ -451,14 +448,9 @@ int64_t tile_cols(const tb_dproblem &p)
 {
     return (p.n + C::BN - 1) / C::BN;
 }
-template <class C>
-int64_t tiles(const tb_dproblem &p)
-{
-    return tile_rows<C>(p) * tile_cols<C>(p);
-}
 
 template <class C, bool TA, bool TB, bool VEC, bool CA, bool CB>
-int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
+int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, int64_t persist_depth, void *stream)
 {
     const bool pair = !TA && (uintptr_t)p.c % 16 == 0 && p.ldc % 2 == 0;
     auto kernel = pair ? dmma_kernel<C, TA, TB, VEC, !TA, CA, CB> : dmma_kernel<C, TA, TB, VEC, false, CA, CB>;
@@ -467,7 +459,7 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
         return (int)e;
     const int64_t tiles_m = tile_rows<C>(p), tiles_n = tile_cols<C>(p);
     const int64_t all = tiles_m * tiles_n, resident = (int64_t)C::MINB * tb_sm_count();
-    const bool persist = sp.kchunk <= PERSIST_MAX_K; // where storing a tile takes about as long as computing it
+    const bool persist = sp.kchunk <= persist_depth; // where storing a tile takes about as long as computing it
     const dim3 grid((unsigned)(persist && all > resident ? resident : all), slices);
     kernel<<<grid, C::THREADS, C::SMEM_BYTES, (cudaStream_t)stream>>>(p, tiles_m, tiles_n, sp);
     return (int)cudaGetLastError();
@@ -478,13 +470,13 @@ int launch(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stre
 // the side each operand is contiguous along (m or k for op(A), k or n for op(B); 2n, even, for pairs) has an even
 // length.  Otherwise 8-byte copies.
 template <class C, bool CA, bool CB = false>
-int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *stream)
+int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, int64_t persist_depth, void *stream)
 {
     const bool aligned = ((uintptr_t)p.a % 16 == 0) && ((uintptr_t)p.b % 16 == 0) && p.lda % 2 == 0 && p.ldb % 2 == 0;
     const bool vec = aligned && (p.transa ? p.k : p.m) % 2 == 0 && (CB || (p.transb ? p.n : p.k) % 2 == 0);
 #define TB_DMMA_LAUNCH(TA, TB)                                                                                       \
-    (vec ? launch<C, TA, TB, true, CA, CB>(p, sp, slices, stream)                                                  \
-         : launch<C, TA, TB, false, CA, CB>(p, sp, slices, stream))
+    (vec ? launch<C, TA, TB, true, CA, CB>(p, sp, slices, persist_depth, stream)                                   \
+         : launch<C, TA, TB, false, CA, CB>(p, sp, slices, persist_depth, stream))
     if constexpr (CB) { // pairs: op(B) transposed only
         return p.transa ? TB_DMMA_LAUNCH(true, true) : TB_DMMA_LAUNCH(false, true);
     } else {
@@ -495,158 +487,98 @@ int launch_one(const tb_dproblem &p, const tb_split &sp, unsigned slices, void *
 #undef TB_DMMA_LAUNCH
 }
 
-// One configuration, with k cut into `slices` pieces when that is more than one and there is a workspace
+// One configuration, with k cut into `slices` pieces when that is more than one and there is a workspace; blocks
+// persist where a slice is at most persist_depth deep
 template <class C, bool CA = false, bool CB = false>
-int launch_config(const tb_dproblem &p, int64_t slices, double *ws, void *stream)
+int launch_config(const tb_dproblem &p, int64_t slices, double *ws, int64_t persist_depth, void *stream)
 {
     return tb_split_launch(p, slices, BK, ws, stream, [=](const tb_dproblem &q, const tb_split &sp, unsigned n) {
-        return launch_one<C, CA, CB>(q, sp, n, stream);
+        return launch_one<C, CA, CB>(q, sp, n, persist_depth, stream);
     });
 }
 
-// The configuration for p's shape, and the slices of k to aim for (whole tiles deep; launch_config cuts them):
-// one block of 128 x 128 a SM when there are tiles enough for every SM and k is deep enough to hide a block's
-// start and end; otherwise two blocks a SM of the two half tiles, the one that leaves fewer rows or columns of
-// its tiles empty, with k split (slices at least SPLIT_DEPTH deep) when its tiles would keep at most half the
-// SMs busy (with more, the sum of the slices costs more than the idle SMs).
-// The measurements behind it: doc/NOTES.md, "The DGEMM kernel (dmma): where it stands".
-enum shape_class { BIG, TALL, WIDE, SMALL };
-static shape_class classify(const tb_dproblem &p, int64_t *slices)
+template <bool CA, bool CB>
+int launch_shape(int shape, const tb_dproblem &p, int64_t slices, double *ws, int64_t persist_depth, void *stream)
 {
-    *slices = 1;
-    const int64_t sms = tb_sm_count();
-    if (tiles<big_t>(p) >= sms && p.k >= BIG_MIN_K)
-        return BIG;
-    // rows of C in tall tiles, columns in wide ones: each uses whichever covers m x n with fewer tiles
-    const int64_t tall = tiles<tall_t>(p), wide = tiles<wide_t>(p), n = tall <= wide ? tall : wide;
-    const int64_t slots = 2 * sms;
-    const int64_t deepest = p.k / SPLIT_DEPTH < 64 ? p.k / SPLIT_DEPTH : 64;
-    if (2 * n <= sms) {
-        int64_t s = slots / n;
-        s = s > deepest ? deepest : s;
-        *slices = s < 1 ? 1 : s;
-    } else {
-        // n tiles in s slices fill n s / (slots waves) of the waves' room: the fewest slices that fill 90 %, where
-        // that is a fifth more than without a split
-        const int64_t waves1 = tb_waves(n, slots);
-        for (int64_t s = 2; s <= deepest; s++) {
-            const int64_t waves = tb_waves(n * s, slots);
-            if (10 * n * s >= 9 * slots * waves && 5 * s * waves1 >= 6 * waves) {
-                *slices = s;
-                break;
-            }
-        }
+    switch (shape) {
+    case TB_DMMA_BIG: return launch_config<big_t, CA, CB>(p, 1, NULL, persist_depth, stream);
+    case TB_DMMA_TALL: return launch_config<tall_t, CA, CB>(p, slices, ws, persist_depth, stream);
+    case TB_DMMA_SMALL: return launch_config<small_t, CA, CB>(p, slices, ws, persist_depth, stream);
+    default: return launch_config<wide_t, CA, CB>(p, slices, ws, persist_depth, stream);
     }
-    // as many tiles either way: 64 x 128 where neither operand is transposed (faster there; the two alike, or
-    // 128 x 64 ahead by a little, with a transpose: doc/NOTES.md)
-    return tall < wide || (tall == wide && (p.transa || p.transb)) ? TALL : WIDE;
-}
-
-// How dmma computes p: one part, or two run one after the other.  When the 128 x 128 tiles fill whole waves of
-// the SMs but for a last one at most half full, the rows (or columns) of tiles that make the full waves are one
-// part and the rest of C a second, thin one, which classify then gives to the half tiles with k split: the last
-// wave's few tiles are spread over every SM instead of leaving most of them idle (1536^3: 144 tiles, 132 SMs).
-struct part {
-    tb_dproblem q;
-    shape_class c;
-    int64_t slices;
-};
-static int plan(const tb_dproblem &p, part parts[2], bool halved_m = false, bool doubled_n = false)
-{
-    parts[0].q = p;
-    parts[0].c = classify(p, &parts[0].slices);
-    const int64_t sms = tb_sm_count(), tm = tile_rows<big_t>(p), tn = tile_cols<big_t>(p);
-    const int64_t all = tm * tn, full = all / sms * sms;
-    if (parts[0].c != BIG || all == full || 2 * (all - full) > sms)
-        return 1;
-    // whole rows of tiles, or whole columns, within the full waves: whichever leaves fewer tiles over.  Only
-    // where they fill those waves but for a few tiles and leave at most half a wave over.
-    const int64_t rows = full / tn, cols = full / tm, rest_r = all - rows * tn, rest_c = all - cols * tm;
-    const bool by_rows = rest_r <= rest_c;
-    const int64_t rest = by_rows ? rest_r : rest_c;
-    if ((by_rows ? rows : cols) < 1 || 2 * rest > sms || 8 * (full - (all - rest)) > sms)
-        return 1;
-    tb_dproblem &first = parts[0].q, &second = parts[1].q;
-    second = p;
-    if (by_rows) {
-        const int64_t i = rows * big_t::BM;
-        first.m = i, second.m = p.m - i;
-        second.a += p.transa ? (halved_m ? i / 2 : i) * p.lda : i, second.c += i; // halved_m: rows as stored
-    } else {
-        const int64_t j = cols * big_t::BN;
-        first.n = j, second.n = p.n - j;
-        second.b += p.transb ? (doubled_n ? 2 * j : j) : j * p.ldb, second.c += j * p.ldc; // doubled_n: pairs
-    }
-    parts[1].c = classify(second, &parts[1].slices);
-    return 2;
 }
 
 } // namespace
 
-extern "C" size_t tb_workspace_dmma(const tb_kproblem *kp)
+// The recipe's parts, run in turn (one workspace for both): the first is p's C up to row or column r->at where
+// there are two.  halved_m: op(A), transposed, as complex blocks (its rows as stored are half the product's);
+// doubled_n: op(B) as complex pairs (its columns as stored run along twice the product's n).
+extern "C" size_t tb_workspace_dmma(const tb_kproblem *kp, const tb_recipe *r)
 {
-    part parts[2];
-    size_t most = 0;
-    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts); i < n; i++) { // the parts run in turn: one workspace
-        const tb_dproblem &q = parts[i].q;
-        tb_slice_depth(q.k, BK, &parts[i].slices); // as launch_config will cut k
-        const size_t bytes = tb_split_bytes<double>(q.m, q.n, parts[i].slices);
-        most = bytes > most ? bytes : most;
-    }
-    return most;
+    const int64_t m2 = r->parts > 1 && r->by_rows ? kp->m - r->at : kp->m;
+    const int64_t n2 = r->parts > 1 && !r->by_rows ? kp->n - r->at : kp->n;
+    const size_t first = tb_split_bytes<double>(r->parts > 1 && r->by_rows ? r->at : kp->m,
+                                                r->parts > 1 && !r->by_rows ? r->at : kp->n, r->slices);
+    const size_t second = r->parts > 1 ? tb_split_bytes<double>(m2, n2, r->slices2) : 0;
+    return first > second ? first : second;
 }
 
 template <bool CA, bool CB = false>
-static int run(const tb_kproblem *kp, void *workspace, void *stream)
+static int run(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
-    part parts[2];
-    int e = 0;
-    for (int i = 0, n = plan(tb_problem_of<double>(kp), parts, CA && kp->transa, CB); i < n && !e; i++) {
-        const part &x = parts[i];
-        double *ws = (double *)workspace;
-        e = x.c == BIG     ? launch_config<big_t, CA, CB>(x.q, 1, NULL, stream)
-            : x.c == TALL  ? launch_config<tall_t, CA, CB>(x.q, x.slices, ws, stream)
-            : x.c == SMALL ? launch_config<small_t, CA, CB>(x.q, x.slices, ws, stream)
-                           : launch_config<wide_t, CA, CB>(x.q, x.slices, ws, stream);
+    const tb_dproblem p = tb_problem_of<double>(kp);
+    double *ws = (double *)workspace;
+    if (r->parts < 2)
+        return launch_shape<CA, CB>(r->shape, p, r->slices, ws, r->persist_depth, stream);
+    const bool halved_m = CA && kp->transa, doubled_n = CB;
+    tb_dproblem first = p, second = p;
+    const int64_t at = r->at;
+    if (r->by_rows) {
+        first.m = at, second.m = p.m - at;
+        second.a += p.transa ? (halved_m ? at / 2 : at) * p.lda : at, second.c += at;
+    } else {
+        first.n = at, second.n = p.n - at;
+        second.b += p.transb ? (doubled_n ? 2 * at : at) : at * p.ldb, second.c += at * p.ldc;
     }
-    return e;
+    const int e = launch_shape<CA, CB>(r->shape, first, r->slices, ws, r->persist_depth, stream);
+    return e ? e : launch_shape<CA, CB>(r->shape2, second, r->slices2, ws, r->persist_depth, stream);
 }
 
-extern "C" int tb_launch_dmma(const tb_kproblem *kp, void *workspace, void *stream)
+extern "C" int tb_launch_dmma(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
-    return run<false>(kp, workspace, stream);
+    return run<false>(kp, r, workspace, stream);
 }
 
 // kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h)
-extern "C" int tb_launch_dmma_blocks(const tb_kproblem *kp, void *workspace, void *stream)
+extern "C" int tb_launch_dmma_blocks(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
     if (kp->k % 2 || kp->m % 2)
         return (int)cudaErrorInvalidValue;
-    return kp->transb ? run<true, true>(kp, workspace, stream) : run<true>(kp, workspace, stream);
+    return kp->transb ? run<true, true>(kp, r, workspace, stream) : run<true>(kp, r, workspace, stream);
 }
 
 // kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h)
-extern "C" int tb_launch_dmma_pairs(const tb_kproblem *kp, void *workspace, void *stream)
+extern "C" int tb_launch_dmma_pairs(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
     if (kp->k % 2 || !kp->transb)
         return (int)cudaErrorInvalidValue;
-    return run<false, true>(kp, workspace, stream);
+    return run<false, true>(kp, r, workspace, stream);
 }
 
 // Each configuration on its own, without a split (for measuring and testing them)
-extern "C" int tb_launch_dmma128(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_dmma128(const tb_kproblem *kp, const tb_recipe *r, void *, void *stream)
 {
-    return launch_config<big_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+    return launch_config<big_t>(tb_problem_of<double>(kp), 1, NULL, r->persist_depth, stream);
 }
-extern "C" int tb_launch_dmma128x64(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_dmma128x64(const tb_kproblem *kp, const tb_recipe *r, void *, void *stream)
 {
-    return launch_config<tall_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+    return launch_config<tall_t>(tb_problem_of<double>(kp), 1, NULL, r->persist_depth, stream);
 }
-extern "C" int tb_launch_dmma64x128(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_dmma64x128(const tb_kproblem *kp, const tb_recipe *r, void *, void *stream)
 {
-    return launch_config<wide_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+    return launch_config<wide_t>(tb_problem_of<double>(kp), 1, NULL, r->persist_depth, stream);
 }
-extern "C" int tb_launch_dmma64x32(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_dmma64x32(const tb_kproblem *kp, const tb_recipe *r, void *, void *stream)
 {
-    return launch_config<small_t>(tb_problem_of<double>(kp), 1, NULL, stream);
+    return launch_config<small_t>(tb_problem_of<double>(kp), 1, NULL, r->persist_depth, stream);
 }

@@ -54,7 +54,7 @@ static int launch_complex(const tb_kproblem *kp, void *stream)
     return (int)cudaGetLastError();
 }
 
-extern "C" int tb_launch_naive(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_naive(const tb_kproblem *kp, const tb_recipe *, void *, void *stream)
 {
     switch (kp->type) {
     case TB_TYPE_D: return launch<double>(kp, stream);

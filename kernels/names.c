@@ -1,5 +1,5 @@
-/* The kernels' names and types (kernels/list.h), for TILEBLAS_KERNEL, tileblas_set_kernel(), the reports and the
- * choice of a kernel for a call. */
+/* The kernels' names, types, maths and families (kernels/list.h), for TILEBLAS_KERNEL, tileblas_set_kernel(), the
+ * reports and the choice of a kernel for a call. */
 #include <pthread.h>
 #include <string.h>
 #include <config.h>
@@ -7,17 +7,23 @@
 #include "list.h"
 
 #ifdef HAVE_CUDA
-#define NAME(name, launch, workspace, types, maths, takes, instead) name,
-#define TYPES(name, launch, workspace, types, maths, takes, instead) types,
-#define MATHS(name, launch, workspace, types, maths, takes, instead) maths,
+#define NAME(name, launch, workspace, types, maths, family, instead) name,
+#define TYPES(name, launch, workspace, types, maths, family, instead) types,
+#define MATHS(name, launch, workspace, types, maths, family, instead) maths,
+#define FAMILY(name, launch, workspace, types, maths, family, instead) TB_FAMILY_##family,
+#define INSTEAD(name, launch, workspace, types, maths, family, instead) instead,
 const char *const tb_kernel_names[] = { TB_KERNEL_LIST(NAME) };
 const unsigned tb_kernel_types[] = { TB_KERNEL_LIST(TYPES) };
 const unsigned tb_kernel_maths[] = { TB_KERNEL_LIST(MATHS) };
+const tb_family tb_kernel_families[] = { TB_KERNEL_LIST(FAMILY) };
+const char *const tb_kernel_instead[] = { TB_KERNEL_LIST(INSTEAD) };
 const int tb_kernel_count = sizeof tb_kernel_names / sizeof tb_kernel_names[0];
 #else
 const char *const tb_kernel_names[] = { NULL };
 const unsigned tb_kernel_types[] = { 0 };
 const unsigned tb_kernel_maths[] = { 0 };
+const tb_family tb_kernel_families[] = { TB_FAMILY_NONE };
+const char *const tb_kernel_instead[] = { NULL };
 const int tb_kernel_count = 0;
 #endif
 

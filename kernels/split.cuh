@@ -18,15 +18,6 @@ static inline tb_split tb_no_split(int64_t k)
     return { k, 0, 0, 0 };
 }
 
-// k cut into at most *slices pieces, each a whole number of bk-deep tiles: the pieces' depth; *slices is set to
-// how many pieces that makes
-static inline int64_t tb_slice_depth(int64_t k, int bk, int64_t *slices)
-{
-    const int64_t want = *slices, kchunk = ((k + want - 1) / want + bk - 1) / bk * bk;
-    *slices = want > 1 ? (k + kchunk - 1) / kchunk : 1;
-    return kchunk;
-}
-
 // The workspace's leading dimension: m rounded up to 16 bytes, so that its columns stay aligned for 16-byte access
 template <class T>
 static inline int64_t tb_split_ld(int64_t m)
@@ -80,37 +71,6 @@ static int tb_split_launch(const tb_problem<T> &p, int64_t slices, int bk, T *ws
         e = (int)cudaGetLastError();
     }
     return e;
-}
-
-// The waves (rounds) of `blocks` blocks where `slots` run at once
-static inline int64_t tb_waves(int64_t blocks, int64_t slots)
-{
-    return (blocks + slots - 1) / slots;
-}
-
-// The share of `slots` (the blocks that run at once) that `blocks` blocks keep busy: each wave takes as long as a
-// full one
-static inline double tb_fill(int64_t blocks, int64_t slots)
-{
-    return (double)blocks / (double)(tb_waves(blocks, slots) * slots);
-}
-
-// The slices of k for `tiles` tiles of C where `slots` blocks run at once: of the counts up to 3 ceil(slots /
-// tiles) (about three waves) that leave each slice at least min_depth deep (whole bk-deep tiles, as
-// tb_split_launch cuts k), the one whose blocks fill their waves best (fewer slices unless more fill 2% more:
-// relative, so that a few tiles far from a wave, whose fill grows by less than 0.02 a slice, are still split)
-static inline int64_t tb_fill_slices(int64_t tiles, int64_t slots, int64_t k, int bk, int64_t min_depth)
-{
-    const int64_t by_depth = k / min_depth, by_waves = 3 * ((slots + tiles - 1) / tiles);
-    const int64_t most = by_depth < by_waves ? by_depth : by_waves;
-    int64_t best = 1;
-    for (int64_t want = 2; want <= most; want++) {
-        int64_t n = want;
-        tb_slice_depth(k, bk, &n);
-        if (tb_fill(tiles * n, slots) > 1.02 * tb_fill(tiles * best, slots))
-            best = n;
-    }
-    return best;
 }
 
 #endif

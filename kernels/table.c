@@ -1,24 +1,15 @@
-/* The kernels' launchers, workspace and takes functions, in the order of their names (kernels/list.h). */
+/* The kernels' launchers and workspace functions, in the order of their names (kernels/list.h), and the device
+ * facts their recipes are decided from. */
 #include <config.h>
 #include <stddef.h>
+#include <cuda_runtime_api.h>
 #include "kernels.h"
 #include "list.h"
 
-#define LAUNCH(name, launch, workspace, types, maths, takes, instead) launch,
-#define WORKSPACE(name, launch, workspace, types, maths, takes, instead) workspace,
-#define TAKES(name, launch, workspace, types, maths, takes, instead) takes,
-#define INSTEAD(name, launch, workspace, types, maths, takes, instead) instead,
+#define LAUNCH(name, launch, workspace, types, maths, family, instead) launch,
+#define WORKSPACE(name, launch, workspace, types, maths, family, instead) workspace,
 const tb_kernel_launch tb_kernel_launches[] = { TB_KERNEL_LIST(LAUNCH) };
 const tb_kernel_workspace tb_kernel_workspaces[] = { TB_KERNEL_LIST(WORKSPACE) };
-static const tb_kernel_takes takers[] = { TB_KERNEL_LIST(TAKES) };
-static const char *const instead_of[] = { TB_KERNEL_LIST(INSTEAD) };
-
-int tb_kernel_for(int kernel, const tb_kproblem *p)
-{
-    while (kernel >= 0 && takers[kernel] && !takers[kernel](p))
-        kernel = tb_kernel_find(instead_of[kernel]);
-    return kernel;
-}
 
 const tb_kernel_prep *tb_kernel_prep_of(int kernel)
 {
@@ -35,4 +26,21 @@ const tb_kernel_prep *tb_kernel_prep_of(int kernel)
         if (kernel == tb_kernel_find(with[i].name))
             return with[i].prep;
     return NULL;
+}
+
+void tb_kernel_facts(tb_device_facts *f)
+{
+    int d = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&d) != cudaSuccess)
+        d = 0;
+    *f = (tb_device_facts){ .sms = 132 }; /* where CUDA cannot say: an H100's SMs, no tensor-core kernels */
+    if (cudaDeviceGetAttribute(&f->sms, cudaDevAttrMultiProcessorCount, d) != cudaSuccess || f->sms < 1)
+        f->sms = 132;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d) == cudaSuccess &&
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, d) == cudaSuccess)
+        f->cc = 10 * major + minor;
+    cudaGetLastError();
+    f->tma = tb_tc32_ready();
+    for (int s = 0; s < TB_BLOCKED_SHAPE_COUNT; s++)
+        f->blocked_per_sm[s] = tb_blocked_per_sm(s);
 }

@@ -16,7 +16,7 @@
 // product: tiles of 128 x 128 x 32 (tf32: 128 x 256 x 32) brought by TMA into four stages, one producer warpgroup
 // and two consumer warpgroups of wgmma m64n128k16 (m64n256k8), with k split (split.cuh) where C has fewer tiles
 // than the GPU has SMs; the fix-up.  GPUs other than compute capability 9.0 go to `blocked`, and so do the shapes
-// where tc32 (not tc128) is asked for and would be slower (worth_it).
+// where tc32 (not tc128) is asked for and would be slower: the recipe (lib/decide/recipes.c) says which.
 #include <cuda_bf16.h>
 #include <stdint.h>
 #include "split.cuh"
@@ -24,10 +24,9 @@
 
 namespace {
 
-// ---- Tuning constants for sm_90a (H100, H200) ----
-// The product's tiles: BM rows of C, BK of k a step; tf32's tiles TF32_BN columns wide (128 or 256; bf16x6's are
-// 128, its three parts leave no room for more).  The stages: as many as fit (tiles).
-constexpr int BM = 128, BK = 32, TF32_BN = 256;
+// The product's tiles (kernels/recipe.h): BM rows of C, BK of k a step; tf32's tiles TF32_BN columns wide (128 or
+// 256; bf16x6's are 128, its three parts leave no room for more).  The stages: as many as fit (tiles).
+constexpr int BM = TB_TC_BM, BK = TB_TC_BK, TF32_BN = TB_TC_TF32_BN;
 
 // What the tensor cores are given.  bf16x6: FP32's accuracy, three BF16 parts (the scheme above), tiles of C 128
 // wide; tf32: TF32 math (TILEBLAS_MATH=tf32), each element rounded to TF32 once, one product summed by the tensor
@@ -35,7 +34,7 @@ constexpr int BM = 128, BK = 32, TF32_BN = 256;
 // Tiles are 32 deep in k and K-major; a row of one part is a swizzle's width (64 or 128 bytes); a stage holds
 // op(A)'s parts, then op(B)'s.
 struct bf16x6 {
-    static constexpr int PARTS = 3, ESIZE = 2, SWIZZLE = 2, BN = 128; // SWIZZLE: the descriptor's code for 64 bytes
+    static constexpr int PARTS = 3, ESIZE = 2, SWIZZLE = 2, BN = TB_TC_BN; // SWIZZLE: the descriptor's code for 64 bytes
 };
 struct tf32 {
     static constexpr int PARTS = 1, ESIZE = 4, SWIZZLE = 1, BN = TF32_BN; // 128-byte swizzle
@@ -99,13 +98,6 @@ template <class F> int64_t tiles_of(const tb_sproblem &p)
     return ((p.m + BM - 1) / BM) * ((p.n + F::BN - 1) / F::BN);
 }
 
-// The slices of k (split-K) for p where C has fewer tiles than SMs, each at least 256 deep (tb_fill_slices)
-template <class F> int64_t slices_of(const tb_sproblem &p)
-{
-    const int64_t tiles = tiles_of<F>(p), sms = tb_sm_count();
-    return tiles < sms ? tb_fill_slices(tiles, sms, p.k, BK, 256) : 1;
-}
-
 // pr with its scales and lists from `at` on (at least where prepared_of put them)
 prepared moved(prepared pr, size_t at)
 {
@@ -114,7 +106,8 @@ prepared moved(prepared pr, size_t at)
     return pr;
 }
 
-template <class F> layout layout_of(const tb_sproblem &p)
+// the workspace of p with k split into `slices` (the recipe's)
+template <class F> layout layout_of(const tb_sproblem &p, int64_t slices)
 {
     layout l;
     const prepared a = prepared_of<F>(p.m, p.k), b = prepared_of<F>(p.n, p.k);
@@ -123,7 +116,7 @@ template <class F> layout layout_of(const tb_sproblem &p)
     l.meta = l.b_at + b.e;                                       // then A's scales and lists, then B's
     l.a = moved(a, l.meta), l.b = moved(b, l.meta + meta_a - l.b_at);
     l.slices = l.meta + meta_a + meta_b;
-    l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices_of<F>(p));
+    l.bytes = l.slices + tb_split_bytes<float>(p.m, p.n, slices);
     return l;
 }
 
@@ -536,37 +529,6 @@ __global__ void fix_up(tb_sproblem p, const int *ea, const int *bad_a, const int
 
 // --- host side ----------------------------------------------------------------------------------------------------
 
-// compute capability 9.0 (the sm_90a code runs there only) on the current device
-int hopper(void)
-{
-    static int major[TB_KERNEL_DEVICES], minor[TB_KERNEL_DEVICES];
-    return tb_device_attr(major, cudaDevAttrComputeCapabilityMajor, -1) == 9 &&
-           tb_device_attr(minor, cudaDevAttrComputeCapabilityMinor, -1) == 0;
-}
-
-// 1 when the tensor cores can run p: a Hopper GPU, some k (C = beta C is blocked's), and sizes that the grids and
-// TMA's 32-bit coordinates cover
-bool can_run(const tb_sproblem &p)
-{
-    return hopper() && encoder() && p.k > 0 && p.m < (1ll << 31) - BM && p.n < (1ll << 31) - 256 && p.k < (1ll << 31) - BK &&
-           (p.m + 31) / 32 + (p.n + 31) / 32 <= 65535;
-}
-
-// 1 when they are also faster than `blocked` there (bench/RESULTS.md): k deep enough for the
-// split into parts to pay; tiles at least half used (not a thin C); C's sides not so short that the passes' traffic
-// outweighs the product (they move about 14 bytes per element of op(A) and op(B): 7 (1/m + 1/n) bytes per flop,
-// at most 0.07, which a side under about 100 exceeds); a product large enough to repay the passes' fixed cost
-// (about 45 us at 100 TFLOP/s against blocked's 35: 2.5 GFLOP); and a wave of tiles of C, or tiles times slices
-// of k that fill at least 3/4 of their waves
-bool worth_it(const tb_sproblem &p)
-{
-    const int64_t tiles = tiles_of<bf16x6>(p);
-    const double used = (double)p.m * (double)p.n / ((double)tiles * BM * bf16x6::BN);
-    const double pass_bytes_per_flop = 7.0 * (1.0 / (double)p.m + 1.0 / (double)p.n);
-    return can_run(p) && p.k >= 256 && used >= 0.5 && pass_bytes_per_flop <= 0.07 && 2.0 * p.m * p.n * p.k >= 2.5e9 &&
-           (tiles >= tb_sm_count() || tb_fill(tiles * slices_of<bf16x6>(p), tb_sm_count()) >= 0.75);
-}
-
 // The map for TMA of part j of the rows of side sd: boxes of 32 of k by box_rows of a K-major matrix of format F,
 // rows a swizzle wide
 template <class F> int part_map(CUtensorMap *map, const side &sd, int box_rows, int64_t k, int64_t kp, int j)
@@ -615,7 +577,7 @@ void prepare(const side &sa, const side &sb, int64_t k, int64_t kp, cudaStream_t
 // The product of p from the prepared rows of sa and sb (with k split into slices in ws where p has few tiles),
 // and the fix-up of the elements of rows and columns with Inf or NaN
 template <class F, bool CB = false, bool CP = false>
-int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, float *ws, cudaStream_t s)
+int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, int64_t slices, float *ws, cudaStream_t s)
 {
     constexpr bool bf16 = F::PARTS == 3;
     maps tm;
@@ -639,132 +601,122 @@ int multiply(const tb_sproblem &p, const side &sa, const side &sb, int64_t kp, f
                                                              sp.c_step);
         return (int)cudaGetLastError();
     };
-    return tb_split_launch<float>(p, slices_of<F>(p), BK, ws, s, queue);
+    return tb_split_launch<float>(p, slices, BK, ws, s, queue);
 }
 
-template <class F, bool CB = false, bool CP = false> int launch(const tb_sproblem &p, char *ws, cudaStream_t s)
+template <class F, bool CB = false, bool CP = false>
+int launch(const tb_sproblem &p, int64_t slices, char *ws, cudaStream_t s)
 {
-    const layout l = layout_of<F>(p);
+    const layout l = layout_of<F>(p, slices);
     const side sa = side_of<F>(op_a(p), ws, l.a, p.m, 0);
     const side sb = side_of<F>(CP ? pairs_b(p) : op_b(p), ws + l.b_at, l.b, p.n, 0);
     if (F::PARTS == 3) // the scales and the lists' lengths (and the lists) start at 0
         cudaMemsetAsync(ws + l.meta, 0, l.slices - l.meta, s);
     prepare<F, CB, CP>(sa, sb, p.k, l.a.kp, s);
-    const int e = multiply<F, CB, CP>(p, sa, sb, l.a.kp, (float *)(ws + l.slices), s);
+    const int e = multiply<F, CB, CP>(p, sa, sb, l.a.kp, slices, (float *)(ws + l.slices), s);
     return e ? e : (int)cudaGetLastError();
 }
 
 } // namespace
 
-// tc128: the tensor cores wherever they can run p; tc32: where they are faster, else blocked; tf32: TF32 math (asked
-// for: the tensor cores wherever they can run p) (kernels/list.h)
-extern "C" int tb_takes_tc128(const tb_kproblem *kp)
-{
-    return can_run(tb_sproblem_of(kp));
-}
-
-extern "C" int tb_takes_tc32(const tb_kproblem *kp)
-{
-    return worth_it(tb_sproblem_of(kp));
-}
-
-extern "C" int tb_takes_tf32(const tb_kproblem *kp)
-{
-    return can_run(tb_sproblem_of(kp));
-}
-
-// F's workspace where takes, elsewhere that of blocked (or of its form that reads complex operands: blocked_ws)
+// Where the recipe has the tensor cores run kp (tc128 and tf32: wherever they can; tc32: where they are also faster
+// than blocked, lib/decide/recipes.c), F's workspace and launch; elsewhere, and without a workspace, blocked's (or its
+// form that reads complex operands: blocked_ws, blocked)
 template <class F>
-static size_t workspace(const tb_kproblem *kp, bool (*takes)(const tb_sproblem &),
-                        size_t (*blocked_ws)(const tb_kproblem *) = tb_workspace_blocked)
+static size_t workspace(const tb_kproblem *kp, const tb_recipe *r, tb_kernel_workspace blocked_ws = tb_workspace_blocked)
 {
-    const tb_sproblem p = tb_sproblem_of(kp);
-    return takes(p) ? layout_of<F>(p).bytes : blocked_ws(kp);
+    return r->tensor ? layout_of<F>(tb_sproblem_of(kp), r->tc_slices).bytes : blocked_ws(kp, r);
 }
 
-template <class F> static int run(const tb_kproblem *kp, void *workspace, void *stream, bool (*takes)(const tb_sproblem &))
+template <class F> static int run(const tb_kproblem *kp, const tb_recipe *r, void *workspace, void *stream)
 {
-    const tb_sproblem p = tb_sproblem_of(kp);
-    if (!workspace || !takes(p))
-        return tb_launch_blocked(kp, workspace, stream);
-    return launch<F>(p, (char *)workspace, (cudaStream_t)stream);
+    if (!workspace || !r->tensor)
+        return tb_launch_blocked(kp, r, workspace, stream);
+    return launch<F>(tb_sproblem_of(kp), r->tc_slices, (char *)workspace, (cudaStream_t)stream);
 }
 
-extern "C" size_t tb_workspace_tc128(const tb_kproblem *kp)
+extern "C" size_t tb_workspace_tc128(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace<bf16x6>(kp, can_run);
+    return workspace<bf16x6>(kp, r);
 }
 
-extern "C" int tb_launch_tc128(const tb_kproblem *kp, void *ws, void *stream)
+extern "C" int tb_launch_tc128(const tb_kproblem *kp, const tb_recipe *r, void *ws, void *stream)
 {
-    return run<bf16x6>(kp, ws, stream, can_run);
+    return run<bf16x6>(kp, r, ws, stream);
 }
 
-extern "C" size_t tb_workspace_tc32(const tb_kproblem *kp)
+extern "C" size_t tb_workspace_tc32(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace<bf16x6>(kp, worth_it);
+    return workspace<bf16x6>(kp, r);
 }
 
-extern "C" int tb_launch_tc32(const tb_kproblem *kp, void *ws, void *stream)
+extern "C" int tb_launch_tc32(const tb_kproblem *kp, const tb_recipe *r, void *ws, void *stream)
 {
-    return run<bf16x6>(kp, ws, stream, worth_it);
+    return run<bf16x6>(kp, r, ws, stream);
 }
 
-// kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h), where tc32 takes kp;
-// elsewhere blocked reads them
-extern "C" size_t tb_workspace_tc32_blocks(const tb_kproblem *kp)
+// kp's op(A) read as complex blocks, and op(B), where transposed, as complex pairs (kernels.h), where the recipe has
+// the tensor cores run kp; elsewhere blocked reads them
+extern "C" size_t tb_workspace_tc32_blocks(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace<bf16x6>(kp, worth_it, tb_workspace_blocked_blocks);
+    return workspace<bf16x6>(kp, r, tb_workspace_blocked_blocks);
 }
 
-extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, void *ws, void *stream)
+extern "C" int tb_launch_tc32_blocks(const tb_kproblem *kp, const tb_recipe *r, void *ws, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     if (p.m % 2 || p.k % 2)
         return (int)cudaErrorInvalidValue;
-    if (!ws || !worth_it(p))
-        return tb_launch_blocked_blocks(kp, ws, stream);
-    return p.transb ? launch<bf16x6, true, true>(p, (char *)ws, (cudaStream_t)stream)
-                    : launch<bf16x6, true>(p, (char *)ws, (cudaStream_t)stream);
+    if (!ws || !r->tensor)
+        return tb_launch_blocked_blocks(kp, r, ws, stream);
+    return p.transb ? launch<bf16x6, true, true>(p, r->tc_slices, (char *)ws, (cudaStream_t)stream)
+                    : launch<bf16x6, true>(p, r->tc_slices, (char *)ws, (cudaStream_t)stream);
 }
 
-// kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h); where tc32 does not take kp, blocked reads
-// the pairs
-extern "C" size_t tb_workspace_tc32_pairs(const tb_kproblem *kp)
+// kp's op(B), transposed, read as complex pairs, op(A) real (kernels.h); where the recipe keeps kp off the tensor
+// cores, blocked reads the pairs
+extern "C" size_t tb_workspace_tc32_pairs(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace<bf16x6>(kp, worth_it, tb_workspace_blocked_pairs);
+    return workspace<bf16x6>(kp, r, tb_workspace_blocked_pairs);
 }
 
-extern "C" int tb_launch_tc32_pairs(const tb_kproblem *kp, void *ws, void *stream)
+extern "C" int tb_launch_tc32_pairs(const tb_kproblem *kp, const tb_recipe *r, void *ws, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     if (p.k % 2 || !p.transb)
         return (int)cudaErrorInvalidValue;
-    if (!ws || !worth_it(p))
-        return tb_launch_blocked_pairs(kp, ws, stream);
-    return launch<bf16x6, false, true>(p, (char *)ws, (cudaStream_t)stream);
+    if (!ws || !r->tensor)
+        return tb_launch_blocked_pairs(kp, r, ws, stream);
+    return launch<bf16x6, false, true>(p, r->tc_slices, (char *)ws, (cudaStream_t)stream);
 }
 
-extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp)
+extern "C" size_t tb_workspace_tf32(const tb_kproblem *kp, const tb_recipe *r)
 {
-    return workspace<tf32>(kp, can_run);
+    return workspace<tf32>(kp, r);
 }
 
-extern "C" int tb_launch_tf32(const tb_kproblem *kp, void *ws, void *stream)
+extern "C" int tb_launch_tf32(const tb_kproblem *kp, const tb_recipe *r, void *ws, void *stream)
 {
-    return run<tf32>(kp, ws, stream, can_run);
+    return run<tf32>(kp, r, ws, stream);
 }
 
-// Prepared operands (kernels.h): the passes once for each block of rows, the product for each tile from them; takes
-// says where the tensor cores run a tile (elsewhere blocked runs it from the FP32 operands)
+// whether the TMA's tensor maps can be made (a device fact for the recipes)
+extern "C" int tb_tc32_ready(void)
+{
+    return encoder() != NULL;
+}
+
+// Prepared operands (kernels.h): the passes once for each block of rows, the product for each tile from them, where
+// the recipe has the tensor cores run the tile (elsewhere blocked runs it from the FP32 operands)
 namespace {
-template <class F, bool (*takes)(const tb_sproblem &)> struct with_prepared {
-    static size_t bytes(const tb_kproblem *tile, int, int64_t rows)
+template <class F> struct with_prepared {
+    static size_t bytes(const tb_kproblem *tile, const tb_recipe *r, int, int64_t rows)
     {
-        return takes(tb_sproblem_of(tile)) ? prepared_of<F>(rows, tile->k).bytes : 0;
+        return r->tensor ? prepared_of<F>(rows, tile->k).bytes : 0;
     }
 
-    static int prepare_rows(const tb_kproblem *kp, int which, void *prep, int64_t prep_rows, int64_t r0, void *stream)
+    static int prepare_rows(const tb_kproblem *kp, const tb_recipe *, int which, void *prep, int64_t prep_rows,
+                            int64_t r0, void *stream)
     {
         const tb_sproblem p = tb_sproblem_of(kp);
         const cudaStream_t s = (cudaStream_t)stream;
@@ -778,22 +730,21 @@ template <class F, bool (*takes)(const tb_sproblem &)> struct with_prepared {
         return (int)cudaGetLastError();
     }
 
-    static size_t workspace(const tb_kproblem *kp)
+    static size_t workspace(const tb_kproblem *kp, const tb_recipe *r)
     {
-        const tb_sproblem p = tb_sproblem_of(kp);
-        return takes(p) ? tb_split_bytes<float>(p.m, p.n, slices_of<F>(p)) : tb_workspace_blocked(kp);
+        return r->tensor ? tb_split_bytes<float>(kp->m, kp->n, r->tc_slices) : tb_workspace_blocked(kp, r);
     }
 
-    static int launch(const tb_kproblem *kp, const void *prep_a, int64_t a_rows, int64_t i0, const void *prep_b,
-                      int64_t b_rows, int64_t j0, void *ws, void *stream)
+    static int launch(const tb_kproblem *kp, const tb_recipe *r, const void *prep_a, int64_t a_rows, int64_t i0,
+                      const void *prep_b, int64_t b_rows, int64_t j0, void *ws, void *stream)
     {
         const tb_sproblem p = tb_sproblem_of(kp);
-        if (!takes(p))
-            return tb_launch_blocked(kp, ws, stream);
+        if (!r->tensor)
+            return tb_launch_blocked(kp, r, ws, stream);
         const prepared pa = prepared_of<F>(a_rows, p.k), pb = prepared_of<F>(b_rows, p.k);
         const side sa = side_of<F>(op_a(p), (char *)prep_a, pa, a_rows, i0);
         const side sb = side_of<F>(op_b(p), (char *)prep_b, pb, b_rows, j0);
-        const int e = multiply<F>(p, sa, sb, pa.kp, (float *)ws, (cudaStream_t)stream);
+        const int e = multiply<F>(p, sa, sb, pa.kp, r->tc_slices, (float *)ws, (cudaStream_t)stream);
         return e ? e : (int)cudaGetLastError();
     }
 
@@ -801,6 +752,7 @@ template <class F, bool (*takes)(const tb_sproblem &)> struct with_prepared {
 };
 } // namespace
 
-extern "C" const tb_kernel_prep tb_prep_tc128 = with_prepared<bf16x6, can_run>::fns;
-extern "C" const tb_kernel_prep tb_prep_tc32 = with_prepared<bf16x6, worth_it>::fns;
-extern "C" const tb_kernel_prep tb_prep_tf32 = with_prepared<tf32, can_run>::fns;
+// tc128 and tc32 prepare alike; their recipes differ in where the tensor cores run a tile
+extern "C" const tb_kernel_prep tb_prep_tc128 = with_prepared<bf16x6>::fns;
+extern "C" const tb_kernel_prep tb_prep_tc32 = with_prepared<bf16x6>::fns;
+extern "C" const tb_kernel_prep tb_prep_tf32 = with_prepared<tf32>::fns;

@@ -61,12 +61,12 @@ static int launch_tiled(const tb_sproblem *p, void *stream)
     return (int)cudaGetLastError();
 }
 
-extern "C" int tb_launch_tiled16(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_tiled16(const tb_kproblem *kp, const tb_recipe *, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     return launch_tiled<16>(&p, stream);
 }
-extern "C" int tb_launch_tiled32(const tb_kproblem *kp, void *, void *stream)
+extern "C" int tb_launch_tiled32(const tb_kproblem *kp, const tb_recipe *, void *, void *stream)
 {
     const tb_sproblem p = tb_sproblem_of(kp);
     return launch_tiled<32>(&p, stream);

@@ -3,8 +3,8 @@
 # names a header of its own layer or of one the layer may use, and the headers include no circle; then, on the
 # objects built, no function of a layer calls into a layer it may not use, and no two modules call each other
 # (directly or round a longer circle): a module is one .c (or .cu) file, and it calls another when it uses a
-# symbol that one defines.  The cost model and the kernels' defaults have one reader, lib/decide/.  And the
-# budget of compile-time switches holds.
+# symbol that one defines.  The cost model and the kernels' defaults have one reader, lib/decide/; the kernels'
+# recipes are decided there and asked for by the launches alone.  And the budget of compile-time switches holds.
 . "${top_srcdir:-.}/tests/preamble.sh"
 
 # layer: the layers it may use (besides itself)
@@ -82,6 +82,13 @@ n=$(wc -l <"$work/switches")
 [ "$n" -le 10 ] || fail "$n compile-time switches in kernels/ (at most 10)" "$work/switches"
 echo "PASS: $n compile-time switches in kernels/, none elsewhere"
 
+# launchers do not classify shapes: the arithmetic of the shape rules (kernels/recipe.h: waves, fill, slices) is
+# used in kernels/ only by the launchers whose choices have yet to move to lib/decide/recipes.c
+( cd "$srcdir" && grep -l 'tb_fill_slices\|tb_fill(\|tb_waves(' kernels/*.cu kernels/*.cuh ) |
+  grep -vx 'kernels/cx.cu' >"$work/classify" && fail "launchers that choose by shape (lib/decide/recipes.c's job)" \
+  "$work/classify"
+echo "PASS: launchers take their recipes (the shape rules' arithmetic in kernels/ only in cx.cu)"
+
 # the objects: libtool's PIC ones of the library's layers and the GPU module's, "LAYER MODULE OBJECT"
 find "$builddir/base" "$builddir/kernels" "$builddir/lib" "$builddir/compat" -path '*/.libs/*' -name 'lib*_la-*.o' \
   2>/dev/null | sed "s|^$builddir/||" | sort | awk '{ split($0, p, "/"); l = p[1] == "lib" ? p[2] : p[1]
@@ -102,6 +109,9 @@ climbs "$work/calls" 3 >"$work/bad"
 awk '$5 ~ /^(tb_cost_(predict|predict_cpu|kernel|link)|tb_spread_(plan|predict)|tb_kernel_default)$/ && $1 != "decide"' \
   "$work/calls" >"$work/deciders"
 [ ! -s "$work/deciders" ] || fail "the cost model or the kernels' defaults read outside lib/decide/" "$work/deciders"
+# and the kernels' recipes are asked for by the GPU side's launches alone (lib/gpu/cuda_ops.c)
+awk '$5 ~ /^tb_decide_(recipe|kernel)$/ && $1 != "decide" && $2 != "cuda_ops"' "$work/calls" >"$work/recipes"
+[ ! -s "$work/recipes" ] || fail "recipes decided outside lib/decide/ and the launches" "$work/recipes"
 awk '{ print $2, $4 }' "$work/calls" | sort -u >"$work/medges"
 circle "$work/medges" >"$work/mcircle"
 if [ -s "$work/mcircle" ]; then

@@ -19,6 +19,7 @@
 #include <time.h>
 #include "cuda_ops.h"
 #include "kernels.h"
+#include "recipes.h"
 #include "elements.h"
 #include "suite.h"
 
@@ -60,6 +61,14 @@ static void check_cuda(cudaError_t e, const char *what)
 }
 
 /* compute capability 9.0: where the tensor-core kernels run */
+/* kernel's recipe for p on device 0 (lib/decide/recipes.h), as the library decides it */
+static tb_recipe recipe(int kernel, const tb_kproblem *p)
+{
+    tb_recipe r;
+    tb_decide_recipe(tb_cuda_decider(0), tb_kernel_families[kernel], 0, p, &r);
+    return r;
+}
+
 static int hopper(void)
 {
     int major = 0, minor = 0;
@@ -163,7 +172,7 @@ static void run_case(int kernel, tb_type type, int ta, int tb, const int *shape,
                       .c = tb_at(dc, GUARD + misalign, es), .ldc = ldc };
     /* tc128 runs every shape on the tensor cores of a Hopper GPU (elsewhere it hands them to blocked) */
     if (kernel == tb_kernel_find("tc128") && hopper())
-        ck_assert_int_eq(tb_kernel_for(kernel, &p), kernel);
+        ck_assert_int_eq(tb_cuda_kernel_for(0, kernel, &p), kernel);
     if (!prepared)
         check_cuda((cudaError_t)tb_cuda_launch(kernel, &p, NULL), "launch");
     else if (!launch_prepared(kernel, &p))
@@ -325,7 +334,8 @@ static int launch_prepared(int kernel, const tb_kproblem *p)
     t.m = i0[1], t.n = j0[1];
     if (!t.m || !t.n)
         return 0;
-    const size_t bytes[2] = { kp ? kp->bytes(&t, 0, p->m) : 0, kp ? kp->bytes(&t, 1, p->n) : 0 };
+    tb_recipe r = recipe(kernel, &t);
+    const size_t bytes[2] = { kp ? kp->bytes(&t, &r, 0, p->m) : 0, kp ? kp->bytes(&t, &r, 1, p->n) : 0 };
     if (!bytes[0] || !bytes[1])
         return 0;
     void *prep[2];
@@ -335,18 +345,22 @@ static int launch_prepared(int kernel, const tb_kproblem *p)
     }
     for (int x = 0; x < 2; x++) {
         t = tb_kproblem_block(p, i0[x], i0[x + 1] - i0[x], 0, p->n);
-        check_cuda((cudaError_t)kp->prepare(&t, 0, prep[0], p->m, i0[x], NULL), "prepare A");
+        r = recipe(kernel, &t);
+        check_cuda((cudaError_t)kp->prepare(&t, &r, 0, prep[0], p->m, i0[x], NULL), "prepare A");
         t = tb_kproblem_block(p, 0, p->m, j0[x], j0[x + 1] - j0[x]);
-        check_cuda((cudaError_t)kp->prepare(&t, 1, prep[1], p->n, j0[x], NULL), "prepare B");
+        r = recipe(kernel, &t);
+        check_cuda((cudaError_t)kp->prepare(&t, &r, 1, prep[1], p->n, j0[x], NULL), "prepare B");
     }
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             t = tb_kproblem_block(p, i0[i], i0[i + 1] - i0[i], j0[j], j0[j + 1] - j0[j]);
             void *ws = NULL;
-            const size_t wsb = kp->workspace(&t);
+            r = recipe(kernel, &t);
+            const size_t wsb = kp->workspace(&t, &r);
             if (wsb)
                 check_cuda(cudaMalloc(&ws, wsb), "cudaMalloc workspace");
-            check_cuda((cudaError_t)kp->launch(&t, prep[0], p->m, i0[i], prep[1], p->n, j0[j], ws, NULL), "launch");
+            check_cuda((cudaError_t)kp->launch(&t, &r, prep[0], p->m, i0[i], prep[1], p->n, j0[j], ws, NULL),
+                       "launch");
             check_cuda(cudaDeviceSynchronize(), "kernel");
             cudaFree(ws);
         }

@@ -213,7 +213,7 @@ static int gemm(const tb_call *g, int *kernel, const tb_spread *sp, tb_gpu_resul
         return -1;
     }
     const int caller = enter(gpu.devices[0]);
-    *kernel = tb_kernel_for(*kernel, &g->p); /* as the device can run it */
+    *kernel = tb_cuda_kernel_for(gpu.devices[0], *kernel, &g->p); /* as the device can run it */
     tb_cuda_fault_call();
     const char *what = NULL;
     int rc = -1, failed_on = gpu.devices[0];
@@ -309,7 +309,7 @@ static int gemm_resident(const tb_call *g, int *kernel, const tb_where w[3], int
     if (shared)
         pthread_mutex_lock(&gpu.lock);
     const int caller = enter(dev);
-    *kernel = tb_kernel_for(*kernel, &g->p);
+    *kernel = tb_cuda_kernel_for(dev, *kernel, &g->p);
     tb_cuda_fault_call();
     tb_devops ops;
     const tb_cuda_ctx cc = { dev, *kernel };

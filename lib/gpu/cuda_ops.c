@@ -4,11 +4,13 @@
 #ifdef HAVE_CUDA
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include "env.h"
 #include "kernels.h"
+#include "recipes.h"
 
 /* Device buffers kept for the next call: a call of the same shape finds the same sizes. */
 #define CACHE 16
@@ -283,11 +285,65 @@ static void ws_done(void *ws, void *stream)
         cudaFreeAsync(ws, (cudaStream_t)stream);
 }
 
-/* kernel on p on stream, a stream of `device` (the current device), with its workspace from that device's pool */
+/* Each device's facts, measured the first time it is current (under `facts_lock`), and its decider */
+static struct {
+    _Atomic int known;
+    tb_device_facts facts;
+    tb_decider decider;
+} deciders[TB_MAX_DEVICES];
+static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const tb_decider *tb_cuda_decider(int device)
+{
+    if (!atomic_load_explicit(&deciders[device].known, memory_order_acquire)) {
+        pthread_mutex_lock(&facts_lock);
+        if (!atomic_load_explicit(&deciders[device].known, memory_order_relaxed)) {
+            tb_kernel_facts(&deciders[device].facts);
+            deciders[device].decider = tb_decider_of(&deciders[device].facts);
+            atomic_store_explicit(&deciders[device].known, 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&facts_lock);
+    }
+    return &deciders[device].decider;
+}
+
+/* kernel's recipe for p on `device` */
+static tb_recipe recipe_on(int device, int kernel, const tb_kproblem *p)
+{
+    tb_recipe r;
+    tb_decide_recipe(tb_cuda_decider(device), tb_kernel_families[kernel], 0, p, &r);
+    return r;
+}
+
+size_t tb_cuda_workspace(int device, int kernel, const tb_kproblem *p)
+{
+    if (!tb_kernel_workspaces[kernel])
+        return 0;
+    const tb_recipe r = recipe_on(device, kernel, p);
+    return tb_kernel_workspaces[kernel](p, &r);
+}
+
+size_t tb_cuda_prep_bytes(int device, int kernel, const tb_kproblem *tile, int which, int64_t rows)
+{
+    const tb_kernel_prep *kp = tb_kernel_prep_of(kernel);
+    if (!kp)
+        return 0;
+    const tb_recipe r = recipe_on(device, kernel, tile);
+    return kp->bytes(tile, &r, which, rows);
+}
+
+int tb_cuda_kernel_for(int device, int kernel, const tb_kproblem *p)
+{
+    return tb_decide_kernel(kernel, p, tb_cuda_decider(device));
+}
+
+/* kernel on p on stream, a stream of `device` (the current device), as its recipe says, with its workspace from
+ * that device's pool */
 static int launch_on(int device, int kernel, const tb_kproblem *p, void *stream)
 {
-    void *ws = ws_get(device, tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p) : 0, stream);
-    int e = tb_kernel_launches[kernel](p, ws, stream);
+    const tb_recipe r = recipe_on(device, kernel, p);
+    void *ws = ws_get(device, tb_kernel_workspaces[kernel] ? tb_kernel_workspaces[kernel](p, &r) : 0, stream);
+    int e = tb_kernel_launches[kernel](p, &r, ws, stream);
     ws_done(ws, stream);
     return e;
 }
@@ -313,11 +369,14 @@ static int c_gemm(void *ctx, int q, const tb_kproblem *p)
 /* the kernel's prepared operands: the plan has them only where it has them (lib/gpu/cuda_gpu.c) */
 static int c_prepare(void *ctx, int q, const tb_kproblem *p, int which, void *prep, int64_t prep_rows, int64_t r0)
 {
-    const tb_kernel_prep *kp = tb_kernel_prep_of(((const tb_cuda_ctx *)ctx)->kernel);
+    const tb_cuda_ctx *cc = ctx;
+    const tb_kernel_prep *kp = tb_kernel_prep_of(cc->kernel);
     if (injected(TB_OP_LAUNCH))
         return 1;
-    return check(kp ? (cudaError_t)kp->prepare(p, which, prep, prep_rows, r0, dev_of(ctx)->q[q])
-                    : cudaErrorInvalidValue);
+    if (!kp)
+        return check(cudaErrorInvalidValue);
+    const tb_recipe r = recipe_on(cc->device, cc->kernel, p);
+    return check((cudaError_t)kp->prepare(p, &r, which, prep, prep_rows, r0, dev_of(ctx)->q[q]));
 }
 
 static int c_gemm_prepared(void *ctx, int q, const tb_kproblem *p, const void *prep_a, int64_t a_rows, int64_t i0,
@@ -330,8 +389,9 @@ static int c_gemm_prepared(void *ctx, int q, const tb_kproblem *p, const void *p
     if (!kp)
         return check(cudaErrorInvalidValue);
     cudaStream_t stream = dev_of(ctx)->q[q];
-    void *ws = ws_get(cc->device, kp->workspace(p), stream);
-    int e = kp->launch(p, prep_a, a_rows, i0, prep_b, b_rows, j0, ws, stream);
+    const tb_recipe r = recipe_on(cc->device, cc->kernel, p);
+    void *ws = ws_get(cc->device, kp->workspace(p, &r), stream);
+    int e = kp->launch(p, &r, prep_a, a_rows, i0, prep_b, b_rows, j0, ws, stream);
     ws_done(ws, stream);
     return check((cudaError_t)e);
 }

@@ -8,16 +8,27 @@
 #define TB_CUDA_OPS_H
 
 #include <stddef.h>
+#include "kernels.h"
 #include "pipeline.h"
 #include "spread.h"
 
 /* The device's streams and events (once, with the device current); 0 or a cudaError_t. */
 TB_HIDDEN int tb_cuda_ops_init(int device);
 
-/* Kernel number `kernel` of the table on p, queued on stream (a cudaStream_t of the current device), with the
- * workspace it asks for (kernels.h) from a memory pool of the library's own on that device; 0 or the launch's
- * cudaError_t. */
+/* Kernel number `kernel` of the table on p, queued on stream (a cudaStream_t of the current device), as its recipe
+ * says (lib/decide/recipes.h), with the workspace it asks for (kernels.h) from a memory pool of the library's own on
+ * that device; 0 or the launch's cudaError_t. */
 TB_HIDDEN int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream);
+
+/* The decider of `device` (its facts measured the first time, which must be with it current) */
+TB_HIDDEN const tb_decider *tb_cuda_decider(int device);
+
+/* On `device`: the workspace of kernel's recipe for p; the bytes of `rows` rows of op(A) (which 0) or columns of
+ * op(B) that its prepared operands take for `tile` (0: none, or none for that tile: kernels.h); the kernel that runs
+ * p when `kernel` is asked for (tb_decide_kernel) */
+TB_HIDDEN size_t tb_cuda_workspace(int device, int kernel, const tb_kproblem *p);
+TB_HIDDEN size_t tb_cuda_prep_bytes(int device, int kernel, const tb_kproblem *tile, int which, int64_t rows);
+TB_HIDDEN int tb_cuda_kernel_for(int device, int kernel, const tb_kproblem *p);
 
 /* The interface on `device`, launching kernel number `kernel` of the table; ctx is the interface's context, and
  * must outlive its use. */

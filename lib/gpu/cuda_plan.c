@@ -25,7 +25,7 @@ static size_t budget(int device)
 
 /* The workspace of the call's kernel for a tile of mb x nb (all of k), for the plan to leave room for */
 struct tile_ws {
-    int kernel;
+    int device, kernel;
     const tb_kproblem *p;
 };
 
@@ -34,19 +34,19 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
     const struct tile_ws *t = ctx;
     tb_kproblem tile = *t->p;
     tile.m = mb, tile.n = nb;
-    return tb_kernel_workspaces[t->kernel] ? tb_kernel_workspaces[t->kernel](&tile) : 0;
+    return tb_cuda_workspace(t->device, t->kernel, &tile);
 }
 
 /* Where the kernel prepares its operands (kernels.h) and would run the plan's tiles itself, and both operands stay
  * whole with room for their prepared forms beside them: each row block and panel prepared once (plan->prep_bytes) */
-static void plan_preparation(const tb_call *g, int kernel, size_t budget, tb_plan *plan)
+static void plan_preparation(const tb_call *g, int device, int kernel, size_t budget, tb_plan *plan)
 {
-    const tb_kernel_prep *kp = tb_kernel_prep_of(kernel);
-    if (!kp || !plan->b_resident)
+    if (!tb_kernel_prep_of(kernel) || !plan->b_resident)
         return;
     tb_kproblem tile = g->p;
     tile.m = plan->mb, tile.n = plan->nb;
-    const size_t a = kp->bytes(&tile, 0, g->p.m), b = kp->bytes(&tile, 1, g->p.n);
+    const size_t a = tb_cuda_prep_bytes(device, kernel, &tile, 0, g->p.m);
+    const size_t b = tb_cuda_prep_bytes(device, kernel, &tile, 1, g->p.n);
     if (a && b && plan->bytes + plan->ws_bytes + a + b <= budget)
         plan->prep_bytes[0] = a, plan->prep_bytes[1] = b;
 }
@@ -55,11 +55,11 @@ static void plan_preparation(const tb_call *g, int kernel, size_t budget, tb_pla
  * workspaces where the memory allows; else the plan alone: the workspaces may still find room when the kernels run
  * (they come from the pool), and a kernel without its own runs a slower way (k unsplit, the operands not
  * converted, the complex types on the naive kernel).  0, or -1 when not even the smallest tiles fit. */
-static int make_plan(const tb_call *g, int kernel, size_t have, int grid, tb_plan *plan)
+static int make_plan(const tb_call *g, int device, int kernel, size_t have, int grid, tb_plan *plan)
 {
     const tb_kproblem *p = &g->p;
     const unsigned e = tb_type_size(p->type);
-    const struct tile_ws tws = { kernel, p };
+    const struct tile_ws tws = { device, kernel, p };
     const tb_plan_ws ws = { tile_ws_bytes, &tws, grid };
     if (!tb_plan_make_ws(p->m, p->n, p->k, p->transa, p->transb, e, have, &ws, plan))
         return 0;
@@ -74,12 +74,12 @@ int tb_cuda_prepare(const tb_call *g, int kernel, int device, tb_plan *plan, con
      * their real forms are four times op(A), too much to make again for every tile; a real operand's conversion
      * costs little beside its copies */
     const int grid = tb_kernel_prep_of(kernel) && tb_type_complex(g->p.type);
-    int rc = make_plan(g, kernel, have, grid, plan);
+    int rc = make_plan(g, device, kernel, have, grid, plan);
     if (grid) { /* cut both ways only where the kernel then prepares the operands: else as without */
         if (!rc)
-            plan_preparation(g, kernel, have, plan);
+            plan_preparation(g, device, kernel, have, plan);
         if (rc || !plan->prep_bytes[0])
-            rc = make_plan(g, kernel, have, 0, plan);
+            rc = make_plan(g, device, kernel, have, 0, plan);
     }
     if (rc) {
         *what = "device memory (the problem's smallest tiles do not fit)";
@@ -91,7 +91,7 @@ int tb_cuda_prepare(const tb_call *g, int kernel, int device, tb_plan *plan, con
     }
     *cc = (tb_cuda_ctx){ device, kernel };
     tb_cuda_ops(cc, ops);
-    plan_preparation(g, kernel, have, plan);
+    plan_preparation(g, device, kernel, have, plan);
     return 0;
 }
 

@@ -38,7 +38,7 @@ typedef struct tb_gpu_result {
     } block[TB_MAX_DEVICES];
 } tb_gpu_result;
 
-/* Run g on the GPU with kernel number *kernel of the table, or the one that kernel hands g to (tb_kernel_for,
+/* Run g on the GPU with kernel number *kernel of the table, or the one that kernel hands g to (tb_decide_kernel,
  * then in *kernel), tile by tile (lib/gpu/pipeline.h), in the blocks of sp, block d on the d-th device calls may
  * use (tb_gpu_devices).  Returns 0 on success.  Otherwise *err says what failed, *r
  * what was written, and the caller computes the rest on the CPU.  A failure that leaves the device unusable

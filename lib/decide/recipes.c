@@ -1,0 +1,292 @@
+/* The recipes of the kernel families (kernels/recipe.h): which tile, how k is split, whether the tensor cores run a
+ * problem.  The measurements behind each rule: doc/NOTES.md ("The blocked kernel's choice of tile by shape", "The
+ * DGEMM kernel (dmma): where it stands") and bench/RESULTS.md. */
+#include <config.h>
+#include <stddef.h>
+#include "recipes.h"
+
+/* The tuning of the rules, a row per architecture (compute capability): the row of the device's, else the first
+ * (measured on sm_90, H100 and H200).
+ * blocked: C with a side of at most thin_side takes the thin tile, k split into slices at least thin_slice deep;
+ *   the large tile only where its tiles use at least large_use of their area, its k split where they fill their
+ *   waves under large_fill and k is at least 2 mid_slice deep; mid_slice: the shallowest slice of the large and
+ *   middle tiles; the small tile's k is split from small_split_k deep on, into slices at least small_slice deep.
+ * dmma: the big tile only where k is at least big_min_k deep; split_depth: the shallowest slice of k;
+ *   persist_depth: up to this depth of a slice, blocks go on from one tile to the next.
+ * tc (tc32 against blocked): k at least min_k deep, tiles at least min_used used, at most max_pass_bytes of the
+ *   passes' traffic per flop (7 (1/m + 1/n)), at least min_flops, and a wave of tiles or tiles times slices that
+ *   fill at least min_fill of their waves; slices of k at least slice_depth deep. */
+static const struct tuning {
+    int cc;
+    struct {
+        int64_t thin_side, thin_slice, mid_slice, small_split_k, small_slice;
+        double large_use, large_fill;
+    } blocked;
+    struct {
+        int64_t big_min_k, split_depth, persist_depth;
+    } dmma;
+    struct {
+        int64_t min_k, slice_depth;
+        double min_used, max_pass_bytes, min_flops, min_fill;
+    } tc;
+} tuning_rows[] = {
+    { 90, { 32, 128, 512, 128, 32, 0.6, 0.8 }, { 1024, 256, 256 }, { 256, 256, 0.5, 0.07, 2.5e9, 0.75 } },
+};
+
+static const struct tuning *tuning_for(const tb_device_facts *f)
+{
+    for (size_t i = 0; i < sizeof tuning_rows / sizeof tuning_rows[0]; i++)
+        if (tuning_rows[i].cc == f->cc)
+            return &tuning_rows[i];
+    return &tuning_rows[0];
+}
+
+/* The kernels' tiles as rows (kernels/recipe.h) */
+static const struct {
+    int bm, bn, bk;
+} blocked_tile[] = {
+#define ROW(id, bm, bn, tn, bk, minb) { bm, bn, bk },
+    TB_BLOCKED_SHAPES(ROW)
+#undef ROW
+};
+static const struct {
+    int bm, bn, minb;
+} dmma_tile[] = {
+#define ROW(id, bm, bn, stages, minb, wm, wn) { bm, bn, minb },
+    TB_DMMA_SHAPES(ROW)
+#undef ROW
+};
+
+static int64_t tiles(const tb_kproblem *p, int bm, int bn)
+{
+    return ((p->m + bm - 1) / bm) * ((p->n + bn - 1) / bn);
+}
+
+/* ---- blocked ---- */
+
+static int64_t blocked_tiles(const tb_kproblem *p, int shape)
+{
+    return tiles(p, blocked_tile[shape].bm, blocked_tile[shape].bn);
+}
+
+/* the blocks of a tile that fit on all SMs at once */
+static int64_t blocked_wave(const tb_device_facts *f, int shape)
+{
+    const int per_sm = f->blocked_per_sm[shape];
+    return (int64_t)(per_sm > 0 ? per_sm : 1) * f->sms;
+}
+
+/* 1 when the middle tile takes p, with *slices of k: split into slices at least mid_slice deep wherever its blocks
+ * then fill their waves, for C too small for a wave of large tiles but with tiles at least half used and a long k,
+ * where the small tile would be taken */
+static int middle_split(const tb_kproblem *p, const tb_device_facts *f, const struct tuning *t, int64_t *slices)
+{
+    const int64_t n = blocked_tiles(p, TB_BLOCKED_MID), slots = blocked_wave(f, TB_BLOCKED_MID);
+    const int bk = blocked_tile[TB_BLOCKED_MID].bk;
+    if ((double)p->m * (double)p->n <
+            0.5 * (double)n * blocked_tile[TB_BLOCKED_MID].bm * blocked_tile[TB_BLOCKED_MID].bn ||
+        p->k < 2 * t->blocked.mid_slice)
+        return n >= f->sms;
+    int64_t s = tb_fill_slices(n, slots, p->k, bk, t->blocked.mid_slice);
+    tb_slice_depth(p->k, bk, &s);
+    if (n < f->sms && tb_fill(n * s, slots) < 0.75)
+        return 0;
+    *slices = s;
+    return 1;
+}
+
+/* 1 when the thin tile takes p: transposed where its thin side is m (C^T then has it along n), *slices its split,
+ * to at most about a wave of blocks.  Operands in a complex form cannot be transposed: then only a thin n. */
+static int thin(const tb_kproblem *p, int form, const tb_device_facts *f, const struct tuning *t, tb_recipe *r)
+{
+    if ((p->m > t->blocked.thin_side && p->n > t->blocked.thin_side) || (form && p->m < p->n))
+        return 0;
+    tb_kproblem q = *p;
+    r->transposed = p->m < p->n;
+    if (r->transposed)
+        q.m = p->n, q.n = p->m;
+    const int64_t n = blocked_tiles(&q, TB_BLOCKED_THIN), slots = blocked_wave(f, TB_BLOCKED_THIN);
+    const int64_t deep = q.k * n / slots;
+    r->slices = tb_fill_slices(n, slots, q.k, blocked_tile[TB_BLOCKED_THIN].bk,
+                               deep > t->blocked.thin_slice ? deep : t->blocked.thin_slice);
+    return 1;
+}
+
+/* The largest tile that keeps the SMs busy (at least 0.9 of one large tile per SM, else one middle tile per SM),
+ * else the small tile with k split so that the blocks fill exactly one wave: a block count just past a whole wave
+ * is what costs.  The large and middle tiles split a long k where that fills their waves better.  The large tile
+ * oriented by the transposes (TT: wide, unless op(A) is read as complex blocks, which its threads do not cover). */
+static void blocked_recipe(const tb_kproblem *p, int form, const tb_device_facts *f, tb_recipe *r)
+{
+    const struct tuning *t = tuning_for(f);
+    r->slices = 1, r->transposed = 0;
+    if (thin(p, form, f, t, r)) {
+        r->shape = TB_BLOCKED_THIN;
+    } else {
+        const int mirrored = p->transa && p->transb && !(form & TB_FORM_BLOCKS);
+        const int large_shape = mirrored ? TB_BLOCKED_LARGE_N : TB_BLOCKED_LARGE_M;
+        const int64_t large = blocked_tiles(p, large_shape), sms = f->sms;
+        const double area = (double)large * blocked_tile[large_shape].bm * blocked_tile[large_shape].bn;
+        const int bk = blocked_tile[large_shape].bk;
+        if (10 * large >= 9 * sms && (double)p->m * (double)p->n >= t->blocked.large_use * area) {
+            r->shape = large_shape;
+            if (large < 3 * sms && tb_fill(large, sms) < t->blocked.large_fill && p->k >= 2 * t->blocked.mid_slice)
+                r->slices = tb_fill_slices(large, sms, p->k, bk, t->blocked.mid_slice);
+        } else if (middle_split(p, f, t, &r->slices)) {
+            r->shape = TB_BLOCKED_MID;
+        } else {
+            const int64_t n = blocked_tiles(p, TB_BLOCKED_SMALL), full = blocked_wave(f, TB_BLOCKED_SMALL);
+            int64_t s = n >= full ? 1 : full / n;
+            s = p->k < t->blocked.small_split_k ? 1 : s > p->k / t->blocked.small_slice ? p->k / t->blocked.small_slice : s;
+            r->slices = s > 64 ? 64 : s < 1 ? 1 : s;
+            r->shape = TB_BLOCKED_SMALL;
+        }
+    }
+    tb_slice_depth(p->k, blocked_tile[r->shape].bk, &r->slices); /* whole tiles deep, as the kernel cuts k */
+}
+
+/* ---- dmma ---- */
+
+static int64_t dmma_tiles(const tb_kproblem *p, int shape)
+{
+    return tiles(p, dmma_tile[shape].bm, dmma_tile[shape].bn);
+}
+
+/* One block of 128 x 128 a SM when there are tiles enough for every SM and k is deep enough to hide a block's start
+ * and end; otherwise two blocks a SM of the two half tiles, the one that leaves fewer rows or columns of its tiles
+ * empty, with k split (slices at least split_depth deep) when its tiles would keep at most half the SMs busy (with
+ * more, the sum of the slices costs more than the idle SMs).  Slices whole tiles deep. */
+static int dmma_shape(const tb_kproblem *p, const tb_device_facts *f, const struct tuning *t, int64_t *slices)
+{
+    *slices = 1;
+    const int64_t sms = f->sms;
+    if (dmma_tiles(p, TB_DMMA_BIG) >= sms && p->k >= t->dmma.big_min_k)
+        return TB_DMMA_BIG;
+    /* rows of C in tall tiles, columns in wide ones: each uses whichever covers m x n with fewer tiles */
+    const int64_t tall = dmma_tiles(p, TB_DMMA_TALL), wide = dmma_tiles(p, TB_DMMA_WIDE), n = tall <= wide ? tall : wide;
+    const int64_t slots = dmma_tile[TB_DMMA_TALL].minb * sms;
+    const int64_t deepest = p->k / t->dmma.split_depth < 64 ? p->k / t->dmma.split_depth : 64;
+    if (2 * n <= sms) {
+        int64_t s = slots / n;
+        s = s > deepest ? deepest : s;
+        *slices = s < 1 ? 1 : s;
+    } else {
+        /* n tiles in s slices fill n s / (slots waves) of the waves' room: the fewest slices that fill 90 %, where
+         * that is a fifth more than without a split */
+        const int64_t waves1 = tb_waves(n, slots);
+        for (int64_t s = 2; s <= deepest; s++) {
+            const int64_t waves = tb_waves(n * s, slots);
+            if (10 * n * s >= 9 * slots * waves && 5 * s * waves1 >= 6 * waves) {
+                *slices = s;
+                break;
+            }
+        }
+    }
+    tb_slice_depth(p->k, TB_DMMA_BK, slices);
+    /* as many tiles either way: 64 x 128 where neither operand is transposed (faster there; the two alike, or
+     * 128 x 64 ahead by a little, with a transpose: doc/NOTES.md) */
+    return tall < wide || (tall == wide && (p->transa || p->transb)) ? TB_DMMA_TALL : TB_DMMA_WIDE;
+}
+
+/* One part, or two run one after the other: when the 128 x 128 tiles fill whole waves of the SMs but for a last one
+ * at most half full, the rows (or columns) of tiles that make the full waves are one part and the rest of C a
+ * second, thin one, which then goes to the half tiles with k split: the last wave's few tiles are spread over
+ * every SM instead of leaving most of them idle (1536^3: 144 tiles, 132 SMs). */
+static void dmma_recipe(const tb_kproblem *p, const tb_device_facts *f, tb_recipe *r)
+{
+    const struct tuning *t = tuning_for(f);
+    r->parts = 1;
+    r->shape = dmma_shape(p, f, t, &r->slices);
+    if (r->shape == TB_DMMA_BIG)
+        r->slices = 1;
+    const int bm = dmma_tile[TB_DMMA_BIG].bm, bn = dmma_tile[TB_DMMA_BIG].bn;
+    const int64_t sms = f->sms, tm = (p->m + bm - 1) / bm, tn = (p->n + bn - 1) / bn;
+    const int64_t all = tm * tn, full = all / sms * sms;
+    if (r->shape != TB_DMMA_BIG || all == full || 2 * (all - full) > sms)
+        return;
+    /* whole rows of tiles, or whole columns, within the full waves: whichever leaves fewer tiles over.  Only where
+     * they fill those waves but for a few tiles and leave at most half a wave over. */
+    const int64_t rows = full / tn, cols = full / tm, rest_r = all - rows * tn, rest_c = all - cols * tm;
+    const int by_rows = rest_r <= rest_c;
+    const int64_t rest = by_rows ? rest_r : rest_c;
+    if ((by_rows ? rows : cols) < 1 || 2 * rest > sms || 8 * (full - (all - rest)) > sms)
+        return;
+    tb_kproblem second = *p;
+    r->parts = 2, r->by_rows = by_rows;
+    if (by_rows)
+        r->at = rows * bm, second.m = p->m - r->at;
+    else
+        r->at = cols * bn, second.n = p->n - r->at;
+    r->shape2 = dmma_shape(&second, f, t, &r->slices2);
+    if (r->shape2 == TB_DMMA_BIG)
+        r->slices2 = 1;
+}
+
+/* ---- the tensor-core kernels (tc128, tc32, tf32) ---- */
+
+/* 1 when the tensor cores can run p: a Hopper GPU with the TMA encoder, some k (C = beta C is blocked's), and
+ * sizes that the grids and TMA's 32-bit coordinates cover */
+static int tc_can_run(const tb_kproblem *p, const tb_device_facts *f)
+{
+    return f->cc == 90 && f->tma && p->k > 0 && p->m < (1ll << 31) - TB_TC_BM && p->n < (1ll << 31) - 256 &&
+           p->k < (1ll << 31) - TB_TC_BK && (p->m + 31) / 32 + (p->n + 31) / 32 <= 65535;
+}
+
+/* the slices of k where C has fewer tiles (bn wide) than SMs */
+static int64_t tc_slices(const tb_kproblem *p, int bn, const tb_device_facts *f, const struct tuning *t)
+{
+    const int64_t n = tiles(p, TB_TC_BM, bn);
+    return n < f->sms ? tb_fill_slices(n, f->sms, p->k, TB_TC_BK, t->tc.slice_depth) : 1;
+}
+
+/* 1 when tc32 is also faster than blocked on p (bench/RESULTS.md): k deep enough for the split into parts to pay;
+ * tiles at least half used (not a thin C); C's sides not so short that the passes' traffic outweighs the product
+ * (about 14 bytes per element of op(A) and op(B)); a product large enough to repay the passes' fixed cost (about
+ * 45 us against blocked's 35); and a wave of tiles of C, or tiles times slices that fill most of their waves */
+static int tc32_faster(const tb_kproblem *p, const tb_device_facts *f, const struct tuning *t, int64_t slices)
+{
+    const int64_t n = tiles(p, TB_TC_BM, TB_TC_BN);
+    const double used = (double)p->m * (double)p->n / ((double)n * TB_TC_BM * TB_TC_BN);
+    const double pass_bytes_per_flop = 7.0 * (1.0 / (double)p->m + 1.0 / (double)p->n);
+    return p->k >= t->tc.min_k && used >= t->tc.min_used && pass_bytes_per_flop <= t->tc.max_pass_bytes &&
+           2.0 * p->m * p->n * p->k >= t->tc.min_flops && (n >= f->sms || tb_fill(n * slices, f->sms) >= t->tc.min_fill);
+}
+
+static void tc_recipe(tb_family family, int form, const tb_kproblem *p, const tb_device_facts *f, tb_recipe *r)
+{
+    const struct tuning *t = tuning_for(f);
+    blocked_recipe(p, form, f, r); /* where the tensor cores do not run p, or there is no workspace */
+    r->tc_slices = tc_slices(p, family == TB_FAMILY_TF32 ? TB_TC_TF32_BN : TB_TC_BN, f, t);
+    r->tensor = tc_can_run(p, f) && (family != TB_FAMILY_TC32 || tc32_faster(p, f, t, r->tc_slices));
+}
+
+void tb_decide_recipe(const tb_decider *d, tb_family family, int form, const tb_kproblem *p, tb_recipe *r)
+{
+    /* persist_depth for every family: dmma's fixed tiles (dmma128, ..., for measuring) persist as its recipes do */
+    *r = (tb_recipe){ .slices = 1, .parts = 1, .slices2 = 1, .tc_slices = 1,
+                      .persist_depth = tuning_for(d->dev)->dmma.persist_depth };
+    switch (family) {
+    case TB_FAMILY_BLOCKED: blocked_recipe(p, form, d->dev, r); break;
+    case TB_FAMILY_DMMA: dmma_recipe(p, d->dev, r); break;
+    case TB_FAMILY_TC128:
+    case TB_FAMILY_TC32:
+    case TB_FAMILY_TF32: tc_recipe(family, form, p, d->dev, r); break;
+    case TB_FAMILY_NONE: break;
+    }
+    r->decider = d;
+}
+
+int tb_decide_kernel(int kernel, const tb_kproblem *p, const tb_decider *d)
+{
+    for (int hops = 0; kernel >= 0 && kernel < tb_kernel_count && hops < tb_kernel_count; hops++) {
+        const tb_family fam = tb_kernel_families[kernel];
+        if (fam != TB_FAMILY_TC128 && fam != TB_FAMILY_TC32 && fam != TB_FAMILY_TF32)
+            break;
+        tb_recipe r;
+        tb_decide_recipe(d, fam, 0, p, &r);
+        if (r.tensor || !tb_kernel_instead[kernel])
+            break;
+        kernel = tb_kernel_find(tb_kernel_instead[kernel]);
+    }
+    return kernel;
+}

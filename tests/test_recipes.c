@@ -1,0 +1,202 @@
+/* The kernels' recipes (lib/decide/recipes.c), decided on the CPU for a device described by its facts: each rule's
+ * cases worked out by hand from the rule, an H100's 132 SMs unless a case says otherwise.  Run everywhere. */
+#include <config.h>
+#include <check.h>
+#include <stdio.h>
+#include "recipes.h"
+#include "suite.h"
+
+/* an H100's facts (blocked's occupancy as a case needs it: the large tiles one an SM, the middle and thin two, the
+ * small four) */
+static tb_device_facts h100(void)
+{
+    tb_device_facts f = { .sms = 132, .cc = 90, .tma = 1 };
+    f.blocked_per_sm[TB_BLOCKED_LARGE_M] = f.blocked_per_sm[TB_BLOCKED_LARGE_N] = 1;
+    f.blocked_per_sm[TB_BLOCKED_MID] = f.blocked_per_sm[TB_BLOCKED_THIN] = 2;
+    f.blocked_per_sm[TB_BLOCKED_SMALL] = 4;
+    return f;
+}
+
+static tb_kproblem shape(tb_type t, int ta, int tb, int64_t m, int64_t n, int64_t k)
+{
+    return (tb_kproblem){ .type = t, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = 1.0 };
+}
+
+static tb_recipe decide(const tb_device_facts *f, tb_family family, int form, tb_kproblem p)
+{
+    const tb_decider d = tb_decider_of(f);
+    tb_recipe r;
+    tb_decide_recipe(&d, family, form, &p, &r);
+    ck_assert_ptr_eq(r.decider->dev, f);
+    return r;
+}
+
+/* 1536^3: 144 big tiles on 132 SMs, so the first 11 rows of tiles (1408 rows of C) are one part and the last 128
+ * rows a second, whose tall and wide tiles are 24 either way (wide, no transpose), k split into 6 slices (264
+ * slots / 24 tiles = 11, at most 1536 / 256 deep) */
+START_TEST(dmma_spreads_a_last_wave)
+{
+    const tb_device_facts f = h100();
+    const tb_recipe r = decide(&f, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 0, 0, 1536, 1536, 1536));
+    ck_assert_int_eq(r.shape, TB_DMMA_BIG);
+    ck_assert_int_eq(r.slices, 1);
+    ck_assert_int_eq(r.parts, 2);
+    ck_assert_int_eq(r.by_rows, 1);
+    ck_assert_int_eq(r.at, 1408);
+    ck_assert_int_eq(r.shape2, TB_DMMA_WIDE);
+    ck_assert_int_eq(r.slices2, 6);
+    ck_assert_int_eq(r.persist_depth, 256);
+}
+END_TEST
+
+/* 8192^3: 4096 big tiles, 4092 in 31 full waves; 63 rows of tiles would leave 64 over, whose waves the full ones
+ * would not fill but for 60 tiles (8 x 60 > 132): one part */
+START_TEST(dmma_keeps_many_waves_whole)
+{
+    const tb_device_facts f = h100();
+    const tb_recipe r = decide(&f, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 0, 0, 8192, 8192, 8192));
+    ck_assert_int_eq(r.shape, TB_DMMA_BIG);
+    ck_assert_int_eq(r.parts, 1);
+    ck_assert_int_eq(r.slices, 1);
+}
+END_TEST
+
+/* A small C with a long k: one half tile, k in 32 slices (264 slots, at most 8192 / 256); with a transpose the tall
+ * tile; k too short to split: one slice; the big tile needs k at least 1024 deep */
+START_TEST(dmma_splits_few_tiles)
+{
+    const tb_device_facts f = h100();
+    tb_recipe r = decide(&f, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 0, 0, 64, 64, 8192));
+    ck_assert_int_eq(r.shape, TB_DMMA_WIDE);
+    ck_assert_int_eq(r.slices, 32);
+    r = decide(&f, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 1, 0, 64, 64, 8192));
+    ck_assert_int_eq(r.shape, TB_DMMA_TALL);
+    r = decide(&f, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 0, 0, 64, 64, 200));
+    ck_assert_int_eq(r.slices, 1);
+    r = decide(&f, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 0, 0, 8192, 8192, 512));
+    ck_assert_int_ne(r.shape, TB_DMMA_BIG);
+    /* on a GPU of 264 SMs the same 4096 big tiles still make the big tile */
+    tb_device_facts big = h100();
+    big.sms = 264;
+    r = decide(&big, TB_FAMILY_DMMA, 0, shape(TB_TYPE_D, 0, 0, 8192, 8192, 8192));
+    ck_assert_int_eq(r.shape, TB_DMMA_BIG);
+}
+END_TEST
+
+/* blocked: a large C takes the large tile (TT the wide one, unless op(A) is read as complex blocks), unsplit */
+START_TEST(blocked_large)
+{
+    const tb_device_facts f = h100();
+    tb_recipe r = decide(&f, TB_FAMILY_BLOCKED, 0, shape(TB_TYPE_S, 0, 0, 8192, 8192, 8192));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_LARGE_M);
+    ck_assert_int_eq(r.slices, 1);
+    ck_assert_int_eq(r.transposed, 0);
+    r = decide(&f, TB_FAMILY_BLOCKED, 0, shape(TB_TYPE_S, 1, 1, 8192, 8192, 8192));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_LARGE_N);
+    r = decide(&f, TB_FAMILY_BLOCKED, TB_FORM_BLOCKS, shape(TB_TYPE_S, 1, 1, 8192, 8192, 8192));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_LARGE_M);
+}
+END_TEST
+
+/* blocked's thin tile: m = 20 is computed as C^T (3000 x 20: 12 thin tiles in 264 slots), k = 2000 in slices at
+ * least 128 deep: 15 asked for, 14 whole 16-deep pieces of 144; operands in a complex form are not transposed, so
+ * a thin m with a wider n goes to another tile; n = 29 thin as it is */
+START_TEST(blocked_thin)
+{
+    const tb_device_facts f = h100();
+    tb_recipe r = decide(&f, TB_FAMILY_BLOCKED, 0, shape(TB_TYPE_S, 0, 0, 20, 3000, 2000));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_THIN);
+    ck_assert_int_eq(r.transposed, 1);
+    ck_assert_int_eq(r.slices, 14);
+    r = decide(&f, TB_FAMILY_BLOCKED, TB_FORM_PAIRS, shape(TB_TYPE_S, 0, 0, 20, 3000, 2000));
+    ck_assert_int_ne(r.shape, TB_BLOCKED_THIN);
+    ck_assert_int_eq(r.transposed, 0);
+    r = decide(&f, TB_FAMILY_BLOCKED, TB_FORM_PAIRS, shape(TB_TYPE_S, 0, 0, 3000, 29, 2000));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_THIN);
+    ck_assert_int_eq(r.transposed, 0);
+}
+END_TEST
+
+/* blocked's small tile: 64 x 64 x 8192 is one small tile of a wave of 528 (4 an SM): k in at most 64 slices,
+ * each whole tiles deep; with k under 128, none */
+START_TEST(blocked_small)
+{
+    const tb_device_facts f = h100();
+    tb_recipe r = decide(&f, TB_FAMILY_BLOCKED, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 8192));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_SMALL);
+    ck_assert_int_eq(r.slices, 64);
+    r = decide(&f, TB_FAMILY_BLOCKED, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 100));
+    ck_assert_int_eq(r.shape, TB_BLOCKED_SMALL);
+    ck_assert_int_eq(r.slices, 1);
+}
+END_TEST
+
+/* The tensor-core kernels: on Hopper with TMA, tc128 and tf32 run whatever has some k; tc32 only what it runs
+ * faster than blocked (a large product, not a small, thin or shallow one); off Hopper, none of them.  Where they do
+ * not, the recipe is blocked's. */
+START_TEST(tensor_cores)
+{
+    const tb_device_facts f = h100();
+    tb_recipe r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 8192, 8192, 8192));
+    ck_assert_int_eq(r.tensor, 1);
+    ck_assert_int_eq(r.tc_slices, 1);
+    ck_assert_int_eq(r.shape, TB_BLOCKED_LARGE_M);
+    r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 64));
+    ck_assert_int_eq(r.tensor, 0);
+    ck_assert_int_eq(r.shape, TB_BLOCKED_SMALL);
+    r = decide(&f, TB_FAMILY_TC128, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 64));
+    ck_assert_int_eq(r.tensor, 1);
+    r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 8192, 40, 8192)); /* thin: tiles little used */
+    ck_assert_int_eq(r.tensor, 0);
+    r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 4096, 4096, 128)); /* shallow */
+    ck_assert_int_eq(r.tensor, 0);
+    /* 1024 x 1024 x 8192: 64 tiles of 132 SMs, k split to fill them: 2 slices fill 128 of 132 */
+    r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 1024, 1024, 8192));
+    ck_assert_int_eq(r.tensor, 1);
+    ck_assert_int_eq(r.tc_slices, 2);
+    /* tf32's tiles are 256 wide: 4096 x 4096 has 512 of them */
+    r = decide(&f, TB_FAMILY_TF32, 0, shape(TB_TYPE_S, 0, 0, 4096, 4096, 4096));
+    ck_assert_int_eq(r.tensor, 1);
+    ck_assert_int_eq(r.tc_slices, 1);
+    r = decide(&f, TB_FAMILY_TF32, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 0));
+    ck_assert_int_eq(r.tensor, 0);
+    tb_device_facts ampere = h100(), no_tma = h100();
+    ampere.cc = 80, no_tma.tma = 0;
+    ck_assert_int_eq(decide(&ampere, TB_FAMILY_TC128, 0, shape(TB_TYPE_S, 0, 0, 8192, 8192, 8192)).tensor, 0);
+    ck_assert_int_eq(decide(&no_tma, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 8192, 8192, 8192)).tensor, 0);
+    ck_assert_int_eq(decide(&f, TB_FAMILY_NONE, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 64)).tensor, 0);
+}
+END_TEST
+
+/* The kernel that runs a problem: tc32 hands what it would run slower to blocked, tc128 keeps what its tensor cores
+ * can run; off Hopper both hand everything to blocked; a kernel of no tensor-core family keeps everything. */
+START_TEST(kernel_for)
+{
+    if (tb_kernel_count == 0) {
+        printf("kernel_for: no kernels in this build (no CUDA): checked nothing\n");
+        return;
+    }
+    const tb_device_facts f = h100();
+    tb_device_facts ampere = h100();
+    ampere.cc = 80;
+    const tb_decider d = tb_decider_of(&f), da = tb_decider_of(&ampere);
+    const int tc32 = tb_kernel_find("tc32"), tc128 = tb_kernel_find("tc128"), blocked = tb_kernel_find("blocked");
+    const int dmma = tb_kernel_find("dmma");
+    const tb_kproblem small = shape(TB_TYPE_S, 0, 0, 64, 64, 64), large = shape(TB_TYPE_S, 0, 0, 8192, 8192, 8192);
+    ck_assert_int_eq(tb_decide_kernel(tc32, &large, &d), tc32);
+    ck_assert_int_eq(tb_decide_kernel(tc32, &small, &d), blocked);
+    ck_assert_int_eq(tb_decide_kernel(tc128, &small, &d), tc128);
+    ck_assert_int_eq(tb_decide_kernel(tc128, &large, &da), blocked);
+    ck_assert_int_eq(tb_decide_kernel(tc32, &large, &da), blocked);
+    const tb_kproblem dp = shape(TB_TYPE_D, 0, 0, 64, 64, 64);
+    ck_assert_int_eq(tb_decide_kernel(dmma, &dp, &da), dmma);
+    ck_assert_int_eq(tb_decide_kernel(-1, &dp, &d), -1);
+}
+END_TEST
+
+int main(void)
+{
+    const TTest *const tests[] = { dmma_spreads_a_last_wave, dmma_keeps_many_waves_whole, dmma_splits_few_tiles,
+                                   blocked_large, blocked_thin, blocked_small, tensor_cores, kernel_for, NULL };
+    return tt_run_tests("kernel recipes", "recipes", tests, 0, CK_FORK);
+}
