@@ -12,29 +12,12 @@
 // workspace; without one the product runs on the naive kernel (kernels/naive.cu), which needs none.  From host
 // memory the pipeline has each block of the operands converted once for all its tiles (prepared operands, at the
 // end).
-#include <limits.h>
 #include <stdint.h>
 #include "common.cuh"
 
 namespace {
 
 constexpr int SIDE = 32, ROWS = 8; // a block moves a 32 x 32 tile, 8 rows of threads
-
-// ---- Host-side thresholds for sm_90 (H100, H200) that choose how a complex product runs (not compiled into the
-// kernels) ----
-// CXC_*: CGEMM's thin products whose C is small, at most CXC_THIN_COLS columns and CXC_THIN_ELEMS complex elements,
-// or at most CXC_SLIM_COLS columns and CXC_SLIM_ELEMS elements, run as complex numbers on cx-simt rather than as
-// the real product on tc32 (c_direct).
-// FEW_COLS_N, FEW_COLS_T: a kernel that reads op(A)'s blocks by shape reads them in place, rather than making Ab,
-// up to this many columns of C, op(A)'s op N, else T or C (few_columns; CXC_FEW_COLS_T: c4m-tc32's for T or C).
-// ZPAIRS_ROWS: z4m-dmma reads a transposed op(B) as pairs where op(A) has at most this many rows, past them B2.
-// CXZ_*: ZGEMM's products of at most CXZ_DIRECT_FLOPS real flops (8 m n k), or whose C has at most
-// CXZ_DIRECT_SIDE rows or columns, run as complex numbers on cx-dmma rather than as the real product (z_direct).
-constexpr int CXC_THIN_COLS = 320, CXC_SLIM_COLS = 192;
-constexpr double CXC_THIN_ELEMS = 3e5, CXC_SLIM_ELEMS = 2e6;
-constexpr long FEW_COLS_N = 1024, FEW_COLS_T = 192, CXC_FEW_COLS_T = 1024, ZPAIRS_ROWS = 896;
-constexpr double CXZ_DIRECT_FLOPS = 1e9;
-constexpr int CXZ_DIRECT_SIDE = 1024;
 
 // Where split puts element (r, c) of op(X): in planes of real and imaginary parts (leading dimension ld): op(B) as
 // B2 ...
@@ -247,42 +230,20 @@ static inline bool b_unscanned(const tb_kproblem *p, bool here)
     return here && c_check_cost(p) < (double)p->k * (double)p->n;
 }
 
-// Where op(A) is read in place (its blocks by the real kernel, Blocks below) or made into Ab first
-enum a_read { A_AS_AB, A_BY_SHAPE, A_HERE };
-
-// Ab, made once, serves each of the product's column tiles, so its making weighs as 1/n beside the product; reading
-// op(A)'s blocks in place slows the product a little, and more where op(A) is transposed (its tiles cross memory).
-// Where n is at most FEW_COLS_N (op(A) N) or the kernel's few_cols_t (op(A) T or C), in place was the faster
-// (z4m-dmma and c4m-tc32 against their inplace forms, bench/RESULTS.md)
-static inline bool few_columns(const tb_kproblem *p, long few_cols_t)
-{
-    return p->n <= (p->transa ? few_cols_t : FEW_COLS_N);
-}
-
 typedef tb_kernel_launch launcher;
-typedef bool (*shape_rule)(const tb_decider *, const tb_kproblem *); // a rule on a real shape, asking the decider
 
 // What a complex product is made of: the real kernel's family (its recipes: kernels/recipe.h), launcher and
-// workspace function (R: its element type), and
-// what it can do besides (none, in this base): where it prepares its operands itself (kernels.h; tc32), its
-// prepared form; where it reads op(A)'s blocks in place, its launcher for that (blocks) with its workspace function
-// (NULL: workspace's), used as a_here says (by shape: few_columns with few_cols_t, or wherever here_all takes the
-// real product, op(A)'s op kept, and there with a transposed op(B) as pairs too); whether blocks also reads a
-// transposed op(B) in place, as its real view (blocks_pairs); and a launcher of the real kernel's product of Ab by
-// that view (pairs, or NULL) with its workspace function (NULL: workspace's), where op(A) has at most pairs_rows
-// rows (no bound unless the kernel sets one)
+// workspace function (R: its element type), and what it can do besides (none, in this base): where it prepares its
+// operands itself (kernels.h; tc32), its prepared form; where it reads op(A)'s blocks in place, its launcher for
+// that (blocks) with its workspace function (NULL: workspace's); a launcher of the real kernel's product of Ab by a
+// transposed op(B) read as its real view (pairs, or NULL) with its workspace function (NULL: workspace's); and the
+// kernel that computes p as complex numbers (direct).  Which of these runs p is the recipe's (lib/decide/recipes.c).
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
     static constexpr tb_kernel_workspace pairs_workspace = nullptr;
     static constexpr tb_kernel_workspace blocks_workspace = nullptr;
-    static constexpr shape_rule here_all = nullptr;
-    static constexpr shape_rule direct_takes = nullptr;
-    static constexpr a_read a_here = A_AS_AB;
-    static constexpr bool blocks_pairs = false;
-    static constexpr long pairs_rows = LONG_MAX;
-    static constexpr long few_cols_t = FEW_COLS_T;
-    static constexpr launcher direct = tb_launch_cx_simt; // what computes direct_takes' products, and its workspace
+    static constexpr launcher direct = tb_launch_cx_simt;
     static constexpr tb_kernel_workspace direct_workspace = tb_workspace_cx_simt;
 };
 
@@ -295,14 +256,8 @@ struct four_m {
     static constexpr tb_kernel_workspace PairsWorkspace = K::pairs_workspace ? K::pairs_workspace : K::workspace;
     static constexpr tb_kernel_workspace BlocksWorkspace = K::blocks_workspace ? K::blocks_workspace : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
-    static constexpr shape_rule HereAll = K::here_all;
-    static constexpr shape_rule DirectTakes = K::direct_takes;
     static constexpr launcher Direct = K::direct;
     static constexpr tb_kernel_workspace DirectWorkspace = K::direct_workspace;
-    static constexpr a_read AREAD = K::a_here;
-    static constexpr bool PAIRS = K::blocks_pairs;
-    static constexpr long PAIRS_ROWS = K::pairs_rows;
-    static constexpr long FEW_COLS_T = K::few_cols_t;
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // The recipe of the real kernel for q, its operands in `form` (r: the complex kernel's, for its decider)
@@ -319,47 +274,25 @@ struct four_m {
         return TB_FORM_BLOCKS | (q->transb ? TB_FORM_PAIRS : 0);
     }
 
-    // op(A) read in place, where the kernel runs on its own (prepared operands, from host memory, are Ab)
-    static bool a_in_place(const tb_kproblem *p, const tb_recipe *r)
+    // The recipe's choices (kernels/recipe.h): p computed as complex numbers (direct); op(A)'s blocks read in place,
+    // where the kernel runs on its own (prepared operands, from host memory, are Ab); op(B) read in place, beside
+    // op(A) as the recipe says, beside Ab where its op is N (interleaved B read as real is B2 up to the order of
+    // Ab's columns); a transposed op(B) read as pairs beside Ab
+    static bool direct(const tb_recipe *r)
     {
-        if (AREAD == A_AS_AB || !Blocks)
-            return false;
-        if (AREAD == A_BY_SHAPE && !few_columns(p, FEW_COLS_T) && !here_all(p, r))
-            return false;
-        return true;
+        return r->direct;
     }
-
-    // What the real kernel's rule `asks` (NULL: no) says of p's real shape with op(A)'s op (not of
-    // real_problem(p, true), whose b_here asks here_all)
-    static bool of_real_shape(shape_rule asks, const tb_kproblem *p, const tb_recipe *r)
+    static bool a_in_place(const tb_recipe *r)
     {
-        if (!asks)
-            return false;
-        tb_kproblem q = real_problem(p, r);
-        q.transa = p->transa;
-        return asks(r->decider, &q);
+        return Blocks && !r->direct && r->a_here;
     }
-
-    // Where op(A) is read in place whatever n, and a transposed op(B) as pairs beside it (HereAll)
-    static bool here_all(const tb_kproblem *p, const tb_recipe *r)
-    {
-        return of_real_shape(HereAll, p, r);
-    }
-
-    // Where the complex kernel (Direct: cx-simt, or cx-dmma) computes p (DirectTakes): where the real form's
-    // conversions, checks and launches weigh as much as its product, the complex product is computed as complex
-    // numbers instead (kernels/cx.cu: one launch, or two with k split, and no fixup)
-    static bool direct(const tb_kproblem *p, const tb_recipe *r)
-    {
-        return of_real_shape(DirectTakes, p, r);
-    }
-
-    // op(B) read in place: where its op is N, or with op(A) in place and PAIRS also T and C; with op(A) in place,
-    // only for a real alpha (there is no Ab to fold it into)
     static bool b_here(const tb_kproblem *p, const tb_recipe *r, bool a_here)
     {
-        return (b_in_place(p) || (a_here && (PAIRS || here_all(p, r)) && p->transb != 0)) &&
-               !(a_here && p->alpha_im != 0.0);
+        return a_here ? r->b_here : b_in_place(p);
+    }
+    static bool b_pairs(const tb_recipe *r)
+    {
+        return Pairs && !r->direct && r->b_pairs;
     }
 
     // p's real NN product Ab B2, or Ab op(B) with op(B) in place (b_here), or op(A)'s blocks in place (a_here, its
@@ -379,13 +312,6 @@ struct four_m {
         return q;
     }
 
-    // After Ab, a transposed op(B) read in place as its real view (rows 2l, 2l + 1: its parts), by real kernels
-    // that read it so (Pairs), where op(A) has at most the kernel's pairs_rows rows
-    static bool b_pairs(const tb_kproblem *p)
-    {
-        return Pairs && p->transb && p->m <= PAIRS_ROWS;
-    }
-
     // the real product's form, and its recipe
     static int real_form(const tb_kproblem *q, bool a_here, bool pairs)
     {
@@ -394,7 +320,7 @@ struct four_m {
 
     static layout layout_of(const tb_kproblem *p, const tb_recipe *r)
     {
-        const bool a_here = a_in_place(p, r), pairs = !a_here && b_pairs(p);
+        const bool a_here = a_in_place(r), pairs = !a_here && b_pairs(r);
         const tb_kproblem q = real_problem(p, r, a_here, pairs);
         const tb_recipe rq = real_recipe(r, &q, real_form(&q, a_here, pairs));
         const size_t real_ws = (a_here ? BlocksWorkspace : pairs ? PairsWorkspace : Workspace)(&q, &rq);
@@ -411,12 +337,12 @@ struct four_m {
 
     static size_t workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        return direct(p, r) ? DirectWorkspace(p, r) : layout_of(p, r).bytes;
+        return direct(r) ? DirectWorkspace(p, r) : layout_of(p, r).bytes;
     }
 
     static int launch(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
     {
-        if (direct(p, r)) // without a workspace too: k is then not split
+        if (direct(r)) // without a workspace too: k is then not split
             return Direct(p, r, ws, stream);
         if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
             return tb_launch_naive(p, r, NULL, stream);
@@ -472,9 +398,9 @@ struct four_m {
 
     static int one(const tb_kproblem *p, const tb_recipe *r, char *w, const layout &l, void *real_ws, cudaStream_t s)
     {
-        if (a_in_place(p, r))
+        if (a_in_place(r))
             return blocks_in_place(p, r, w, l, real_ws, s);
-        const bool pairs = b_pairs(p), in_place = b_in_place(p) || pairs;
+        const bool pairs = b_pairs(r), in_place = b_in_place(p) || pairs;
         tb_kproblem q = real_problem(p, r, false, pairs);
         R *ab = (R *)(w + l.at[0]), *b2 = (R *)(w + l.at[1]), *c0 = (R *)(w + l.at[3]);
         int *flag = (int *)(w + l.at[2]);
@@ -574,7 +500,7 @@ struct four_m {
     {
         const tb_kproblem qt = real_problem(tile, r);
         const tb_recipe rq = real_recipe(r, &qt);
-        if (direct(tile, r) || (P && !P->bytes(&qt, &rq, which, which ? rows : 2 * rows)))
+        if (direct(r) || (P && !P->bytes(&qt, &rq, which, which ? rows : 2 * rows)))
             return 0;
         return prep_layout_of(tile, r, which, rows).bytes;
     }
@@ -622,7 +548,7 @@ struct four_m {
 
     static size_t prep_workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        return direct(p, r) ? DirectWorkspace(p, r) : prep_ws_layout(p, r).bytes;
+        return direct(r) ? DirectWorkspace(p, r) : prep_ws_layout(p, r).bytes;
     }
 
     // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
@@ -630,7 +556,7 @@ struct four_m {
                            const void *prep_b, int64_t b_rows, int64_t j0, void *ws, void *stream)
     {
         const cudaStream_t s = (cudaStream_t)stream;
-        if (direct(p, r)) // a tile of another shape than the one the operands were prepared for
+        if (direct(r)) // a tile of another shape than the one the operands were prepared for
             return Direct(p, r, ws, stream);
         if (!ws)
             return tb_launch_naive(p, r, NULL, stream);
@@ -658,27 +584,9 @@ struct four_m {
     static constexpr tb_kernel_prep fns = { prep_bytes, prepare, prep_workspace, prep_launch };
 };
 
-// Where tc32 does not take the real product: there c4m-tc32's blocked reads op(A)'s blocks and op(B)'s pairs in place
-// (faster than Ab and B2 whatever n), and cx-simt is faster than either real form (bench/RESULTS.md)
-static bool tc32_declines(const tb_decider *d, const tb_kproblem *q)
-{
-    tb_recipe r;
-    d->recipe(d, TB_FAMILY_TC32, 0, q, &r);
-    return !r.tensor;
-}
-// Also the thin products whose C is small, whatever op(A) (CXC_THIN_*, CXC_SLIM_*): tc32 takes their real product
-// but has too few tiles of it to fill the GPU, and cx-simt is faster there (bench/RESULTS.md); past both, tc32
-// keeps them.
-static bool c_direct(const tb_decider *d, const tb_kproblem *q) // q: the real shape, 2m x n x 2k
-{
-    const double elems = (double)(q->m / 2) * (double)q->n;
-    return tc32_declines(d, q) || (q->n <= CXC_THIN_COLS && elems <= CXC_THIN_ELEMS) ||
-           (q->n <= CXC_SLIM_COLS && elems <= CXC_SLIM_ELEMS);
-}
 struct blocked_k : real_kernel {
     typedef float R;
     static constexpr tb_family family = TB_FAMILY_BLOCKED;
-    static constexpr shape_rule direct_takes = tc32_declines;
     static constexpr launcher launch = tb_launch_blocked, pairs = tb_launch_blocked_pairs;
     static constexpr tb_kernel_workspace workspace = tb_workspace_blocked;
     static constexpr tb_kernel_workspace pairs_workspace = tb_workspace_blocked_pairs;
@@ -690,62 +598,29 @@ struct tf32_k : real_kernel {
     static constexpr tb_kernel_workspace workspace = tb_workspace_tf32;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tf32;
 };
-// tc32 prepares op(A)'s parts whether from Ab or in place, so Ab is one copy more, which weighs most where n is
-// small: with op(A) transposed, in place was the faster under op N's bound too (bench/RESULTS.md), so it takes that
-// bound (CXC_FEW_COLS_T)
 struct tc32_k : real_kernel {
     typedef float R;
     static constexpr tb_family family = TB_FAMILY_TC32;
-    static constexpr long few_cols_t = CXC_FEW_COLS_T;
     static constexpr launcher launch = tb_launch_tc32, blocks = tb_launch_tc32_blocks, pairs = tb_launch_tc32_pairs;
     static constexpr tb_kernel_workspace workspace = tb_workspace_tc32;
     static constexpr tb_kernel_workspace pairs_workspace = tb_workspace_tc32_pairs;
     static constexpr tb_kernel_workspace blocks_workspace = tb_workspace_tc32_blocks;
     static constexpr const tb_kernel_prep *prep = &tb_prep_tc32;
-    static constexpr shape_rule here_all = tc32_declines;
-    static constexpr shape_rule direct_takes = c_direct;
-    static constexpr a_read a_here = A_BY_SHAPE;
 };
-// ZGEMM's small and thin products: as complex numbers on the FP64 tensor cores (cx-dmma: one launch, or two with k
-// split, no conversions, checks or fixup) up to CXZ_DIRECT_FLOPS real flops, or where C has at most
-// CXZ_DIRECT_SIDE rows or columns, too few of the real form's tiles (where it is the faster, bench/RESULTS.md)
-static bool z_direct(const tb_decider *, const tb_kproblem *q) // q: the real shape, 2m x n x 2k
-{
-    return 2.0 * (double)q->m * (double)q->n * (double)q->k <= CXZ_DIRECT_FLOPS || q->m / 2 <= CXZ_DIRECT_SIDE ||
-           q->n <= CXZ_DIRECT_SIDE;
-}
-// op(B)'s pairs are read again by each row tile of the product, B2 made once: past pairs_rows B2 is the faster
-// (bench/RESULTS.md)
 struct dmma_k : real_kernel {
     typedef double R;
     static constexpr tb_family family = TB_FAMILY_DMMA;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr tb_kernel_workspace workspace = tb_workspace_dmma;
-    static constexpr shape_rule direct_takes = z_direct;
-    static constexpr a_read a_here = A_BY_SHAPE;
-    static constexpr long pairs_rows = ZPAIRS_ROWS;
     static constexpr launcher direct = tb_launch_cx_dmma;
     static constexpr tb_kernel_workspace direct_workspace = tb_workspace_cx_dmma;
 };
-// The same with op(A) always in place (c4m-tc32-inplace, z4m-dmma-inplace; for measuring few_columns): the real
-// kernel reads op(A)'s blocks (tb_launch_dmma_blocks; tb_launch_tc32_blocks, tc32's or blocked's) and Ab is not
-// made at all; op(B) is then read
-// in place too where alpha is real (the real kernels read a transposed op(B) as its real view), and otherwise
-// converted to that view's form (rows 2l, 2l + 1: its parts), alpha folded in.
-struct tc32_here_k : tc32_k {
-    static constexpr a_read a_here = A_HERE;
-    static constexpr bool blocks_pairs = true;
-};
-struct dmma_here_k : dmma_k {
-    static constexpr a_read a_here = A_HERE;
-    static constexpr bool blocks_pairs = true;
-};
+// (c4m-tc32-inplace and z4m-dmma-inplace, which read op(A) in place whatever n, are c4m-tc32 and z4m-dmma with
+// the recipes of their own families, kernels/list.h)
 typedef four_m<blocked_k> c_blocked;
 typedef four_m<tf32_k> c_tf32;
 typedef four_m<tc32_k> c_tc32;
 typedef four_m<dmma_k> z_dmma;
-typedef four_m<tc32_here_k> c_tc32_inplace;
-typedef four_m<dmma_here_k> z_dmma_inplace;
 
 } // namespace
 
@@ -760,5 +635,3 @@ TB_FOUR_M(c4m_blocked, c_blocked)
 TB_FOUR_M(c4m_tf32, c_tf32)
 TB_FOUR_M(c4m_tc32, c_tc32)
 TB_FOUR_M(z4m_dmma, z_dmma)
-TB_FOUR_M(c4m_tc32_inplace, c_tc32_inplace)
-TB_FOUR_M(z4m_dmma_inplace, z_dmma_inplace)

@@ -126,7 +126,8 @@ TB_HIDDEN int tb_launch_cx_simt(const tb_kproblem *p, const tb_recipe *r, void *
 TB_HIDDEN size_t tb_workspace_cx_simt(const tb_kproblem *p, const tb_recipe *r);
 TB_HIDDEN int tb_launch_cx_dmma(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
 TB_HIDDEN size_t tb_workspace_cx_dmma(const tb_kproblem *p, const tb_recipe *r);
-/* complex products as four real ones (kernels/complex.cu), on the real kernel named */
+/* complex products as four real ones (kernels/complex.cu), on the real kernel named; how (op(A) and op(B) in
+ * place or not), or whether as complex numbers after all, is the recipe's */
 TB_HIDDEN int tb_launch_c4m_blocked(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
 TB_HIDDEN size_t tb_workspace_c4m_blocked(const tb_kproblem *p, const tb_recipe *r);
 TB_HIDDEN int tb_launch_c4m_tf32(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
@@ -135,11 +136,6 @@ TB_HIDDEN int tb_launch_c4m_tc32(const tb_kproblem *p, const tb_recipe *r, void 
 TB_HIDDEN size_t tb_workspace_c4m_tc32(const tb_kproblem *p, const tb_recipe *r);
 TB_HIDDEN int tb_launch_z4m_dmma(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
 TB_HIDDEN size_t tb_workspace_z4m_dmma(const tb_kproblem *p, const tb_recipe *r);
-/* the same with op(A) read in place by the real kernel (tb_launch_tc32_blocks, tb_launch_dmma_blocks) */
-TB_HIDDEN int tb_launch_c4m_tc32_inplace(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
-TB_HIDDEN size_t tb_workspace_c4m_tc32_inplace(const tb_kproblem *p, const tb_recipe *r);
-TB_HIDDEN int tb_launch_z4m_dmma_inplace(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
-TB_HIDDEN size_t tb_workspace_z4m_dmma_inplace(const tb_kproblem *p, const tb_recipe *r);
 
 #ifdef __cplusplus
 }

@@ -27,14 +27,14 @@
     X("cx-simt", tb_launch_cx_simt, tb_workspace_cx_simt, TB_C | TB_Z, TB_FP32, NONE, 0)                           \
     X("cx-dmma", tb_launch_cx_dmma, tb_workspace_cx_dmma, TB_Z, 0, NONE, 0)                                        \
     /* complex products as four real ones (4M) on each math's single-precision kernel, and on dmma */              \
-    X("c4m-blocked", tb_launch_c4m_blocked, tb_workspace_c4m_blocked, TB_C, TB_FP32, NONE, 0)                      \
-    X("c4m-tf32", tb_launch_c4m_tf32, tb_workspace_c4m_tf32, TB_C, TB_MATH_BIT(TB_MATH_TF32), NONE, 0)             \
+    X("c4m-blocked", tb_launch_c4m_blocked, tb_workspace_c4m_blocked, TB_C, TB_FP32, C4M_BLOCKED, 0)               \
+    X("c4m-tf32", tb_launch_c4m_tf32, tb_workspace_c4m_tf32, TB_C, TB_MATH_BIT(TB_MATH_TF32), C4M_TF32, 0)         \
     /* op(A) always read in place by the real kernel (the defaults do only where n is small), and a */             \
     /* transposed op(B) too */                                                                                     \
-    X("c4m-tc32-inplace", tb_launch_c4m_tc32_inplace, tb_workspace_c4m_tc32_inplace, TB_C, TB_FP32_TC, NONE, 0)    \
-    X("z4m-dmma-inplace", tb_launch_z4m_dmma_inplace, tb_workspace_z4m_dmma_inplace, TB_Z, 0, NONE, 0)             \
-    X("c4m-tc32", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, NONE, 0)                            \
-    X("z4m-dmma", tb_launch_z4m_dmma, tb_workspace_z4m_dmma, TB_Z, 0, NONE, 0)
+    X("c4m-tc32-inplace", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, C4M_TC32_HERE, 0)           \
+    X("z4m-dmma-inplace", tb_launch_z4m_dmma, tb_workspace_z4m_dmma, TB_Z, 0, Z4M_DMMA_HERE, 0)                    \
+    X("c4m-tc32", tb_launch_c4m_tc32, tb_workspace_c4m_tc32, TB_C, TB_FP32_TC, C4M_TC32, 0)                        \
+    X("z4m-dmma", tb_launch_z4m_dmma, tb_workspace_z4m_dmma, TB_Z, 0, Z4M_DMMA, 0)
 #define TB_NAIVE_COMPLEX (TB_C | TB_Z) /* naive runs them too, as the reference */
 #define TB_COMPLEX_DEFAULTS(X)                                                                                     \
     X(C, FP32_TC, "c4m-tc32") X(C, FP32, "c4m-blocked") X(C, TF32, "c4m-tf32")                                     \

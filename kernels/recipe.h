@@ -49,7 +49,15 @@ typedef enum tb_family {
     TB_FAMILY_DMMA,
     TB_FAMILY_TC128, /* FP32 on the tensor cores wherever they can run p, else blocked */
     TB_FAMILY_TC32,  /* the same where they are also faster than blocked */
-    TB_FAMILY_TF32   /* TF32 on the tensor cores wherever they can run p, else blocked */
+    TB_FAMILY_TF32,  /* TF32 on the tensor cores wherever they can run p, else blocked */
+    /* complex products as one real product (kernels/complex.cu), on blocked, tf32, tc32 and dmma; _HERE: op(A)'s
+     * blocks always read in place */
+    TB_FAMILY_C4M_BLOCKED,
+    TB_FAMILY_C4M_TF32,
+    TB_FAMILY_C4M_TC32,
+    TB_FAMILY_C4M_TC32_HERE,
+    TB_FAMILY_Z4M_DMMA,
+    TB_FAMILY_Z4M_DMMA_HERE
 } tb_family;
 
 /* The forms of complex operands a real kernel reads (kernels.h: tb_launch_blocked_pairs, ..._blocks) */
@@ -70,7 +78,10 @@ struct tb_decider;
  * tile to tile where a slice of k is at most this deep; parts: dmma's C in one part or two run in turn, the second
  * the rows (by_rows) or columns of C from `at` on, with shape2 and slices2.  The tensor-core families: tensor, the
  * tensor cores run p, k split into tc_slices; the fields above are then blocked's recipe for p, which runs it where
- * they do not (or where there is no workspace).  decider: for the products a kernel composes. */
+ * they do not (or where there is no workspace).  The complex families: direct, p computed as complex numbers
+ * (cx-simt, cx-dmma) rather than as the real product; else a_here, op(A)'s blocks read in place by the real kernel
+ * (no Ab made), b_here, op(B) read in place (where a_here: its op kept, else only an N op), b_pairs, a transposed
+ * op(B) read as its real view (pairs) beside Ab.  decider: for the products a kernel composes. */
 typedef struct tb_recipe {
     int shape, transposed;
     int64_t slices, persist_depth;
@@ -80,6 +91,7 @@ typedef struct tb_recipe {
     int64_t slices2;
     int tensor;
     int64_t tc_slices;
+    int direct, a_here, b_here, b_pairs;
     const struct tb_decider *decider;
 } tb_recipe;
 

@@ -168,6 +168,64 @@ START_TEST(tensor_cores)
 }
 END_TEST
 
+/* The complex kernels' recipes.  ZGEMM on z4m-dmma: 4096^3 as the real product, Ab made (n over 1024) and op(B) in
+ * place (N); 64^3 (2 MFLOP) and a C of 800 rows or 1000 columns as complex numbers (so that by shape op(A) is never
+ * read in place: that is up to 1024 columns); the _HERE family reads it in place always, a transposed op(B) beside
+ * it too but for a complex alpha */
+START_TEST(complex_z)
+{
+    const tb_device_facts f = h100();
+    tb_recipe r = decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 0, 4096, 4096, 4096));
+    ck_assert_int_eq(r.direct, 0);
+    ck_assert_int_eq(r.a_here, 0);
+    ck_assert_int_eq(r.b_here, 1);
+    ck_assert_int_eq(r.b_pairs, 0);
+    ck_assert_int_eq(decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 0, 64, 64, 64)).direct, 1);
+    ck_assert_int_eq(decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 1, 800, 4096, 4096)).direct, 1);
+    ck_assert_int_eq(decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 1, 4096, 1000, 4096)).direct, 1);
+    r = decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 1, 1, 4096, 2000, 4096));
+    ck_assert_int_eq(r.direct, 0);
+    ck_assert_int_eq(r.a_here, 0);  /* in place only up to 1024 columns */
+    ck_assert_int_eq(r.b_here, 0);  /* a transposed op(B) beside Ab: */
+    ck_assert_int_eq(r.b_pairs, 0); /* past 896 rows of op(A) B2 is made */
+    r = decide(&f, TB_FAMILY_Z4M_DMMA_HERE, 0, shape(TB_TYPE_Z, 1, 1, 4096, 4096, 4096));
+    ck_assert_int_eq(r.a_here, 1);
+    ck_assert_int_eq(r.b_here, 1);
+    tb_kproblem p = shape(TB_TYPE_Z, 1, 1, 4096, 4096, 4096);
+    p.alpha_im = 0.5;
+    r = decide(&f, TB_FAMILY_Z4M_DMMA_HERE, 0, p);
+    ck_assert_int_eq(r.a_here, 1);
+    ck_assert_int_eq(r.b_here, 0);
+}
+END_TEST
+
+/* CGEMM: on c4m-tc32, 4096^3 as the real product with Ab; n = 1000 reads op(A) in place (1024 columns at most, op
+ * N or T); a thin C (300 columns, 64 rows: 19200 elements) as complex numbers; off Hopper tc32 takes no real
+ * product, so c4m-tc32 and c4m-blocked compute as complex numbers; c4m-tf32 never, and reads no pairs */
+START_TEST(complex_c)
+{
+    const tb_device_facts f = h100();
+    tb_device_facts ampere = h100();
+    ampere.cc = 80;
+    tb_recipe r = decide(&f, TB_FAMILY_C4M_TC32, 0, shape(TB_TYPE_C, 0, 1, 4096, 4096, 4096));
+    ck_assert_int_eq(r.direct, 0);
+    ck_assert_int_eq(r.a_here, 0);
+    ck_assert_int_eq(r.b_pairs, 1);
+    r = decide(&f, TB_FAMILY_C4M_TC32, 0, shape(TB_TYPE_C, 1, 1, 4096, 1000, 4096));
+    ck_assert_int_eq(r.a_here, 1);
+    ck_assert_int_eq(r.b_here, 0);
+    ck_assert_int_eq(r.b_pairs, 0);
+    ck_assert_int_eq(decide(&f, TB_FAMILY_C4M_TC32, 0, shape(TB_TYPE_C, 0, 0, 64, 300, 4096)).direct, 1);
+    ck_assert_int_eq(decide(&ampere, TB_FAMILY_C4M_TC32, 0, shape(TB_TYPE_C, 0, 0, 4096, 4096, 4096)).direct, 1);
+    ck_assert_int_eq(decide(&ampere, TB_FAMILY_C4M_BLOCKED, 0, shape(TB_TYPE_C, 0, 0, 4096, 4096, 4096)).direct, 1);
+    ck_assert_int_eq(decide(&f, TB_FAMILY_C4M_BLOCKED, 0, shape(TB_TYPE_C, 0, 0, 4096, 4096, 4096)).direct, 0);
+    r = decide(&ampere, TB_FAMILY_C4M_TF32, 0, shape(TB_TYPE_C, 0, 1, 64, 64, 64));
+    ck_assert_int_eq(r.direct, 0);
+    ck_assert_int_eq(r.a_here, 0);
+    ck_assert_int_eq(r.b_pairs, 0);
+}
+END_TEST
+
 /* The kernel that runs a problem: tc32 hands what it would run slower to blocked, tc128 keeps what its tensor cores
  * can run; off Hopper both hand everything to blocked; a kernel of no tensor-core family keeps everything. */
 START_TEST(kernel_for)
@@ -197,6 +255,7 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = { dmma_spreads_a_last_wave, dmma_keeps_many_waves_whole, dmma_splits_few_tiles,
-                                   blocked_large, blocked_thin, blocked_small, tensor_cores, kernel_for, NULL };
+                                   blocked_large, blocked_thin, blocked_small, tensor_cores, complex_z, complex_c,
+                                   kernel_for, NULL };
     return tt_run_tests("kernel recipes", "recipes", tests, 0, CK_FORK);
 }

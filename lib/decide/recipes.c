@@ -15,7 +15,13 @@
  *   persist_depth: up to this depth of a slice, blocks go on from one tile to the next.
  * tc (tc32 against blocked): k at least min_k deep, tiles at least min_used used, at most max_pass_bytes of the
  *   passes' traffic per flop (7 (1/m + 1/n)), at least min_flops, and a wave of tiles or tiles times slices that
- *   fill at least min_fill of their waves; slices of k at least slice_depth deep. */
+ *   fill at least min_fill of their waves; slices of k at least slice_depth deep.
+ * complex (the 4M kernels): CGEMM's products of at most thin_cols columns and thin_elems complex elements of C, or
+ *   at most slim_cols and slim_elems, are computed as complex numbers (cx-simt) rather than on tc32; op(A)'s blocks
+ *   are read in place up to few_cols_n columns of C (op(A) N), few_cols_t (T or C; tc32: tc32_few_cols_t); dmma
+ *   reads a transposed op(B) as pairs where op(A) has at most z_pairs_rows rows; ZGEMM's products of at most
+ *   z_direct_flops real flops (8 m n k), or whose C has at most z_direct_side rows or columns, are computed as
+ *   complex numbers (cx-dmma). */
 static const struct tuning {
     int cc;
     struct {
@@ -29,8 +35,19 @@ static const struct tuning {
         int64_t min_k, slice_depth;
         double min_used, max_pass_bytes, min_flops, min_fill;
     } tc;
+    struct {
+        int64_t thin_cols, slim_cols;
+        double thin_elems, slim_elems;
+        int64_t few_cols_n, few_cols_t, tc32_few_cols_t, z_pairs_rows;
+        double z_direct_flops;
+        int64_t z_direct_side;
+    } complex;
 } tuning_rows[] = {
-    { 90, { 32, 128, 512, 128, 32, 0.6, 0.8 }, { 1024, 256, 256 }, { 256, 256, 0.5, 0.07, 2.5e9, 0.75 } },
+    { 90,
+      { 32, 128, 512, 128, 32, 0.6, 0.8 },
+      { 1024, 256, 256 },
+      { 256, 256, 0.5, 0.07, 2.5e9, 0.75 },
+      { 320, 192, 3e5, 2e6, 1024, 192, 1024, 896, 1e9, 1024 } },
 };
 
 static const struct tuning *tuning_for(const tb_device_facts *f)
@@ -260,6 +277,69 @@ static void tc_recipe(tb_family family, int form, const tb_kproblem *p, const tb
     r->tensor = tc_can_run(p, f) && (family != TB_FAMILY_TC32 || tc32_faster(p, f, t, r->tc_slices));
 }
 
+/* ---- the complex products as one real product (kernels/complex.cu) ---- */
+
+/* What each complex family's real kernel can read in place (facts of its launchers) and which rules decide it:
+ * reads, how op(A) is read (as Ab, Ab or in place by shape, always in place); blocks_pairs, beside op(A) in place a
+ * transposed op(B) as its real view too; pairs, beside Ab a transposed op(B) as its real view; direct and here_all,
+ * the rules (RULE_*) on the real shape for computing p as complex numbers and for op(A) in place whatever n */
+enum { READS_AB, READS_BY_SHAPE, READS_HERE };
+enum { RULE_NONE, RULE_TC32_DECLINES, RULE_C_DIRECT, RULE_Z_DIRECT };
+static const struct four_m {
+    tb_family family;
+    int reads, blocks_pairs, pairs, direct, here_all;
+} four_m_rows[] = {
+    { TB_FAMILY_C4M_BLOCKED, READS_AB, 0, 1, RULE_TC32_DECLINES, RULE_NONE },
+    { TB_FAMILY_C4M_TF32, READS_AB, 0, 0, RULE_NONE, RULE_NONE },
+    { TB_FAMILY_C4M_TC32, READS_BY_SHAPE, 0, 1, RULE_C_DIRECT, RULE_TC32_DECLINES },
+    { TB_FAMILY_C4M_TC32_HERE, READS_HERE, 1, 1, RULE_C_DIRECT, RULE_TC32_DECLINES },
+    { TB_FAMILY_Z4M_DMMA, READS_BY_SHAPE, 0, 1, RULE_Z_DIRECT, RULE_NONE },
+    { TB_FAMILY_Z4M_DMMA_HERE, READS_HERE, 1, 1, RULE_Z_DIRECT, RULE_NONE },
+};
+
+/* rule on q, p's real shape (2m x n x 2k, op(A)'s op kept): where tc32 does not take q (there blocked reads op(A)'s
+ * blocks and op(B)'s pairs in place faster than Ab and B2 whatever n, and cx-simt is faster than either); c_direct
+ * also CGEMM's thin products of a small C (tc32 has too few tiles of them to fill the GPU); z_direct: ZGEMM's small
+ * products and those of a thin C, too few of the real form's tiles (bench/RESULTS.md) */
+static int four_m_rule(int rule, const tb_kproblem *q, const tb_device_facts *f, const struct tuning *t)
+{
+    if (rule == RULE_Z_DIRECT)
+        return 2.0 * (double)q->m * (double)q->n * (double)q->k <= t->complex.z_direct_flops ||
+               q->m / 2 <= t->complex.z_direct_side || q->n <= t->complex.z_direct_side;
+    if (rule != RULE_TC32_DECLINES && rule != RULE_C_DIRECT)
+        return 0;
+    tb_recipe r = { 0 };
+    tc_recipe(TB_FAMILY_TC32, 0, q, f, &r);
+    const double elems = (double)(q->m / 2) * (double)q->n;
+    return !r.tensor || (rule == RULE_C_DIRECT && ((q->n <= t->complex.thin_cols && elems <= t->complex.thin_elems) ||
+                                                   (q->n <= t->complex.slim_cols && elems <= t->complex.slim_elems)));
+}
+
+/* Direct, or else how the operands are read.  Ab, made once, serves each of the product's column tiles, so its
+ * making weighs as 1/n beside the product; reading op(A)'s blocks in place slows the product a little, and more
+ * where op(A) is transposed: by shape, in place up to few columns of C (tc32 prepares op(A)'s parts either way, so
+ * Ab is a copy more there: its bound for T is N's), or wherever here_all says.  op(B) with an N op is read in place
+ * (interleaved B read as real is B2 but for the order of Ab's columns); with op(A) in place, a transposed op(B) too
+ * where the kernel reads it so, but only for a real alpha (there is no Ab to fold it into).  op(B)'s pairs are read
+ * again by each row tile of the product, B2 made once: pairs only up to z_pairs_rows rows of op(A) for dmma. */
+static void four_m_recipe(const struct four_m *k, const tb_kproblem *p, const tb_device_facts *f, tb_recipe *r)
+{
+    const struct tuning *t = tuning_for(f);
+    const int z = k->family == TB_FAMILY_Z4M_DMMA || k->family == TB_FAMILY_Z4M_DMMA_HERE;
+    tb_kproblem q = *p;
+    q.type = z ? TB_TYPE_D : TB_TYPE_S, q.m = 2 * p->m, q.k = 2 * p->k, q.transb = 0;
+    r->direct = four_m_rule(k->direct, &q, f, t);
+    if (r->direct)
+        return;
+    const int here_all = four_m_rule(k->here_all, &q, f, t);
+    const int64_t few = !p->transa                           ? t->complex.few_cols_n
+                        : k->family == TB_FAMILY_C4M_TC32 ? t->complex.tc32_few_cols_t
+                                                             : t->complex.few_cols_t;
+    r->a_here = k->reads == READS_HERE || (k->reads == READS_BY_SHAPE && (p->n <= few || here_all));
+    r->b_here = (!p->transb || (r->a_here && (k->blocks_pairs || here_all))) && !(r->a_here && p->alpha_im != 0.0);
+    r->b_pairs = !r->a_here && k->pairs && p->transb && (!z || p->m <= t->complex.z_pairs_rows);
+}
+
 void tb_decide_recipe(const tb_decider *d, tb_family family, int form, const tb_kproblem *p, tb_recipe *r)
 {
     /* persist_depth for every family: dmma's fixed tiles (dmma128, ..., for measuring) persist as its recipes do */
@@ -272,6 +352,10 @@ void tb_decide_recipe(const tb_decider *d, tb_family family, int form, const tb_
     case TB_FAMILY_TC32:
     case TB_FAMILY_TF32: tc_recipe(family, form, p, d->dev, r); break;
     case TB_FAMILY_NONE: break;
+    default:
+        for (size_t i = 0; i < sizeof four_m_rows / sizeof four_m_rows[0]; i++)
+            if (four_m_rows[i].family == family)
+                four_m_recipe(&four_m_rows[i], p, d->dev, r);
     }
     r->decider = d;
 }
