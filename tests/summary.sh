@@ -51,4 +51,10 @@ else
   echo "$by" | awk -F', ' '{ for (i = 1; i <= NF; i++) { split($i, f, ": "); n += f[2] } } END { exit !(NF >= 1 && n >= 6) }' ||
     fail "the summary's calls by device: '$by'" "$work/gpu.err"
   echo "PASS: the log names each GPU call's device; the summary counts them by device ($by)"
+  # TILEBLAS_VERBOSE=2: each GPU call's line also says how its kernel ran (its recipe, after the kernel's name)
+  TILEBLAS_MODE=gpu TILEBLAS_VERBOSE=2 LD_PRELOAD=$lib "$work/demo" threads 2 3 256 >"$work/gpu2.out" 2>"$work/gpu2.err" ||
+    fail "2 threads on the GPU, TILEBLAS_VERBOSE=2" "$work/gpu2.out" "$work/gpu2.err"
+  [ "$(grep -c -- '-> gpu devices\{0,1\} [0-9,]* [a-z0-9-]* (tile [0-9]*x[0-9]*' "$work/gpu2.err")" = 6 ] ||
+    fail "TILEBLAS_VERBOSE=2: GPU calls whose log does not say their recipe" "$work/gpu2.err"
+  echo "PASS: TILEBLAS_VERBOSE=2 says each GPU call's recipe ($(grep -m1 -o -- '-> gpu.*)' "$work/gpu2.err"))"
 fi

@@ -3,6 +3,7 @@
 #include <config.h>
 #include <check.h>
 #include <stdio.h>
+#include <string.h>
 #include "recipes.h"
 #include "suite.h"
 
@@ -20,6 +21,14 @@ static tb_device_facts h100(void)
 static tb_kproblem shape(tb_type t, int ta, int tb, int64_t m, int64_t n, int64_t k)
 {
     return (tb_kproblem){ .type = t, .transa = ta, .transb = tb, .m = m, .n = n, .k = k, .alpha = 1.0 };
+}
+
+/* r in words (TILEBLAS_VERBOSE=2) is `want` */
+static void text_is(tb_family family, const tb_recipe *r, const char *want)
+{
+    char buf[112];
+    tb_recipe_text(family, r, buf, sizeof buf);
+    ck_assert_str_eq(buf, want);
 }
 
 static tb_recipe decide(const tb_device_facts *f, tb_family family, int form, tb_kproblem p)
@@ -46,6 +55,7 @@ START_TEST(dmma_spreads_a_last_wave)
     ck_assert_int_eq(r.shape2, TB_DMMA_WIDE);
     ck_assert_int_eq(r.slices2, 6);
     ck_assert_int_eq(r.persist_depth, 256);
+    text_is(TB_FAMILY_DMMA, &r, "tile 128x128; rows from 1408: tile 64x128, k in 6 slices");
 }
 END_TEST
 
@@ -108,6 +118,7 @@ START_TEST(blocked_thin)
     ck_assert_int_eq(r.shape, TB_BLOCKED_THIN);
     ck_assert_int_eq(r.transposed, 1);
     ck_assert_int_eq(r.slices, 14);
+    text_is(TB_FAMILY_BLOCKED, &r, "tile 256x32, k in 14 slices, as C^T");
     r = decide(&f, TB_FAMILY_BLOCKED, TB_FORM_PAIRS, shape(TB_TYPE_S, 0, 0, 20, 3000, 2000));
     ck_assert_int_ne(r.shape, TB_BLOCKED_THIN);
     ck_assert_int_eq(r.transposed, 0);
@@ -141,9 +152,11 @@ START_TEST(tensor_cores)
     ck_assert_int_eq(r.tensor, 1);
     ck_assert_int_eq(r.tc_slices, 1);
     ck_assert_int_eq(r.shape, TB_BLOCKED_LARGE_M);
+    text_is(TB_FAMILY_TC32, &r, "tensor cores");
     r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 64));
     ck_assert_int_eq(r.tensor, 0);
     ck_assert_int_eq(r.shape, TB_BLOCKED_SMALL);
+    text_is(TB_FAMILY_TC32, &r, "not on the tensor cores: tile 64x64");
     r = decide(&f, TB_FAMILY_TC128, 0, shape(TB_TYPE_S, 0, 0, 64, 64, 64));
     ck_assert_int_eq(r.tensor, 1);
     r = decide(&f, TB_FAMILY_TC32, 0, shape(TB_TYPE_S, 0, 0, 8192, 40, 8192)); /* thin: tiles little used */
@@ -180,6 +193,7 @@ START_TEST(complex_z)
     ck_assert_int_eq(r.a_here, 0);
     ck_assert_int_eq(r.b_here, 1);
     ck_assert_int_eq(r.b_pairs, 0);
+    text_is(TB_FAMILY_Z4M_DMMA, &r, "as a real product: op(A) as Ab, op(B) in place");
     ck_assert_int_eq(decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 0, 64, 64, 64)).direct, 1);
     ck_assert_int_eq(decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 1, 800, 4096, 4096)).direct, 1);
     ck_assert_int_eq(decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 1, 4096, 1000, 4096)).direct, 1);

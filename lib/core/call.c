@@ -76,6 +76,8 @@ static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_ca
     if (kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &device, &err) == 0) {
         r->kernel = kernel;
         r->devices = tb_device_bit(device);
+        if (tb_config_get()->verbose >= 2)
+            tb_gpu_describe(device, kernel, &g->p, r->recipe, sizeof r->recipe);
         return TB_PATH_GPU;
     }
     r->gpu_failed = 1;
@@ -90,18 +92,26 @@ static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_ca
 }
 
 /* The GPU; when it fails, the CPU for what it did not finish, block by block.  0: C is done; else nothing was
- * written to C, and the value is the CPU's "kernel" for it (lib/decide/route.h).  *kernel: the GPU kernel asked for,
- * then the one that ran. */
-static int gpu_or_rest(const tb_call *g, int *kernel, const tb_spread *sp, unsigned *devices)
+ * written to C, and the value is the CPU's "kernel" for it (lib/decide/route.h).  r->kernel: the GPU kernel asked
+ * for, then the one that ran; r->devices, those that ran some of it; under TILEBLAS_VERBOSE=2 r->recipe, how the
+ * first tile ran. */
+static int gpu_or_rest(const tb_call *g, const tb_spread *sp, tb_call_record *r)
 {
     const char *err;
     tb_gpu_result res;
-    const int failed = tb_gpu_gemm(g, kernel, sp, &res, &err);
+    const int failed = tb_gpu_gemm(g, &r->kernel, sp, &res, &err);
     for (int b = 0; b < res.blocks; b++)
         if (!failed || res.block[b].done)
-            *devices |= tb_device_bit(res.block[b].device);
-    if (!failed)
+            r->devices |= tb_device_bit(res.block[b].device);
+    if (!failed) {
+        if (tb_config_get()->verbose >= 2 && res.blocks > 0) {
+            int64_t i0, rows, j0, cols;
+            tb_pipeline_tile(&res.block[0].plan, res.block[0].p.m, res.block[0].p.n, 0, &i0, &rows, &j0, &cols);
+            const tb_kproblem tile = tb_kproblem_block(&res.block[0].p, i0, rows, j0, cols);
+            tb_gpu_describe(res.block[0].device, r->kernel, &tile, r->recipe, sizeof r->recipe);
+        }
         return 0;
+    }
     const int usable = tb_gpu_usable(NULL);
     if (usable >= 0) /* not when it turned the call away because the process is exiting */
         tb_warn_once(&tb_gpu_warned, "GPU failed (%s); this call and any the GPU cannot take run on the CPU", err);
@@ -148,7 +158,7 @@ void tb_call_run(const tb_call *g)
         tb_gpu_plan gp;
         r.path = route(g, &r.kernel, &gp, &r.predicted);
         int cpu;
-        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &r.kernel, &gp.spread, &r.devices)) != 0) {
+        if (r.path == TB_PATH_GPU && (cpu = gpu_or_rest(g, &gp.spread, &r)) != 0) {
             r.path = TB_PATH_CPU;
             r.kernel = cpu;
             r.gpu_failed = 1;

@@ -3,6 +3,7 @@
  * DGEMM kernel (dmma): where it stands") and bench/RESULTS.md. */
 #include <config.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "recipes.h"
 
 /* The tuning of the rules, a row per architecture (compute capability): the row of the device's, else the first
@@ -373,4 +374,56 @@ int tb_decide_kernel(int kernel, const tb_kproblem *p, const tb_decider *d)
         kernel = tb_kernel_find(tb_kernel_instead[kernel]);
     }
     return kernel;
+}
+
+/* "tile BMxBN" of a shape of blocked (dmma: 0) and ", k in S slices" where split */
+static int tile_text(int dmma, int shape, int64_t slices, char *buf, size_t size)
+{
+    const int bm = dmma ? dmma_tile[shape].bm : blocked_tile[shape].bm;
+    const int bn = dmma ? dmma_tile[shape].bn : blocked_tile[shape].bn;
+    return slices > 1 ? snprintf(buf, size, "tile %dx%d, k in %lld slices", bm, bn, (long long)slices)
+                      : snprintf(buf, size, "tile %dx%d", bm, bn);
+}
+
+void tb_recipe_text(tb_family family, const tb_recipe *r, char *buf, size_t size)
+{
+    int n = 0;
+    buf[0] = 0;
+    switch (family) {
+    case TB_FAMILY_NONE: break;
+    case TB_FAMILY_BLOCKED:
+        n = tile_text(0, r->shape, r->slices, buf, size);
+        if (r->transposed && n >= 0 && (size_t)n < size)
+            snprintf(buf + n, size - n, ", as C^T");
+        break;
+    case TB_FAMILY_DMMA:
+        n = tile_text(1, r->shape, r->slices, buf, size);
+        if (r->parts == 2 && n >= 0 && (size_t)n < size) {
+            const int m = snprintf(buf + n, size - n, "; %s from %lld: ", r->by_rows ? "rows" : "columns",
+                                   (long long)r->at);
+            if (m >= 0 && (size_t)(n + m) < size)
+                tile_text(1, r->shape2, r->slices2, buf + n + m, size - n - m);
+        }
+        break;
+    case TB_FAMILY_TC128:
+    case TB_FAMILY_TC32:
+    case TB_FAMILY_TF32:
+        if (r->tensor) {
+            if (r->tc_slices > 1)
+                snprintf(buf, size, "tensor cores, k in %lld slices", (long long)r->tc_slices);
+            else
+                snprintf(buf, size, "tensor cores");
+        } else {
+            n = snprintf(buf, size, "not on the tensor cores: ");
+            if (n >= 0 && (size_t)n < size)
+                tile_text(0, r->shape, r->slices, buf + n, size - n);
+        }
+        break;
+    default:
+        if (r->direct)
+            snprintf(buf, size, "as complex numbers");
+        else
+            snprintf(buf, size, "as a real product: op(A) %s, op(B) %s", r->a_here ? "in place" : "as Ab",
+                     r->b_here ? "in place" : r->b_pairs ? "as pairs" : "as B2");
+    }
 }

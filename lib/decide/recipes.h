@@ -14,6 +14,10 @@ static inline tb_decider tb_decider_of(const tb_device_facts *f)
     return (tb_decider){ f, tb_decide_recipe };
 }
 
+/* r, a recipe of `family`, in words (TILEBLAS_VERBOSE=2): the tile and split of k, the parts, the tensor cores or
+ * not, the complex forms; "" for a family that decides nothing */
+TB_HIDDEN void tb_recipe_text(tb_family family, const tb_recipe *r, char *buf, size_t size);
+
 /* The kernel that runs p when `kernel` is asked for on d's device: kernel itself, or where its recipe keeps p off
  * the tensor cores, the kernel its row names instead (kernels/list.h), and so on; -1 for -1 */
 TB_HIDDEN int tb_decide_kernel(int kernel, const tb_kproblem *p, const tb_decider *d);

@@ -346,4 +346,5 @@ const tb_gpu_module tb_cuda_gpu = {
     .gemm_resident = gemm_resident,
     .devices = devices,
     .take_moved = tb_cuda_take_moved,
+    .describe = tb_cuda_describe,
 };

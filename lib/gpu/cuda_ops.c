@@ -332,6 +332,12 @@ size_t tb_cuda_prep_bytes(int device, int kernel, const tb_kproblem *tile, int w
     return kp->bytes(tile, &r, which, rows);
 }
 
+void tb_cuda_describe(int device, int kernel, const tb_kproblem *p, char *buf, size_t size)
+{
+    const tb_recipe r = recipe_on(device, kernel, p);
+    tb_recipe_text(tb_kernel_families[kernel], &r, buf, size);
+}
+
 int tb_cuda_kernel_for(int device, int kernel, const tb_kproblem *p)
 {
     return tb_decide_kernel(kernel, p, tb_cuda_decider(device));

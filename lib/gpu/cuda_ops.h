@@ -23,6 +23,9 @@ TB_HIDDEN int tb_cuda_launch(int kernel, const tb_kproblem *p, void *stream);
 /* The decider of `device` (its facts measured the first time, which must be with it current) */
 TB_HIDDEN const tb_decider *tb_cuda_decider(int device);
 
+/* kernel's recipe for p on `device`, in words (lib/decide/recipes.h: tb_recipe_text) */
+TB_HIDDEN void tb_cuda_describe(int device, int kernel, const tb_kproblem *p, char *buf, size_t size);
+
 /* On `device`: the workspace of kernel's recipe for p; the bytes of `rows` rows of op(A) (which 0) or columns of
  * op(B) that its prepared operands take for `tile` (0: none, or none for that tile: kernels.h); the kernel that runs
  * p when `kernel` is asked for (tb_decide_kernel) */

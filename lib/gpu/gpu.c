@@ -128,6 +128,14 @@ int tb_gpu_gemm_resident(const tb_call *g, int *kernel, const tb_where w[3], int
     return m ? m->gemm_resident(g, kernel, w, device, err) : -1;
 }
 
+void tb_gpu_describe(int device, int kernel, const tb_kproblem *p, char *buf, size_t size)
+{
+    const tb_gpu_module *m = atomic_load(&gpu.m);
+    buf[0] = 0;
+    if (m && device >= 0 && kernel >= 0)
+        m->describe(device, kernel, p, buf, size);
+}
+
 void tb_gpu_take_moved(double *bytes, tb_pipe_times *times)
 {
     const tb_gpu_module *m = atomic_load(&gpu.m);

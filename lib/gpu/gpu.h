@@ -61,6 +61,10 @@ TB_HIDDEN int tb_gpu_gemm_resident(const tb_call *g, int *kernel, const tb_where
 struct tb_gpu_module;
 TB_HIDDEN void tb_gpu_link(const struct tb_gpu_module *m);
 
+/* How `kernel` ran p on `device` (a device a call has run on), in words: its recipe (lib/decide/recipes.h); "" where
+ * there is nothing to say */
+TB_HIDDEN void tb_gpu_describe(int device, int kernel, const tb_kproblem *p, char *buf, size_t size);
+
 /* Bytes this thread's GPU calls moved between host and device memory, and where its pipelines' time went
  * (lib/gpu/pipeline.h), since last asked (then zero). */
 TB_HIDDEN void tb_gpu_take_moved(double *bytes, tb_pipe_times *times);

@@ -24,6 +24,7 @@ typedef struct tb_gpu_module {
     int (*devices)(void);
     int (*gemm_resident)(const tb_call *g, int *kernel, const tb_where w[3], int *device, const char **err);
     void (*take_moved)(double *bytes, tb_pipe_times *times);
+    void (*describe)(int device, int kernel, const tb_kproblem *p, char *buf, size_t size);
 } tb_gpu_module;
 
 /* The module's one exported symbol: given the library's configuration (which outlives it), the table. */

@@ -29,13 +29,15 @@ static void devices_text(unsigned mask, char *out, size_t size)
 
 static void log_call(const tb_call *g, const tb_call_record *r, double flops)
 {
-    char call[160], where[192], on[64];
+    char call[160], where[320], on[64], recipe[128] = "";
+    if (r->recipe[0])
+        snprintf(recipe, sizeof recipe, " (%s)", r->recipe);
     g->via->describe(g, call, sizeof call);
     devices_text(r->devices, on, sizeof on);
     if (r->path == TB_PATH_NONE)
         snprintf(where, sizeof where, "quick return");
     else if (r->path == TB_PATH_GPU)
-        snprintf(where, sizeof where, "gpu%s %s %s %.3f ms %.2f TFLOP/s", on, tb_kernel_names[r->kernel],
+        snprintf(where, sizeof where, "gpu%s %s%s %s %.3f ms %.2f TFLOP/s", on, tb_kernel_names[r->kernel], recipe,
                  tb_kernel_math_name(r->kernel, g->p.type), 1e3 * r->seconds,
                  r->seconds > 0 ? 1e-12 * flops / r->seconds : 0.0);
     else

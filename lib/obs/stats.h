@@ -18,6 +18,7 @@ typedef struct tb_call_record {
     tb_pipe_times host; /* the calling thread's time in the pipeline's copies and waits (zeros without one) */
     int in_place;      /* some operands were in device or managed memory, used where they were */
     unsigned devices;  /* the CUDA devices that computed some of C: bit d for device d (tb_device_bit) */
+    char recipe[112];  /* TILEBLAS_VERBOSE=2: how the GPU kernel ran (the first tile), in words; else "" */
 } tb_call_record;
 
 /* A device's bit in tb_call_record's devices; devices beyond the bits count as the last one */
