@@ -50,15 +50,6 @@ struct cx_cluster<z_dmma_span> {
 // 64 x 16 tiles' more blocks were faster (bench/RESULTS.md).
 typedef cx_config<double, 32, 48, dmma<2, 3>, 16, 2, 3, 4, 2> z_dmma_span48;
 
-// ---- Host-side thresholds (how k is split and which tiles a shape gets; not compiled into the kernels) ----
-// CX_SLICE: the shallowest slice of k.  CX_DEEP_SLICE: configs with SPLIT also cut k into slices at least this
-// deep that fill every block that fits, where C has fewer tiles (the deep products of few tiles), and the wave
-// slices are at least this deep; shallower slices cost more than they gained.  CX_CLUSTER_DEPTH: slices deeper
-// than this sum in the workspace even where the clusters could, but for the wave slices (the clusters lost to it on
-// deep slices of a few hundred tiles).  CXD_L2_SHARE: the 32 x 48 tiles where op(A) is past L2 / CXD_L2_SHARE (the
-// L2 is two partitions, each caching for the SMs beside it, so what every SM reads can be held twice).
-constexpr int CX_SLICE = 128, CX_DEEP_SLICE = 256, CX_CLUSTER_DEPTH = 384, CXD_L2_SHARE = 2;
-
 // A column tile's products over its nk tiles of k: copy(kt) queues tile kt's copies into stage kt % STAGES (and
 // commits a group, empty past nk); the stages are STAGES - 1 tiles ahead of the products
 template <class C, class M, class R, class Copy>
@@ -150,106 +141,37 @@ struct cx_kernel_of {
         return (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM);
     }
 
-    // the blocks that fit on all SMs of the current device at once (with TMA, of its NN kernel: calls on aligned
-    // operands run the TMA kernels)
-    static int64_t wave()
+    // the blocks an SM of the current device holds at once (with TMA, of its NN kernel: calls on aligned operands
+    // run the TMA kernels), a device fact for the recipes
+    static int per_sm()
     {
-        static int per_sm[TB_KERNEL_DEVICES];
+        int n = 0;
+        cudaError_t e;
         if constexpr (TMA) {
             allow_tma<0, 0>(cx_tma<C, 0, 0>::SMEM);
-            return tb_wave(per_sm, cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM);
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, cx_tma_kernel<C, 0, 0>, C::THREADS,
+                                                              cx_tma<C, 0, 0>::SMEM);
         } else {
             allow(cx_kernel<R, C, 3, 3, true>);
-            return tb_wave(per_sm, cx_kernel<R, C, 3, 3, true>, C::THREADS, dyn());
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, cx_kernel<R, C, 3, 3, true>, C::THREADS, dyn());
         }
+        cudaGetLastError();
+        return e == cudaSuccess && n > 0 ? n : 1;
     }
 
-    // C's tiles where it is m x n
-    static int64_t tiles(int64_t m, int64_t n)
+    // the clusters of s blocks (1 x 1 x s) of the TMA kernel that run at once on the current device (0: unknown, or
+    // no TMA kernel), a device fact for the recipes
+    static int clusters(unsigned s)
     {
-        return ((m + C::BM - 1) / C::BM) * ((n + C::BN - 1) / C::BN);
-    }
-
-    // the slices of k, and their depth, for w blocks at once: without SPLIT, slices that fill them all; with it,
-    // the more of deep slices (CX_DEEP_SLICE) that fill those where C has fewer tiles, and, where C has fewer
-    // tiles than SPLIT blocks an SM, slices that fill those; where C's tiles are more than a wave and the clusters
-    // can sum slices, the wave slices. *clustered: whether the clusters sum them (the wave slices, and slices at
-    // most CX_CLUSTER_DEPTH deep), else the workspace does
-    static int64_t slices(const tb_kproblem *p, int64_t w, int64_t *kchunk, bool *clustered = nullptr)
-    {
-        const int64_t t = tiles(p->m, p->n);
-        int64_t s = 1;
-        if (!C::SPLIT) {
-            s = tb_fill_slices(t, w, p->k, C::BK, CX_SLICE);
-        } else {
-            const int64_t most = C::SPLIT * (int64_t)tb_sm_count(), slots = w < most ? w : most;
-            if (t < w)
-                s = tb_fill_slices(t, w, p->k, C::BK, CX_DEEP_SLICE);
-            if (t < slots) {
-                const int64_t near = tb_fill_slices(t, slots, p->k, C::BK, CX_SLICE);
-                s = near > s ? near : s;
-            }
+        if constexpr (TMA) {
+            cudaLaunchAttribute a;
+            const cudaLaunchConfig_t config = cluster_config(dim3(1, 1, s), C::THREADS, cx_tma<C, 0, 0>::SMEM, 0, s, &a);
+            int n = 0;
+            const cudaError_t e = cudaOccupancyMaxActiveClusters(&n, (const void *)cx_tma_kernel<C, 0, 0>, &config);
+            cudaGetLastError();
+            return e == cudaSuccess && n > 0 ? n : 0;
         }
-        bool wave = false;
-        if (s == 1 && cluster_sums(p, 2))
-            s = wave_slices(t, w, p->k), wave = s > 1;
-        *kchunk = tb_slice_depth(p->k, C::BK, &s);
-        const auto in_clusters = [&](int64_t n, int64_t depth) {
-            return cluster_sums(p, n) && depth <= CX_CLUSTER_DEPTH &&
-                   tb_waves(t * n, cluster_wave(n, w)) <= tb_waves(t * s, w);
-        };
-        bool summed = wave ? cluster_sums(p, s) : in_clusters(s, *kchunk);
-        // slices that no longer fit the rounds in clusters: a quarter fewer at most where those do (slices up to a
-        // third deeper, which cost less than the workspace's second launch: bench/RESULTS.md)
-        for (int64_t n = s - 1; !summed && 4 * n >= 3 * s; n--) {
-            int64_t got = n;
-            const int64_t depth = tb_slice_depth(p->k, C::BK, &got);
-            if (got == n && in_clusters(n, depth))
-                s = n, *kchunk = depth, summed = true;
-        }
-        if (clustered)
-            *clustered = summed;
-        return s;
-    }
-
-    // the blocks that run at once in clusters of s (1 x 1 x s) blocks, of the kernel wave() counts: fewer than a
-    // plain launch's where s does not divide a GPC's (the wave slices are chosen by those, and the clusters kept only
-    // where they take no more rounds than the workspace's launch); w, wave()'s, for no clusters
-    static int64_t cluster_wave(int64_t s, int64_t w)
-    {
-        if (s < 2 || s > 8)
-            return w;
-        static int clusters[9][TB_KERNEL_DEVICES];
-        if constexpr (TMA)
-            return tb_cluster_wave(clusters[s], cx_tma_kernel<C, 0, 0>, C::THREADS, cx_tma<C, 0, 0>::SMEM, (unsigned)s,
-                                   w);
-        else
-            return tb_cluster_wave(clusters[s], cx_kernel<R, C, 3, 3, true>, C::THREADS, dyn(), (unsigned)s, w);
-    }
-
-    // where C's tiles are more than a wave (w) and its last wave runs partly empty, the slices (up to a cluster's
-    // 8, each at least CX_DEEP_SLICE deep) whose rounds (of cluster_wave's blocks) take the least
-    // time, where that is at least an eighth less than unsplit (777 x 777 x 4096: 625 tiles of 528 slots, two rounds
-    // of all of k; in 3 slices, 4 rounds of 489 blocks, each a third deep); the clusters sum them at little cost
-    static int64_t wave_slices(int64_t t, int64_t w, int64_t k)
-    {
-        const int64_t kt = (k + C::BK - 1) / C::BK;
-        int64_t best = 1, least = tb_waves(t, w) * kt;
-        const int64_t most = least * 7 / 8;
-        for (int64_t s = 2; s <= 8 && k / s >= CX_DEEP_SLICE; s++) {
-            const int64_t cost = tb_waves(t * s, cluster_wave(s, w)) * ((kt + s - 1) / s);
-            if (cost < least && cost <= most)
-                best = s, least = cost;
-        }
-        return best;
-    }
-
-    // how long the product's blocks take, w at once: the rounds times the depth of k each block computes
-    static double rounds(const tb_kproblem *p, int64_t w)
-    {
-        int64_t kchunk;
-        const int64_t b = tiles(p->m, p->n) * slices(p, w, &kchunk);
-        return (double)tb_waves(b, w) * (double)kchunk;
+        return 0;
     }
 
     // the kernel for the ops' conjugates (C compiled in; 3: N or T, chosen at run time)
@@ -364,35 +286,18 @@ struct cx_kernel_of {
         return 0;
     }
 
-    // where s slices of k, at most a portable cluster's blocks, run on the TMA kernels of a config that sums them
-    // in clusters (cx_cluster.cuh), the slices of each tile are one cluster, which sums them into C (cluster_sum):
-    // no workspace, no second launch
-    static bool cluster_sums(const tb_kproblem *p, int64_t s)
+    // the recipe's slices of k (lib/decide/recipes.c), summed in clusters or in the workspace
+    static size_t workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        if (s < 2 || s > 8)
-            return false;
-        if (tma_runs(p))
-            return cx_cluster<C>::on;
-        return false;
+        return r->clustered ? 0 : tb_split_bytes<R>(2 * p->m, p->n, r->slices);
     }
 
-    static size_t workspace(const tb_kproblem *p)
+    static int launch(const tb_kproblem *kp, const tb_recipe *r, void *ws, void *stream)
     {
-        const int64_t w = wave();
-        int64_t kchunk;
-        bool clustered;
-        const int64_t s = slices(p, w, &kchunk, &clustered);
-        return clustered ? 0 : tb_split_bytes<R>(2 * p->m, p->n, s);
-    }
-
-    static int launch(const tb_kproblem *kp, void *ws, void *stream)
-    {
-        const int64_t w = wave();
-        int64_t kchunk;
-        bool clustered;
-        const int64_t s = slices(kp, w, &kchunk, &clustered);
-        return ws || clustered ? launch_slices(kp, s, kchunk, ws, stream, clustered)
-                               : launch_slices(kp, 1, kp->k, ws, stream, false);
+        int64_t s = r->slices;
+        const int64_t kchunk = tb_slice_depth(kp->k, C::BK, &s);
+        return ws || r->clustered ? launch_slices(kp, s, kchunk, ws, stream, r->clustered)
+                                  : launch_slices(kp, 1, kp->k, ws, stream, false);
     }
 
     // the kernel over s slices of kchunk, and their sum: in clusters (cluster: the TMA kernels only), else in ws
@@ -439,51 +344,98 @@ typedef cx_kernel_of<double, z_dmma> z_tensor;
 typedef cx_kernel_of<double, z_dmma_narrow> z_tensor_narrow;
 typedef cx_kernel_of<double, z_dmma_span> z_tensor_span;
 typedef cx_kernel_of<double, z_dmma_span48> z_tensor_span48;
-// whether p runs on z_dmma_narrow's tiles
-static bool narrow(const tb_kproblem *p)
-{
-    const int64_t wide = (p->n + z_dmma::BN - 1) / z_dmma::BN * z_dmma::BN;
-    const int64_t slim = (p->n + z_dmma_narrow::BN - 1) / z_dmma_narrow::BN * z_dmma_narrow::BN;
-    return 8 * wide > 9 * slim;
-}
+// Each of the recipes' cx tiles (kernels/recipe.h): its kernels K and configuration C, which its row describes
+template <int S>
+struct tile_of;
+template <>
+struct tile_of<TB_CX_C_SIMT> {
+    typedef c_simt K;
+    typedef c_small C;
+};
+template <>
+struct tile_of<TB_CX_Z_SIMT> {
+    typedef z_simt K;
+    typedef z_small C;
+};
+template <>
+struct tile_of<TB_CX_Z_DMMA> {
+    typedef z_tensor K;
+    typedef z_dmma C;
+};
+template <>
+struct tile_of<TB_CX_Z_NARROW> {
+    typedef z_tensor_narrow K;
+    typedef z_dmma_narrow C;
+};
+template <>
+struct tile_of<TB_CX_Z_SPAN> {
+    typedef z_tensor_span K;
+    typedef z_dmma_span C;
+};
+template <>
+struct tile_of<TB_CX_Z_SPAN48> {
+    typedef z_tensor_span48 K;
+    typedef z_dmma_span48 C;
+};
+#define TB_CX_ROW_IS(id, bm, bn, bk, split, tma, clusters)                                                           \
+    static_assert(tile_of<TB_CX_##id>::C::BM == bm && tile_of<TB_CX_##id>::C::BN == bn &&                          \
+                      tile_of<TB_CX_##id>::C::BK == bk && tile_of<TB_CX_##id>::C::SPLIT == split &&                \
+                      tile_of<TB_CX_##id>::K::TMA == (tma) &&                                                     \
+                      (tma && cx_cluster<tile_of<TB_CX_##id>::C>::on) == (clusters),                               \
+                  "kernels/recipe.h's row of the cx tile " #id);
+TB_CX_SHAPES(TB_CX_ROW_IS)
+#undef TB_CX_ROW_IS
 
-// whether op(A) is more bytes than CXD_L2_SHARE's share of the current device's L2 cache
-static bool past_l2(const tb_kproblem *p)
-{
-    static int l2[TB_KERNEL_DEVICES];
-    const double bytes = (double)p->m * (double)p->k * (double)(2 * sizeof(double));
-    return bytes * CXD_L2_SHARE > (double)tb_device_attr(l2, cudaDevAttrL2CacheSize, 50 << 20);
-}
-
-// f(kernels) for cx-dmma's kernels for p
+// f(kernels) for the recipe's cx tile
 template <class F>
-static auto on_dmma(const tb_kproblem *p, F f)
+static auto on_shape(const tb_recipe *r, F f)
 {
-    if (p->n > 64 && p->n <= z_dmma_span::BN && z_tensor_span::tma_runs(p))
-        return f(z_tensor_span());
-    if (p->n > 32 && p->n <= z_dmma_span48::BN && past_l2(p) && z_tensor_span48::tma_runs(p))
-        return f(z_tensor_span48());
-    return narrow(p) ? f(z_tensor_narrow()) : f(z_tensor());
+    switch (r->shape) {
+    case TB_CX_C_SIMT: return f(c_simt());
+    case TB_CX_Z_SIMT: return f(z_simt());
+    case TB_CX_Z_SPAN: return f(z_tensor_span());
+    case TB_CX_Z_SPAN48: return f(z_tensor_span48());
+    case TB_CX_Z_NARROW: return f(z_tensor_narrow());
+    default: return f(z_tensor());
+    }
+}
+
+// the facts of tile S's kernels on the current device
+template <int S>
+static void facts_of(tb_device_facts *f)
+{
+    typedef typename tile_of<S>::K K;
+    f->cx_per_sm[S] = K::per_sm();
+    for (unsigned s = 2; s <= 8; s++)
+        f->cx_clusters[S][s] = cx_cluster<typename tile_of<S>::C>::on ? K::clusters(s) : 0;
 }
 
 } // namespace
 
-extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p, const tb_recipe *)
+// The recipe's tile and slices (lib/decide/recipes.c); cx-simt's tile is its type's, cx-dmma's one of four
+extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p, const tb_recipe *r)
 {
-    return p->type == TB_TYPE_Z ? z_simt::workspace(p) : c_simt::workspace(p);
+    return on_shape(r, [=](auto k) { return decltype(k)::workspace(p, r); });
 }
 
-extern "C" int tb_launch_cx_simt(const tb_kproblem *p, const tb_recipe *, void *ws, void *stream)
+extern "C" int tb_launch_cx_simt(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
 {
-    return p->type == TB_TYPE_Z ? z_simt::launch(p, ws, stream) : c_simt::launch(p, ws, stream);
+    return on_shape(r, [=](auto k) { return decltype(k)::launch(p, r, ws, stream); });
 }
 
-extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p, const tb_recipe *)
+extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p, const tb_recipe *r)
 {
-    return on_dmma(p, [p](auto k) { return decltype(k)::workspace(p); });
+    return tb_workspace_cx_simt(p, r);
 }
 
-extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, const tb_recipe *, void *ws, void *stream)
+extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
 {
-    return on_dmma(p, [=](auto k) { return decltype(k)::launch(p, ws, stream); });
+    return tb_launch_cx_simt(p, r, ws, stream);
+}
+
+extern "C" void tb_cx_facts(tb_device_facts *f)
+{
+    facts_of<TB_CX_C_SIMT>(f), facts_of<TB_CX_Z_SIMT>(f), facts_of<TB_CX_Z_DMMA>(f);
+    facts_of<TB_CX_Z_NARROW>(f), facts_of<TB_CX_Z_SPAN>(f), facts_of<TB_CX_Z_SPAN48>(f);
+    f->cx_tma = z_tensor::tma_built() && encoder() != NULL;
 }

@@ -42,11 +42,12 @@ TB_HIDDEN int tb_kernel_can(int kernel, const tb_kproblem *p); /* 1 when that ke
 TB_HIDDEN int tb_kernel_default(tb_type t, tb_math m);
 /* what kernel's products of type t are: "fp32-tc", "fp32", "tf32" or "fp64" (double precision, real or complex) */
 TB_HIDDEN const char *tb_kernel_math_name(int kernel, tb_type t);
-/* GPU side: the current device's facts (kernels/recipe.h), from blocked's occupancy of each tile and whether the
+/* GPU side: the current device's facts (kernels/recipe.h), from its attributes, the kernels' occupancy and whether the
  * tensor-core kernels' TMA can be set up */
 TB_HIDDEN void tb_kernel_facts(tb_device_facts *f);
 TB_HIDDEN int tb_blocked_per_sm(int shape);
 TB_HIDDEN int tb_tc32_ready(void);
+TB_HIDDEN void tb_cx_facts(tb_device_facts *f); /* cx's occupancy and clusters, TMA (kernels/cx.cu) */
 
 /*
  * Operands prepared once for several products.  The host pipeline sends each row block of op(A) and each panel of

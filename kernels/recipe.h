@@ -28,11 +28,24 @@ extern "C" {
     X(TALL, 128, 64, 3, 2, 64, 32)                                                                                  \
     X(WIDE, 64, 128, 3, 2, 64, 32)                                                                                  \
     X(SMALL, 64, 32, 3, 3, 32, 16)
+/* cx's tiles (kernels/cx.cu): id, BM x BN of C, BK deep, SPLIT (k split only where C has fewer tiles than SPLIT
+ * blocks an SM; 0: into slices that fill every block that fits), TMA (its stages filled by TMA where the operands
+ * allow), CLUSTERS (its slices then summed in clusters) */
+#define TB_CX_SHAPES(X)                                                                                             \
+    X(C_SIMT, 32, 32, 8, 0, 0, 0)   /* cx-simt, single */                                                          \
+    X(Z_SIMT, 32, 32, 8, 0, 0, 0)   /* cx-simt, double */                                                          \
+    X(Z_DMMA, 32, 32, 16, 2, 1, 1)  /* cx-dmma */                                                                  \
+    X(Z_NARROW, 64, 16, 16, 2, 1, 1)                                                                                \
+    X(Z_SPAN, 32, 80, 16, 2, 1, 0)                                                                                  \
+    X(Z_SPAN48, 32, 48, 16, 2, 1, 1)
 #define TB_SHAPE_ID(id, ...) TB_BLOCKED_##id,
 enum tb_blocked_shape { TB_BLOCKED_SHAPES(TB_SHAPE_ID) TB_BLOCKED_SHAPE_COUNT };
 #undef TB_SHAPE_ID
 #define TB_SHAPE_ID(id, ...) TB_DMMA_##id,
 enum tb_dmma_shape { TB_DMMA_SHAPES(TB_SHAPE_ID) TB_DMMA_SHAPE_COUNT };
+#undef TB_SHAPE_ID
+#define TB_SHAPE_ID(id, ...) TB_CX_##id,
+enum tb_cx_shape { TB_CX_SHAPES(TB_SHAPE_ID) TB_CX_SHAPE_COUNT };
 #undef TB_SHAPE_ID
 #define TB_DMMA_BK 16 /* dmma's tiles' depth along k */
 /* the tensor-core kernels (kernels/tc32.cu): tiles TC_BM x TC_BN (tf32: TC_TF32_BN), TC_BK deep */
@@ -50,6 +63,8 @@ typedef enum tb_family {
     TB_FAMILY_TC128, /* FP32 on the tensor cores wherever they can run p, else blocked */
     TB_FAMILY_TC32,  /* the same where they are also faster than blocked */
     TB_FAMILY_TF32,  /* TF32 on the tensor cores wherever they can run p, else blocked */
+    TB_FAMILY_CX_SIMT, /* complex products as complex numbers (kernels/cx.cu), on the FP32 or FP64 units */
+    TB_FAMILY_CX_DMMA, /* the same on the FP64 tensor cores */
     /* complex products as one real product (kernels/complex.cu), on blocked, tf32, tc32 and dmma; _HERE: op(A)'s
      * blocks always read in place */
     TB_FAMILY_C4M_BLOCKED,
@@ -68,7 +83,11 @@ typedef struct tb_device_facts {
     int sms;                                    /* streaming multiprocessors */
     int cc;                                     /* compute capability, 10 major + minor */
     int tma;                                    /* the driver's tensor-map encoder is there (tc32's TMA) */
+    int64_t l2_bytes;                           /* the L2 cache */
     int blocked_per_sm[TB_BLOCKED_SHAPE_COUNT]; /* blocks of each of blocked's tiles an SM holds at once */
+    int cx_tma;                                 /* cx's TMA kernels run here as built (Hopper code, the encoder) */
+    int cx_per_sm[TB_CX_SHAPE_COUNT];           /* blocks of each cx tile an SM holds (TMA's kernel where it has one) */
+    int cx_clusters[TB_CX_SHAPE_COUNT][9];      /* clusters of s blocks (2 to 8) of each that run at once (0: unknown) */
 } tb_device_facts;
 
 struct tb_decider;
@@ -81,7 +100,9 @@ struct tb_decider;
  * they do not (or where there is no workspace).  The complex families: direct, p computed as complex numbers
  * (cx-simt, cx-dmma) rather than as the real product; else a_here, op(A)'s blocks read in place by the real kernel
  * (no Ab made), b_here, op(B) read in place (where a_here: its op kept, else only an N op), b_pairs, a transposed
- * op(B) read as its real view (pairs) beside Ab.  decider: for the products a kernel composes. */
+ * op(B) read as its real view (pairs) beside Ab; where direct, the fields of cx below.  The cx families (and direct):
+ * shape (TB_CX_*) and slices of k, summed in clusters where clustered, else in the workspace.  decider: for the
+ * products a kernel composes. */
 typedef struct tb_recipe {
     int shape, transposed;
     int64_t slices, persist_depth;
@@ -92,6 +113,7 @@ typedef struct tb_recipe {
     int tensor;
     int64_t tc_slices;
     int direct, a_here, b_here, b_pairs;
+    int clustered;
     const struct tb_decider *decider;
 } tb_recipe;
 

@@ -40,7 +40,13 @@ void tb_kernel_facts(tb_device_facts *f)
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, d) == cudaSuccess)
         f->cc = 10 * major + minor;
     cudaGetLastError();
+    int l2 = 0;
+    f->l2_bytes = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, d) == cudaSuccess ? l2 : 0;
+    cudaGetLastError();
     f->tma = tb_tc32_ready();
     for (int s = 0; s < TB_BLOCKED_SHAPE_COUNT; s++)
         f->blocked_per_sm[s] = tb_blocked_per_sm(s);
+#if TB_COMPLEX_KERNELS
+    tb_cx_facts(f);
+#endif
 }

@@ -83,11 +83,10 @@ n=$(wc -l <"$work/switches")
 echo "PASS: $n compile-time switches in kernels/, none elsewhere"
 
 # launchers do not classify shapes: the arithmetic of the shape rules (kernels/recipe.h: waves, fill, slices) is
-# used in kernels/ only by the launchers whose choices have yet to move to lib/decide/recipes.c
-( cd "$srcdir" && grep -l 'tb_fill_slices\|tb_fill(\|tb_waves(' kernels/*.cu kernels/*.cuh ) |
-  grep -vx 'kernels/cx.cu' >"$work/classify" && fail "launchers that choose by shape (lib/decide/recipes.c's job)" \
-  "$work/classify"
-echo "PASS: launchers take their recipes (the shape rules' arithmetic in kernels/ only in cx.cu)"
+# not used in kernels/, whose launchers take the recipes lib/decide/recipes.c decides
+( cd "$srcdir" && grep -l 'tb_fill_slices\|tb_fill(\|tb_waves(' kernels/*.cu kernels/*.cuh ) >"$work/classify" &&
+  fail "launchers that choose by shape (lib/decide/recipes.c's job)" "$work/classify"
+echo "PASS: launchers take their recipes (no shape rule's arithmetic in kernels/)"
 
 # the objects: libtool's PIC ones of the library's layers and the GPU module's, "LAYER MODULE OBJECT"
 find "$builddir/base" "$builddir/kernels" "$builddir/lib" "$builddir/compat" -path '*/.libs/*' -name 'lib*_la-*.o' \

@@ -2,6 +2,7 @@
  * cases worked out by hand from the rule, an H100's 132 SMs unless a case says otherwise.  Run everywhere. */
 #include <config.h>
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "recipes.h"
@@ -240,6 +241,40 @@ START_TEST(complex_c)
 }
 END_TEST
 
+/* cx: with its TMA kernels, 4 blocks of each tile an SM, no cluster counts known (a plain wave then).  ZGEMM
+ * 1000 x 40 x 2000 on cx-dmma: 40 columns and op(A) (32 MB) past half the L2 (50 MiB): the 32 x 48 tile; its 32
+ * tiles fill 264 slots (two an SM) best in 8 slices 256 deep, which the clusters sum (at most 384 deep, no more
+ * rounds); op(B) not at 16 bytes: no TMA, so the 64 x 16 tile (32-column tiles would compute 64 columns against
+ * 48).  CGEMM 64^3 x 4096 on cx-simt: 4 tiles of 528 slots, k in 32 slices 128 deep, in the workspace. */
+START_TEST(complex_as_complex)
+{
+    tb_device_facts f = h100();
+    f.cx_tma = 1, f.l2_bytes = 50 << 20;
+    for (int i = 0; i < TB_CX_SHAPE_COUNT; i++)
+        f.cx_per_sm[i] = 4;
+    tb_kproblem p = shape(TB_TYPE_Z, 0, 0, 1000, 40, 2000);
+    p.a = (const void *)(uintptr_t)4096, p.b = (const void *)(uintptr_t)8192, p.lda = 1000, p.ldb = 2000;
+    tb_recipe r = decide(&f, TB_FAMILY_CX_DMMA, 0, p);
+    ck_assert_int_eq(r.shape, TB_CX_Z_SPAN48);
+    ck_assert_int_eq(r.slices, 8);
+    ck_assert_int_eq(r.clustered, 1);
+    text_is(TB_FAMILY_CX_DMMA, &r, "tile 32x48, k in 8 slices, summed in clusters");
+    p.b = (const void *)(uintptr_t)8200;
+    r = decide(&f, TB_FAMILY_CX_DMMA, 0, p);
+    ck_assert_int_eq(r.shape, TB_CX_Z_NARROW);
+    ck_assert_int_eq(r.clustered, 0);
+    r = decide(&f, TB_FAMILY_CX_SIMT, 0, shape(TB_TYPE_C, 0, 0, 64, 64, 4096));
+    ck_assert_int_eq(r.shape, TB_CX_C_SIMT);
+    ck_assert_int_eq(r.slices, 32);
+    ck_assert_int_eq(r.clustered, 0);
+    /* the 4M kernels' products as complex numbers carry cx's recipe */
+    r = decide(&f, TB_FAMILY_Z4M_DMMA, 0, shape(TB_TYPE_Z, 0, 0, 64, 64, 64));
+    ck_assert_int_eq(r.direct, 1);
+    ck_assert_int_eq(r.shape, TB_CX_Z_DMMA);
+    text_is(TB_FAMILY_Z4M_DMMA, &r, "as complex numbers: tile 32x32");
+}
+END_TEST
+
 /* The kernel that runs a problem: tc32 hands what it would run slower to blocked, tc128 keeps what its tensor cores
  * can run; off Hopper both hand everything to blocked; a kernel of no tensor-core family keeps everything. */
 START_TEST(kernel_for)
@@ -270,6 +305,6 @@ int main(void)
 {
     const TTest *const tests[] = { dmma_spreads_a_last_wave, dmma_keeps_many_waves_whole, dmma_splits_few_tiles,
                                    blocked_large, blocked_thin, blocked_small, tensor_cores, complex_z, complex_c,
-                                   kernel_for, NULL };
+                                   complex_as_complex, kernel_for, NULL };
     return tt_run_tests("kernel recipes", "recipes", tests, 0, CK_FORK);
 }

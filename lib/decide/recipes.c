@@ -22,7 +22,12 @@
  *   are read in place up to few_cols_n columns of C (op(A) N), few_cols_t (T or C; tc32: tc32_few_cols_t); dmma
  *   reads a transposed op(B) as pairs where op(A) has at most z_pairs_rows rows; ZGEMM's products of at most
  *   z_direct_flops real flops (8 m n k), or whose C has at most z_direct_side rows or columns, are computed as
- *   complex numbers (cx-dmma). */
+ *   complex numbers (cx-dmma).
+ * cx: slice, the shallowest slice of k; deep_slice: tiles that split k where C has fewer tiles than a wave also cut
+ *   it into slices at least this deep that fill every block that fits, and the wave slices are at least this deep;
+ *   cluster_depth: slices deeper than this sum in the workspace even where clusters could (but the wave slices);
+ *   l2_share: the 32 x 48 tiles where op(A) is past the L2 cache / l2_share (two partitions, each caching for its
+ *   SMs, so what every SM reads can be held twice). */
 static const struct tuning {
     int cc;
     struct {
@@ -43,12 +48,16 @@ static const struct tuning {
         double z_direct_flops;
         int64_t z_direct_side;
     } complex;
+    struct {
+        int64_t slice, deep_slice, cluster_depth, l2_share;
+    } cx;
 } tuning_rows[] = {
     { 90,
       { 32, 128, 512, 128, 32, 0.6, 0.8 },
       { 1024, 256, 256 },
       { 256, 256, 0.5, 0.07, 2.5e9, 0.75 },
-      { 320, 192, 3e5, 2e6, 1024, 192, 1024, 896, 1e9, 1024 } },
+      { 320, 192, 3e5, 2e6, 1024, 192, 1024, 896, 1e9, 1024 },
+      { 128, 256, 384, 2 } },
 };
 
 static const struct tuning *tuning_for(const tb_device_facts *f)
@@ -72,6 +81,14 @@ static const struct {
 } dmma_tile[] = {
 #define ROW(id, bm, bn, stages, minb, wm, wn) { bm, bn, minb },
     TB_DMMA_SHAPES(ROW)
+#undef ROW
+};
+
+static const struct {
+    int bm, bn, bk, split, tma, clusters;
+} cx_tile[] = {
+#define ROW(id, bm, bn, bk, split, tma, clusters) { bm, bn, bk, split, tma, clusters },
+    TB_CX_SHAPES(ROW)
 #undef ROW
 };
 
@@ -278,6 +295,121 @@ static void tc_recipe(tb_family family, int form, const tb_kproblem *p, const tb
     r->tensor = tc_can_run(p, f) && (family != TB_FAMILY_TC32 || tc32_faster(p, f, t, r->tc_slices));
 }
 
+/* ---- the complex products as complex numbers (kernels/cx.cu) ---- */
+
+/* whether cx's tile `shape` runs p on its TMA kernels: a tile that has them, a device where they run, both operands
+ * at 16 bytes (TMA's addresses), some k, and sizes its 32-bit coordinates (in parts) reach */
+static int cx_tma_runs(int shape, const tb_kproblem *p, const tb_device_facts *f)
+{
+    const int64_t most = (int64_t)1 << 30;
+    const uintptr_t esize = p->type == TB_TYPE_Z ? 16 : 8;
+    return cx_tile[shape].tma && f->cx_tma && (uintptr_t)p->a % esize == 0 && (uintptr_t)p->b % esize == 0 &&
+           p->k > 0 && p->m < most && p->n < most && p->k < most && p->lda < most && p->ldb < most;
+}
+
+/* the blocks of `shape` that run at once: plain (s = 1), or in clusters of s blocks (where the device says) */
+static int64_t cx_wave(int shape, int64_t s, const tb_device_facts *f)
+{
+    const int64_t plain = (int64_t)(f->cx_per_sm[shape] > 0 ? f->cx_per_sm[shape] : 1) * f->sms;
+    if (s < 2 || s > 8 || !f->cx_clusters[shape][s])
+        return plain;
+    return (int64_t)f->cx_clusters[shape][s] * s;
+}
+
+/* whether s slices, at most a portable cluster's blocks, are summed by the clusters of the slices of each tile
+ * (cx_cluster.cuh): the TMA kernels of a tile that does so; no workspace, no second launch */
+static int cx_cluster_sums(int shape, const tb_kproblem *p, const tb_device_facts *f, int64_t s)
+{
+    return s >= 2 && s <= 8 && cx_tile[shape].clusters && cx_tma_runs(shape, p, f);
+}
+
+/* where C's t tiles are more than a wave (w) and its last wave runs partly empty, the slices (up to a cluster's 8,
+ * each at least deep_slice deep) whose rounds take the least time, where that is at least an eighth less than
+ * unsplit (777 x 777 x 4096: 625 tiles of 528 slots, two rounds of all of k; in 3 slices, 4 rounds of 489 blocks,
+ * each a third deep); the clusters sum them at little cost */
+static int64_t cx_wave_slices(int shape, int64_t t, int64_t w, int64_t k, const tb_device_facts *f,
+                              const struct tuning *tu)
+{
+    const int64_t bk = cx_tile[shape].bk, kt = (k + bk - 1) / bk;
+    int64_t best = 1, least = tb_waves(t, w) * kt;
+    const int64_t most = least * 7 / 8;
+    for (int64_t s = 2; s <= 8 && k / s >= tu->cx.deep_slice; s++) {
+        const int64_t cost = tb_waves(t * s, cx_wave(shape, s, f)) * ((kt + s - 1) / s);
+        if (cost < least && cost <= most)
+            best = s, least = cost;
+    }
+    return best;
+}
+
+/* The slices of k: without SPLIT, slices that fill every block that fits; with it, the more of deep slices that
+ * fill those where C has fewer tiles, and, where C has fewer tiles than SPLIT blocks an SM, slices that fill those;
+ * where C's tiles are more than a wave and clusters can sum slices, the wave slices.  Clustered: the wave slices,
+ * and slices at most cluster_depth deep that take no more rounds in clusters; where the slices do not fit the
+ * clusters' rounds, a quarter fewer at most that do (slices up to a third deeper cost less than the workspace's
+ * second launch: bench/RESULTS.md). */
+static void cx_slices(int shape, const tb_kproblem *p, const tb_device_facts *f, tb_recipe *r)
+{
+    const struct tuning *tu = tuning_for(f);
+    const int bk = cx_tile[shape].bk, split = cx_tile[shape].split;
+    const int64_t t = tiles(p, cx_tile[shape].bm, cx_tile[shape].bn), w = cx_wave(shape, 1, f);
+    int64_t s = 1;
+    if (!split) {
+        s = tb_fill_slices(t, w, p->k, bk, tu->cx.slice);
+    } else {
+        const int64_t most = (int64_t)split * f->sms, slots = w < most ? w : most;
+        if (t < w)
+            s = tb_fill_slices(t, w, p->k, bk, tu->cx.deep_slice);
+        if (t < slots) {
+            const int64_t near = tb_fill_slices(t, slots, p->k, bk, tu->cx.slice);
+            s = near > s ? near : s;
+        }
+    }
+    int wave = 0;
+    if (s == 1 && cx_cluster_sums(shape, p, f, 2))
+        s = cx_wave_slices(shape, t, w, p->k, f, tu), wave = s > 1;
+    const int64_t depth = tb_slice_depth(p->k, bk, &s), s0 = s;
+#define IN_CLUSTERS(n, d)                                                                                          \
+    (cx_cluster_sums(shape, p, f, n) && (d) <= tu->cx.cluster_depth &&                                              \
+     tb_waves(t * (n), cx_wave(shape, n, f)) <= tb_waves(t * s0, w))
+    int summed = wave ? cx_cluster_sums(shape, p, f, s) : IN_CLUSTERS(s, depth);
+    for (int64_t n = s - 1; !summed && 4 * n >= 3 * s0; n--) {
+        int64_t got = n;
+        const int64_t d = tb_slice_depth(p->k, bk, &got);
+        if (got == n && IN_CLUSTERS(n, d))
+            s = n, summed = 1;
+    }
+#undef IN_CLUSTERS
+    r->shape = shape, r->slices = s, r->clustered = summed;
+}
+
+/* cx-dmma's tile for p: 32 x 80 where C has 65 to 80 columns and the TMA kernels run (op(A)'s panel read once
+ * instead of by three 32-column tiles or five 16-column ones: the thin products are bound by L2's bytes about as
+ * much as by the tensor pipe); 32 x 48 where C has 33 to 48 columns and op(A) is past a share of the L2 cache (read
+ * from memory once instead of by each of three 64 x 16 tiles; where it stays in L2 those were faster); 64 x 16
+ * where 32-column tiles would compute more than an eighth more columns than C has in 16-column ones; else
+ * 32 x 32 (doc/NOTES.md, bench/RESULTS.md) */
+static int cx_dmma_shape(const tb_kproblem *p, const tb_device_facts *f)
+{
+    const struct tuning *tu = tuning_for(f);
+    if (p->n > 64 && p->n <= cx_tile[TB_CX_Z_SPAN].bn && cx_tma_runs(TB_CX_Z_SPAN, p, f))
+        return TB_CX_Z_SPAN;
+    const double a_bytes = (double)p->m * (double)p->k * 16.0, l2 = (double)(f->l2_bytes > 0 ? f->l2_bytes : 50 << 20);
+    if (p->n > 32 && p->n <= cx_tile[TB_CX_Z_SPAN48].bn && a_bytes * (double)tu->cx.l2_share > l2 &&
+        cx_tma_runs(TB_CX_Z_SPAN48, p, f))
+        return TB_CX_Z_SPAN48;
+    const int64_t wide_bn = cx_tile[TB_CX_Z_DMMA].bn, slim_bn = cx_tile[TB_CX_Z_NARROW].bn;
+    const int64_t wide = (p->n + wide_bn - 1) / wide_bn * wide_bn, slim = (p->n + slim_bn - 1) / slim_bn * slim_bn;
+    return 8 * wide > 9 * slim ? TB_CX_Z_NARROW : TB_CX_Z_DMMA;
+}
+
+static void cx_recipe(tb_family family, const tb_kproblem *p, const tb_device_facts *f, tb_recipe *r)
+{
+    const int shape = family == TB_FAMILY_CX_DMMA     ? cx_dmma_shape(p, f)
+                      : p->type == TB_TYPE_Z ? TB_CX_Z_SIMT
+                                                      : TB_CX_C_SIMT;
+    cx_slices(shape, p, f, r);
+}
+
 /* ---- the complex products as one real product (kernels/complex.cu) ---- */
 
 /* What each complex family's real kernel can read in place (facts of its launchers) and which rules decide it:
@@ -330,8 +462,10 @@ static void four_m_recipe(const struct four_m *k, const tb_kproblem *p, const tb
     tb_kproblem q = *p;
     q.type = z ? TB_TYPE_D : TB_TYPE_S, q.m = 2 * p->m, q.k = 2 * p->k, q.transb = 0;
     r->direct = four_m_rule(k->direct, &q, f, t);
-    if (r->direct)
+    if (r->direct) {
+        cx_recipe(z ? TB_FAMILY_CX_DMMA : TB_FAMILY_CX_SIMT, p, f, r);
         return;
+    }
     const int here_all = four_m_rule(k->here_all, &q, f, t);
     const int64_t few = !p->transa                           ? t->complex.few_cols_n
                         : k->family == TB_FAMILY_C4M_TC32 ? t->complex.tc32_few_cols_t
@@ -352,6 +486,8 @@ void tb_decide_recipe(const tb_decider *d, tb_family family, int form, const tb_
     case TB_FAMILY_TC128:
     case TB_FAMILY_TC32:
     case TB_FAMILY_TF32: tc_recipe(family, form, p, d->dev, r); break;
+    case TB_FAMILY_CX_SIMT:
+    case TB_FAMILY_CX_DMMA: cx_recipe(family, p, d->dev, r); break;
     case TB_FAMILY_NONE: break;
     default:
         for (size_t i = 0; i < sizeof four_m_rows / sizeof four_m_rows[0]; i++)
@@ -376,11 +512,11 @@ int tb_decide_kernel(int kernel, const tb_kproblem *p, const tb_decider *d)
     return kernel;
 }
 
-/* "tile BMxBN" of a shape of blocked (dmma: 0) and ", k in S slices" where split */
-static int tile_text(int dmma, int shape, int64_t slices, char *buf, size_t size)
+/* "tile BMxBN" of a shape of blocked (which 0), dmma (1) or cx (2) and ", k in S slices" where split */
+static int tile_text(int which, int shape, int64_t slices, char *buf, size_t size)
 {
-    const int bm = dmma ? dmma_tile[shape].bm : blocked_tile[shape].bm;
-    const int bn = dmma ? dmma_tile[shape].bn : blocked_tile[shape].bn;
+    const int bm = which == 2 ? cx_tile[shape].bm : which ? dmma_tile[shape].bm : blocked_tile[shape].bm;
+    const int bn = which == 2 ? cx_tile[shape].bn : which ? dmma_tile[shape].bn : blocked_tile[shape].bn;
     return slices > 1 ? snprintf(buf, size, "tile %dx%d, k in %lld slices", bm, bn, (long long)slices)
                       : snprintf(buf, size, "tile %dx%d", bm, bn);
 }
@@ -419,10 +555,18 @@ void tb_recipe_text(tb_family family, const tb_recipe *r, char *buf, size_t size
                 tile_text(0, r->shape, r->slices, buf + n, size - n);
         }
         break;
+    case TB_FAMILY_CX_SIMT:
+    case TB_FAMILY_CX_DMMA:
+        n = tile_text(2, r->shape, r->slices, buf, size);
+        if (r->clustered && n >= 0 && (size_t)n < size)
+            snprintf(buf + n, size - n, ", summed in clusters");
+        break;
     default:
-        if (r->direct)
-            snprintf(buf, size, "as complex numbers");
-        else
+        if (r->direct) {
+            n = snprintf(buf, size, "as complex numbers: ");
+            if (n >= 0 && (size_t)n < size)
+                tb_recipe_text(TB_FAMILY_CX_SIMT, r, buf + n, size - n);
+        } else
             snprintf(buf, size, "as a real product: op(A) %s, op(B) %s", r->a_here ? "in place" : "as Ab",
                      r->b_here ? "in place" : r->b_pairs ? "as pairs" : "as B2");
     }
