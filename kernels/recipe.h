@@ -83,7 +83,7 @@ typedef struct tb_device_facts {
     int sms;                                    /* streaming multiprocessors */
     int cc;                                     /* compute capability, 10 major + minor */
     int tma;                                    /* the driver's tensor-map encoder is there (tc32's TMA) */
-    int64_t l2_bytes;                           /* the L2 cache */
+    int64_t l2_bytes;                           /* the L2 cache (-1: CUDA cannot say) */
     int blocked_per_sm[TB_BLOCKED_SHAPE_COUNT]; /* blocks of each of blocked's tiles an SM holds at once */
     int cx_tma;                                 /* cx's TMA kernels run here as built (Hopper code, the encoder) */
     int cx_per_sm[TB_CX_SHAPE_COUNT];           /* blocks of each cx tile an SM holds (TMA's kernel where it has one) */

@@ -41,7 +41,7 @@ void tb_kernel_facts(tb_device_facts *f)
         f->cc = 10 * major + minor;
     cudaGetLastError();
     int l2 = 0;
-    f->l2_bytes = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, d) == cudaSuccess ? l2 : 0;
+    f->l2_bytes = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, d) == cudaSuccess ? l2 : -1;
     cudaGetLastError();
     f->tma = tb_tc32_ready();
     for (int s = 0; s < TB_BLOCKED_SHAPE_COUNT; s++)

@@ -107,7 +107,8 @@ static int gpu_or_rest(const tb_call *g, const tb_spread *sp, tb_call_record *r)
         if (tb_config_get()->verbose >= 2 && res.blocks > 0) {
             int64_t i0, rows, j0, cols;
             tb_pipeline_tile(&res.block[0].plan, res.block[0].p.m, res.block[0].p.n, 0, &i0, &rows, &j0, &cols);
-            const tb_kproblem tile = tb_kproblem_block(&res.block[0].p, i0, rows, j0, cols);
+            tb_kproblem tile = tb_kproblem_block(&res.block[0].p, i0, rows, j0, cols);
+            tile.a = tile.b = tile.c = NULL; /* staged in device buffers, aligned as those are */
             tb_gpu_describe(res.block[0].device, r->kernel, &tile, r->recipe, sizeof r->recipe);
         }
         return 0;

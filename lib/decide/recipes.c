@@ -393,7 +393,7 @@ static int cx_dmma_shape(const tb_kproblem *p, const tb_device_facts *f)
     const struct tuning *tu = tuning_for(f);
     if (p->n > 64 && p->n <= cx_tile[TB_CX_Z_SPAN].bn && cx_tma_runs(TB_CX_Z_SPAN, p, f))
         return TB_CX_Z_SPAN;
-    const double a_bytes = (double)p->m * (double)p->k * 16.0, l2 = (double)(f->l2_bytes > 0 ? f->l2_bytes : 50 << 20);
+    const double a_bytes = (double)p->m * (double)p->k * 16.0, l2 = (double)(f->l2_bytes >= 0 ? f->l2_bytes : 50 << 20);
     if (p->n > 32 && p->n <= cx_tile[TB_CX_Z_SPAN48].bn && a_bytes * (double)tu->cx.l2_share > l2 &&
         cx_tma_runs(TB_CX_Z_SPAN48, p, f))
         return TB_CX_Z_SPAN48;
@@ -568,6 +568,6 @@ void tb_recipe_text(tb_family family, const tb_recipe *r, char *buf, size_t size
                 tb_recipe_text(TB_FAMILY_CX_SIMT, r, buf + n, size - n);
         } else
             snprintf(buf, size, "as a real product: op(A) %s, op(B) %s", r->a_here ? "in place" : "as Ab",
-                     r->b_here ? "in place" : r->b_pairs ? "as pairs" : "as B2");
+                     r->b_here ? "in place" : r->b_pairs || r->a_here ? "as pairs" : "as B2");
     }
 }
