@@ -111,6 +111,9 @@ awk '$5 ~ /^(tb_cost_(predict|predict_cpu|kernel|link)|tb_spread_(plan|predict)|
 # and the kernels' recipes are asked for by the GPU side's launches alone (lib/gpu/cuda_ops.c)
 awk '$5 ~ /^tb_decide_(recipe|kernel)$/ && $1 != "decide" && $2 != "cuda_ops"' "$work/calls" >"$work/recipes"
 [ ! -s "$work/recipes" ] || fail "recipes decided outside lib/decide/ and the launches" "$work/recipes"
+# the GPU side reads no configuration: lib/gpu/gpu.c, the library's loader, tells it (tb_gpu_settings)
+awk '$5 ~ /^tb_config_/ && $1 == "gpu" && $2 != "gpu"' "$work/calls" >"$work/configured"
+[ ! -s "$work/configured" ] || fail "the GPU side reading the configuration itself" "$work/configured"
 awk '{ print $2, $4 }' "$work/calls" | sort -u >"$work/medges"
 circle "$work/medges" >"$work/mcircle"
 if [ -s "$work/mcircle" ]; then

@@ -11,7 +11,6 @@
 #include <cuda_runtime_api.h>
 #include "cuda_gpu.h"
 #include "cuda_ops.h"
-#include "env.h"
 #include "gpu.h"
 #include "gpu_module.h"
 #include "hostcopy.h"
@@ -123,7 +122,7 @@ static void after_fork_in_child(void)
 static void gpu_init(void)
 {
     int count = 0;
-    tb_fault fault = tb_config_get()->fault;
+    const tb_fault fault = tb_cuda_settings()->fault;
     if (fault == TB_FAULT_NODRIVER || fault == TB_FAULT_NODEVICE) { /* simulated: CUDA is not touched */
         disable(fault == TB_FAULT_NODRIVER ? "no usable CUDA device (simulated: TILEBLAS_FAULT=nodriver)"
                                            : "no usable CUDA device (simulated: TILEBLAS_FAULT=nodevice)",
@@ -347,4 +346,5 @@ const tb_gpu_module tb_cuda_gpu = {
     .devices = devices,
     .take_moved = tb_cuda_take_moved,
     .describe = tb_cuda_describe,
+    .configure = tb_cuda_configure,
 };

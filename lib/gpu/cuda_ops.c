@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
-#include "env.h"
+#include "hostcopy.h"
 #include "kernels.h"
 #include "recipes.h"
 
@@ -90,10 +90,22 @@ static __thread struct {
 } fault;
 static _Atomic long fault_calls;
 
+static tb_gpu_settings settings;
+
+void tb_cuda_configure(const tb_gpu_settings *s)
+{
+    settings = *s;
+    tb_copy_threads_told(s->copy_threads, s->say);
+}
+
+const tb_gpu_settings *tb_cuda_settings(void)
+{
+    return &settings;
+}
+
 void tb_cuda_fault_call(void)
 {
-    const tb_config *cfg = tb_config_get();
-    fault.kind = cfg->fault, fault.n = cfg->fault_n, fault.ops = 0, fault.fired = 0;
+    fault.kind = settings.fault, fault.n = settings.fault_n, fault.ops = 0, fault.fired = 0;
     fault.calls = fault.kind == TB_FAULT_LOST ? atomic_fetch_add(&fault_calls, 1) + 1 : 0;
 }
 

@@ -8,6 +8,7 @@
 #define TB_CUDA_OPS_H
 
 #include <stddef.h>
+#include "gpu.h"
 #include "kernels.h"
 #include "pipeline.h"
 #include "spread.h"
@@ -49,6 +50,11 @@ TB_HIDDEN size_t tb_cuda_cached_bytes(int device);
 
 /* Give every cached buffer of the device back to CUDA (after running out of memory). */
 TB_HIDDEN void tb_cuda_trim(int device);
+
+/* What the library told the module of its configuration (tb_gpu_module's configure); zeros (the defaults) until
+ * then */
+TB_HIDDEN void tb_cuda_configure(const tb_gpu_settings *s);
+TB_HIDDEN const tb_gpu_settings *tb_cuda_settings(void);
 
 /* TILEBLAS_FAULT (lib/config/env.h): tb_cuda_fault_call() at the start of each GPU call; tb_cuda_fault(op) is the
  * cudaError_t that the simulated fault gives an operation of kind op, or 0; tb_cuda_fault_fired() says whether

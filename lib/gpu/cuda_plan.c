@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 #include "cuda_gpu.h"
 #include "cuda_ops.h"
-#include "env.h"
 #include "kernels.h"
 
 /* The device memory a call may use on `device` (the current one): what is free (plus what our cache holds) less a
@@ -19,7 +18,7 @@ static size_t budget(int device)
     }
     size_t have = free_bytes + tb_cuda_cached_bytes(device), margin = total / 16 + ((size_t)256 << 20);
     size_t b = have > margin ? have - margin : 0;
-    double cap = tb_config_get()->gpu_memory;
+    const double cap = tb_cuda_settings()->memory_cap;
     return cap > 0 && cap < (double)b ? (size_t)cap : b;
 }
 

@@ -3,14 +3,13 @@
 #include <config.h>
 #include <stdlib.h>
 #include "cuda_gpu.h"
-#include "env.h"
 #include "spread_run.h"
 #include "util.h"
 
 int tb_cuda_choose_devices(int count, int *devices)
 {
     static _Atomic int warned;
-    const tb_config *cfg = tb_config_get();
+    const tb_gpu_settings *cfg = tb_cuda_settings();
     int used = 0;
     if (cfg->devices == TB_ALL_DEVICES) {
         for (int d = 0; d < count && d < TB_MAX_DEVICES; d++)

@@ -71,7 +71,7 @@ static const tb_gpu_module *find(void)
     if (!h)
         return NULL;
     tb_gpu_module_entry entry = (tb_gpu_module_entry)dlsym(h, TB_GPU_MODULE_ENTRY);
-    const tb_gpu_module *m = entry ? entry(tb_config_get()) : NULL;
+    const tb_gpu_module *m = entry ? entry() : NULL;
     if (m && !strcmp(m->version, PACKAGE_VERSION))
         return m;
     snprintf(gpu.why_not, sizeof gpu.why_not, "the GPU module is not tileblas " PACKAGE_VERSION "'s");
@@ -79,9 +79,22 @@ static const tb_gpu_module *find(void)
     return NULL;
 }
 
+/* What the GPU side is told of the configuration */
+static void configure(const tb_gpu_module *m)
+{
+    const tb_config *cfg = tb_config_get();
+    tb_gpu_settings s = { .fault = cfg->fault, .fault_n = cfg->fault_n, .memory_cap = cfg->gpu_memory,
+                          .copy_threads = cfg->copy_threads, .say = cfg->verbose >= 1, .devices = cfg->devices };
+    memcpy(s.device_list, cfg->device_list, sizeof s.device_list);
+    m->configure(&s);
+}
+
 static void load(void)
 {
-    atomic_store(&gpu.m, find());
+    const tb_gpu_module *m = find();
+    if (m)
+        configure(m);
+    atomic_store(&gpu.m, m);
     atomic_store(&gpu.tried, 1);
 }
 

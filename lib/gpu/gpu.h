@@ -4,6 +4,7 @@
 #define TB_GPU_H
 
 #include "devptr.h"
+#include "env.h"
 #include "call.h"
 #include "pipeline.h"
 #include "plan.h"
@@ -28,6 +29,18 @@ TB_HIDDEN int tb_gpu_state(const char **text);
  * spread.h): each block's problem (a part of the call's, tb_kproblem_block), its plan, and how many of its tiles (in
  * the plan's order, tb_pipeline_tile) were written, complete and right; the rest of the block is untouched.  A
  * block that failed before it had a plan has done 0 and a plan of one tile. */
+/* What the GPU side is told of the configuration (lib/config) when it is loaded, by lib/gpu/gpu.c; it reads nothing
+ * else of it */
+typedef struct tb_gpu_settings {
+    tb_fault fault; /* TILEBLAS_FAULT: simulated failures */
+    long fault_n;
+    double memory_cap;                  /* TILEBLAS_GPU_MEMORY: most device bytes a call uses; 0: no cap */
+    int copy_threads;                   /* TILEBLAS_COPY_THREADS; 0: the online CPUs */
+    int say;                            /* TILEBLAS_VERBOSE >= 1: say what is done without (threads refused) */
+    int devices;                        /* TILEBLAS_DEVICES: as many of device_list (0: the first visible device; */
+    int device_list[TB_MAX_DEVICES];    /* TB_ALL_DEVICES: every visible one), CUDA's numbers */
+} tb_gpu_settings;
+
 typedef struct tb_gpu_result {
     int blocks;
     struct {

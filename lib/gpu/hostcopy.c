@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "env.h"
+#include "env.h" /* TB_MAX_COPY_THREADS */
 #include "hostcopy.h"
 #include "util.h"
 #if defined(__SSE2__)
@@ -213,16 +213,21 @@ static void after_fork_in_child(void)
         atomic_store(&pool.jobs[i].state, FREE), atomic_store(&pool.jobs[i].users, 0);
 }
 
-static _Atomic int spread_devices = 1;
+static _Atomic int spread_devices = 1, wanted_threads, say_refused;
 
 void tb_copy_threads_for_devices(int devices)
 {
     atomic_store(&spread_devices, devices < 1 ? 1 : devices);
 }
 
+void tb_copy_threads_told(int threads, int say)
+{
+    atomic_store(&wanted_threads, threads), atomic_store(&say_refused, say);
+}
+
 int tb_copy_threads(void)
 {
-    int n = tb_config_get()->copy_threads;
+    const int n = atomic_load(&wanted_threads);
     if (n > 0)
         return n;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN), most = 16L * atomic_load(&spread_devices);
@@ -267,7 +272,7 @@ static int start_workers(void)
     }
     pthread_attr_destroy(&small);
     pthread_attr_destroy(&plain);
-    if (pool.workers < want && tb_config_get()->verbose)
+    if (pool.workers < want && atomic_load(&say_refused))
         tb_msg("%d of %d staging copy threads started (%s): the copies between host memory and the GPU are slower",
                pool.workers + 1, want + 1, strerror(err));
     const int n = pool.workers;

@@ -39,6 +39,10 @@ TB_HIDDEN int tb_copy_threads(void);
 /* The devices the calls may spread over (1 unless said), for tb_copy_threads: said before the first copy. */
 TB_HIDDEN void tb_copy_threads_for_devices(int devices);
 
+/* TILEBLAS_COPY_THREADS (0, the default: as above) and whether to say when the system refuses threads
+ * (TILEBLAS_VERBOSE), told by the GPU side before the first copy. */
+TB_HIDDEN void tb_copy_threads_told(int threads, int say);
+
 /* Threads started besides the caller: 0 before the first copy large enough to share out, else at most
  * tb_copy_threads() - 1 (fewer where the system refused some). */
 TB_HIDDEN int tb_copy_workers(void);
