@@ -1,6 +1,7 @@
 /* The GPU path: every kernel of the table x type it computes x entry point x transpose x shape x scalar set,
  * within the bound of doc/TESTING.md against OpenBLAS, and really on the GPU.  Skips (77) when no device is
- * usable.  Built as two programs, run side by side (TT_GPU_PART; -1: all): the real types, the complex types. */
+ * usable.  Built as three programs, run side by side (TT_GPU_PART; -1: all): the real types on the even-numbered
+ * kernels of the table, the complex types, the real types on the odd-numbered kernels with the rest. */
 #include <check.h>
 #include "suite.h"
 #include <stdio.h>
@@ -11,10 +12,16 @@
 #ifndef TT_GPU_PART
 #define TT_GPU_PART -1
 #endif
-enum { PART_REAL, PART_COMPLEX };
+enum { PART_REAL, PART_COMPLEX, PART_REAL_ODD };
 static int in_part(int part)
 {
     return TT_GPU_PART < 0 || TT_GPU_PART == part;
+}
+
+/* whether this program runs the real types on the kernel numbered `kernel` */
+static int real_kernel_here(int kernel)
+{
+    return TT_GPU_PART < 0 || TT_GPU_PART == (kernel % 2 ? PART_REAL_ODD : PART_REAL);
 }
 
 /* kernel forced on the GPU path, or NULL when it does not compute the type of BLAS prefix `type` (or is not among
@@ -34,7 +41,7 @@ static const char *use_kernel(int i, tt_case *c)
 {
     tt_combo(i % TT_COMBOS, c);
     c->dp = i / TT_COMBOS % 2;
-    return force(i / (2 * TT_COMBOS), c->dp ? 'd' : 's');
+    return real_kernel_here(i / (2 * TT_COMBOS)) ? force(i / (2 * TT_COMBOS), c->dp ? 'd' : 's') : NULL;
 }
 
 /* the complex types: loop index -> kernel, type (c or z) and op pair, each of the 9 in one of the three entry
@@ -272,9 +279,11 @@ int main(void)
     Suite *s = suite_create("gpu path");
     TCase *tc = tcase_create("vs OpenBLAS");
     tcase_set_timeout(tc, 600);
-    if (in_part(PART_REAL)) {
+    if (in_part(PART_REAL) || in_part(PART_REAL_ODD)) {
         tcase_add_loop_test(tc, grid, 0, kernels * 2 * TT_COMBOS);
         tcase_add_loop_test(tc, large, 0, kernels * 2 * TT_COMBOS);
+    }
+    if (in_part(PART_REAL_ODD)) {
         tcase_add_loop_test(tc, odd_pointers, 0, 2 * TT_COMBOS);
         tcase_add_loop_test(tc, prepared, 0, 3 * 4);
         tcase_add_loop_test(tc, far, 0, 2);
