@@ -9,14 +9,18 @@
 #ifndef TB_ENTRIES_H
 #define TB_ENTRIES_H
 
-/* One type's six names (T: S, D, C or Z; t: its prefix, s, d, c or z): CBLAS and Fortran, plain, 64_ and scipy_ */
+/* One type's eight names (T: S, D, C or Z; t: its prefix, s, d, c or z): CBLAS and Fortran, plain, 64_, and the
+ * scipy_ names of the scipy-openblas libraries of numpy's and scipy's wheels, with 64-bit integers (scipy_..64_) and
+ * with 32-bit ones (scipy_cblas_dgemm, scipy_dgemm_: the BLAS beneath's width, which is 32 bits there) */
 #define TB_TYPE_ENTRIES(X, T, t)                                                                                    \
     X(CBLAS_##T##GEMM, cblas_##t##gemm, CBLAS, BLAS, T, GEMM, "libopenblas.so.0")                                   \
     X(T##GEMM, t##gemm_, F77, BLAS, T, GEMM, "libopenblas.so.0")                                                    \
     X(CBLAS_##T##GEMM64, cblas_##t##gemm64_, CBLAS, 64, T, GEMM, "libopenblas64_.so.0")                             \
     X(T##GEMM64, t##gemm_64_, F77, 64, T, GEMM, "libopenblas64_.so.0")                                              \
     X(SCIPY_CBLAS_##T##GEMM64, scipy_cblas_##t##gemm64_, CBLAS, 64, T, GEMM, NULL)                                  \
-    X(SCIPY_##T##GEMM64, scipy_##t##gemm_64_, F77, 64, T, GEMM, NULL)
+    X(SCIPY_##T##GEMM64, scipy_##t##gemm_64_, F77, 64, T, GEMM, NULL)                                               \
+    X(SCIPY_CBLAS_##T##GEMM, scipy_cblas_##t##gemm, CBLAS, BLAS, T, GEMM, NULL)                                     \
+    X(SCIPY_##T##GEMM, scipy_##t##gemm_, F77, BLAS, T, GEMM, NULL)
 
 #define TB_ENTRY_LIST(X)                                                                                            \
     TB_TYPE_ENTRIES(X, S, s) TB_TYPE_ENTRIES(X, D, d) TB_TYPE_ENTRIES(X, C, c) TB_TYPE_ENTRIES(X, Z, z)

@@ -3,9 +3,9 @@
  *
  * The library exports the BLAS entry points cblas_sgemm, sgemm_ and sgemm, their ILP64 names (64-bit integers:
  * cblas_sgemm64_ and sgemm_64_ as OpenBLAS built with SYMBOLSUFFIX=64_ names them, scipy_cblas_sgemm64_ and
- * scipy_sgemm_64_ as the scipy-openblas64 library of numpy and scipy wheels does), and the same for dgemm
- * (cblas_dgemm, dgemm_, dgemm, cblas_dgemm64_, dgemm_64_, scipy_cblas_dgemm64_, scipy_dgemm_64_); programs call those as they
- * would call any BLAS.  It has no error handler of its own: invalid calls go to the BLAS beneath unchanged.  This header adds the tileblas_*
+ * scipy_sgemm_64_ as the scipy-openblas64 library of numpy's wheels does), scipy's 32-bit scipy_cblas_sgemm and
+ * scipy_sgemm_ (the scipy-openblas library of scipy's wheels), and the same for dgemm, cgemm and zgemm; programs
+ * call those as they would call any BLAS.  It has no error handler of its own: invalid calls go to the BLAS beneath unchanged.  This header adds the tileblas_*
  * functions: version, per-thread forcing of the path and kernel (for tests and benchmarks), and statistics.
  */
 #ifndef TILEBLAS_H
@@ -106,7 +106,22 @@ TILEBLAS_F77_XGEMM(cgemm_64_, int64_t);
 TILEBLAS_F77_XGEMM(zgemm_64_, int64_t);
 TILEBLAS_F77_XGEMM(scipy_cgemm_64_, int64_t);
 TILEBLAS_F77_XGEMM(scipy_zgemm_64_, int64_t);
+/* scipy's own names, with 32-bit integers (the scipy-openblas library of scipy's wheels) */
+TILEBLAS_F77_XGEMM(scipy_cgemm_, int);
+TILEBLAS_F77_XGEMM(scipy_zgemm_, int);
+TILEBLAS_F77_XGEMM(scipy_sgemm_, int);
+TILEBLAS_F77_XGEMM(scipy_dgemm_, int);
 #undef TILEBLAS_F77_XGEMM
+#define TILEBLAS_CBLAS_XGEMM32(name)                                                                                \
+    void name(int Order, int TransA, int TransB, int M, int N, int K, const void *alpha, const void *A, int lda,    \
+              const void *B, int ldb, const void *beta, void *C, int ldc)
+TILEBLAS_CBLAS_XGEMM32(scipy_cblas_cgemm);
+TILEBLAS_CBLAS_XGEMM32(scipy_cblas_zgemm);
+#undef TILEBLAS_CBLAS_XGEMM32
+void scipy_cblas_sgemm(int Order, int TransA, int TransB, int M, int N, int K, float alpha, const float *A, int lda,
+                       const float *B, int ldb, float beta, float *C, int ldc);
+void scipy_cblas_dgemm(int Order, int TransA, int TransB, int M, int N, int K, double alpha, const double *A,
+                       int lda, const double *B, int ldb, double beta, double *C, int ldc);
 #define TILEBLAS_CBLAS_XGEMM64(name)                                                                                \
     void name(int Order, int TransA, int TransB, int64_t M, int64_t N, int64_t K, const void *alpha, const void *A, \
               int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)

@@ -31,21 +31,7 @@ with() {
     fail "$py $dtype: CPU path: tileblas did not see the $products products" "$work/cpu.err"
   echo "PASS: $py $dtype: CPU path: $products products through tileblas's ${names% }, byte for byte numpy's own results"
 
-  LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 "$py" "$check" "$seed" "$dtype" >"$work/auto" 2>"$work/auto.err" ||
-    fail "$py $dtype: under tileblas, auto mode" "$work/auto" "$work/auto.err"
-  set -- $(gemm_calls $t "$work/auto.err")
-  [ "${1:-}" = "$products" ] || fail "$py $dtype: auto mode: $products products, tileblas saw ${1:-none}" "$work/auto.err"
-  echo "PASS: $py $dtype: auto mode: $products products, ${2:-0} of them on the GPU, within the bound: $(cat "$work/auto")"
-
-  if grep -q '^tileblas:  GPU: none usable' "$work/auto.err"; then
-    echo "SKIP: $py $dtype: GPU path (no usable GPU)"
-  else
-    LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=gpu "$py" "$check" "$seed" "$dtype" >"$work/gpu" 2>"$work/gpu.err" ||
-      fail "$py $dtype: under tileblas, GPU path" "$work/gpu" "$work/gpu.err"
-    [ "$(gemm_calls $t "$work/gpu.err")" = "$products $products" ] ||
-      fail "$py $dtype: GPU path: not all $products on the GPU" "$work/gpu.err"
-    echo "PASS: $py $dtype: GPU path: $products products on the GPU, within the bound: $(cat "$work/gpu")"
-  fi
+  auto_then_gpu "gemm_calls $t" "$py $dtype" "$products" "$py" "$check" "$seed" "$dtype"
 }
 
 tested=

@@ -14,15 +14,11 @@ import hashlib
 import sys
 
 import numpy as np
+from precision import bound_factor, precision
 
 seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 dtype = np.dtype(sys.argv[2] if len(sys.argv) > 2 else "float32")
-single = dtype in (np.float32, np.complex64)
-if dtype.kind == "c":
-    wide = np.complex128 if single else np.clongdouble
-else:
-    wide = np.float64 if single else np.longdouble
-u = 2.0**-24 if single else 2.0**-53
+single, wide, u = precision(dtype)
 rng = np.random.default_rng(seed)
 digest = hashlib.sha256()
 products = 0
@@ -38,7 +34,7 @@ def check(c, a, b):
     aw, bw = a[rows].astype(wide), b.astype(wide)
     want = aw @ bw
     k = a.shape[-1]
-    factor = 2.0 * np.sqrt(2.0) * (2 * k + 2) if dtype.kind == "c" else 2.0 * (k + 2)
+    factor = bound_factor(dtype, k)
     bound = factor * u * (np.abs(aw) @ np.abs(bw))
     got = c[rows].astype(wide)
     err = np.abs(got - want)

@@ -256,15 +256,14 @@ const char *tb_cpu_blas_name(tb_entry_id entry, int n)
  * with tileblas that defines one then exports it, as it would for the BLAS it stands for, and dlsym finds it. */
 typedef void xerbla_fn(const char *name, const void *info, size_t len);
 extern xerbla_fn xerbla_ __attribute__((weak)), xerbla_64_ __attribute__((weak)),
-    scipy_xerbla_64_ __attribute__((weak));
-TB_HIDDEN xerbla_fn *const tb_xerbla_refs[] = { xerbla_, xerbla_64_, scipy_xerbla_64_ };
+    scipy_xerbla_64_ __attribute__((weak)), scipy_xerbla_ __attribute__((weak));
+TB_HIDDEN xerbla_fn *const tb_xerbla_refs[] = { xerbla_, xerbla_64_, scipy_xerbla_64_, scipy_xerbla_ };
 
 void tb_cpu_report_invalid(tb_entry_id entry, int wide, int info)
 {
     const char *name = tb_entries[entry].name;
-    const char *handler = !strncmp(name, "scipy_", 6)              ? "scipy_xerbla_64_"
-                          : tb_entries[entry].width == TB_WIDTH_64 ? "xerbla_64_"
-                                                                   : "xerbla_";
+    const int scipy = !strncmp(name, "scipy_", 6), w64 = tb_entries[entry].width == TB_WIDTH_64;
+    const char *handler = scipy ? w64 ? "scipy_xerbla_64_" : "scipy_xerbla_" : w64 ? "xerbla_64_" : "xerbla_";
     /* the routine's name as the reference passes it: upper case, padded to six */
     char routine[8];
     snprintf(routine, sizeof routine, "%cGEMM ", "SDCZ"[tb_entries[entry].type]);

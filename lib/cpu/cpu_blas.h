@@ -75,7 +75,7 @@ TB_HIDDEN const char *tb_cpu_blas_name(tb_entry_id entry, int n);
 
 /* An invalid call (info: the number of the first argument the reference BLAS rejects, 0 for a CBLAS order) to
  * entry with no BLAS beneath to report it: reported as that BLAS would, through the error handler the program
- * defines for the entry's names (xerbla_, xerbla_64_, scipy_xerbla_64_), else in its words on stderr. */
+ * defines for the entry's names (xerbla_, xerbla_64_, scipy_xerbla_64_, scipy_xerbla_), else in its words on stderr. */
 TB_HIDDEN void tb_cpu_report_invalid(tb_entry_id entry, int wide, int info);
 
 /* Run the whole call g on the BLAS beneath, unchanged (results are that BLAS's own, bit for bit); with no BLAS
