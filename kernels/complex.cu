@@ -236,15 +236,13 @@ typedef tb_kernel_launch launcher;
 // workspace function (R: its element type), and what it can do besides (none, in this base): where it prepares its
 // operands itself (kernels.h; tc32), its prepared form; where it reads op(A)'s blocks in place, its launcher for
 // that (blocks) with its workspace function (NULL: workspace's); a launcher of the real kernel's product of Ab by a
-// transposed op(B) read as its real view (pairs, or NULL) with its workspace function (NULL: workspace's); and the
-// kernel that computes p as complex numbers (direct).  Which of these runs p is the recipe's (lib/decide/recipes.c).
+// transposed op(B) read as its real view (pairs, or NULL) with its workspace function (NULL: workspace's).  Which
+// of these runs p, or cx (tb_launch_cx) as complex numbers, is the recipe's (lib/decide/recipes.c).
 struct real_kernel {
     static constexpr const tb_kernel_prep *prep = nullptr;
     static constexpr launcher blocks = nullptr, pairs = nullptr;
     static constexpr tb_kernel_workspace pairs_workspace = nullptr;
     static constexpr tb_kernel_workspace blocks_workspace = nullptr;
-    static constexpr launcher direct = tb_launch_cx_simt;
-    static constexpr tb_kernel_workspace direct_workspace = tb_workspace_cx_simt;
 };
 
 // The complex product on the real kernel K (real_kernel above)
@@ -256,8 +254,6 @@ struct four_m {
     static constexpr tb_kernel_workspace PairsWorkspace = K::pairs_workspace ? K::pairs_workspace : K::workspace;
     static constexpr tb_kernel_workspace BlocksWorkspace = K::blocks_workspace ? K::blocks_workspace : K::workspace;
     static constexpr const tb_kernel_prep *P = K::prep;
-    static constexpr launcher Direct = K::direct;
-    static constexpr tb_kernel_workspace DirectWorkspace = K::direct_workspace;
     static constexpr tb_type REAL = sizeof(R) == 4 ? TB_TYPE_S : TB_TYPE_D;
 
     // The recipe of the real kernel for q, its operands in `form` (r: the complex kernel's, for its decider)
@@ -337,13 +333,13 @@ struct four_m {
 
     static size_t workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        return direct(r) ? DirectWorkspace(p, r) : layout_of(p, r).bytes;
+        return direct(r) ? tb_workspace_cx(p, r) : layout_of(p, r).bytes;
     }
 
     static int launch(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
     {
         if (direct(r)) // without a workspace too: k is then not split
-            return Direct(p, r, ws, stream);
+            return tb_launch_cx(p, r, ws, stream);
         if (!ws) // the device has no room for the real forms: the naive kernel, slow but needing none
             return tb_launch_naive(p, r, NULL, stream);
         const layout l = layout_of(p, r);
@@ -548,7 +544,7 @@ struct four_m {
 
     static size_t prep_workspace(const tb_kproblem *p, const tb_recipe *r)
     {
-        return direct(r) ? DirectWorkspace(p, r) : prep_ws_layout(p, r).bytes;
+        return direct(r) ? tb_workspace_cx(p, r) : prep_ws_layout(p, r).bytes;
     }
 
     // Tile p from the rows of prep_a from i0 and the columns of prep_b from j0 (p's a and b: the complex operands)
@@ -557,7 +553,7 @@ struct four_m {
     {
         const cudaStream_t s = (cudaStream_t)stream;
         if (direct(r)) // a tile of another shape than the one the operands were prepared for
-            return Direct(p, r, ws, stream);
+            return tb_launch_cx(p, r, ws, stream);
         if (!ws)
             return tb_launch_naive(p, r, NULL, stream);
         const prep_layout la = prep_layout_of(p, r, 0, a_rows), lb = prep_layout_of(p, r, 1, b_rows);
@@ -612,8 +608,6 @@ struct dmma_k : real_kernel {
     static constexpr tb_family family = TB_FAMILY_DMMA;
     static constexpr launcher launch = tb_launch_dmma, blocks = tb_launch_dmma_blocks, pairs = tb_launch_dmma_pairs;
     static constexpr tb_kernel_workspace workspace = tb_workspace_dmma;
-    static constexpr launcher direct = tb_launch_cx_dmma;
-    static constexpr tb_kernel_workspace direct_workspace = tb_workspace_cx_dmma;
 };
 // (c4m-tc32-inplace and z4m-dmma-inplace, which read op(A) in place whatever n, are c4m-tc32 and z4m-dmma with
 // the recipes of their own families, kernels/list.h)

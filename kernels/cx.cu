@@ -412,25 +412,15 @@ static void facts_of(tb_device_facts *f)
 
 } // namespace
 
-// The recipe's tile and slices (lib/decide/recipes.c); cx-simt's tile is its type's, cx-dmma's one of four
-extern "C" size_t tb_workspace_cx_simt(const tb_kproblem *p, const tb_recipe *r)
+// The recipe's tile and slices (lib/decide/recipes.c): cx-simt's tile is its type's, cx-dmma's one of four
+extern "C" size_t tb_workspace_cx(const tb_kproblem *p, const tb_recipe *r)
 {
     return on_shape(r, [=](auto k) { return decltype(k)::workspace(p, r); });
 }
 
-extern "C" int tb_launch_cx_simt(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
+extern "C" int tb_launch_cx(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
 {
     return on_shape(r, [=](auto k) { return decltype(k)::launch(p, r, ws, stream); });
-}
-
-extern "C" size_t tb_workspace_cx_dmma(const tb_kproblem *p, const tb_recipe *r)
-{
-    return tb_workspace_cx_simt(p, r);
-}
-
-extern "C" int tb_launch_cx_dmma(const tb_kproblem *p, const tb_recipe *r, void *ws, void *stream)
-{
-    return tb_launch_cx_simt(p, r, ws, stream);
 }
 
 extern "C" void tb_cx_facts(tb_device_facts *f)

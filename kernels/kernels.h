@@ -121,12 +121,10 @@ TB_HIDDEN int tb_launch_tc32_pairs(const tb_kproblem *p, const tb_recipe *r, voi
 TB_HIDDEN size_t tb_workspace_tc32_pairs(const tb_kproblem *p, const tb_recipe *r);
 TB_HIDDEN int tb_launch_tf32(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
 TB_HIDDEN size_t tb_workspace_tf32(const tb_kproblem *p, const tb_recipe *r);
-/* complex products as complex numbers, op(A) and op(B) read as stored (kernels/cx.cu): on the FP32 or FP64 units,
- * and ZGEMM on the FP64 tensor cores */
-TB_HIDDEN int tb_launch_cx_simt(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
-TB_HIDDEN size_t tb_workspace_cx_simt(const tb_kproblem *p, const tb_recipe *r);
-TB_HIDDEN int tb_launch_cx_dmma(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
-TB_HIDDEN size_t tb_workspace_cx_dmma(const tb_kproblem *p, const tb_recipe *r);
+/* complex products as complex numbers, op(A) and op(B) read as stored (kernels/cx.cu), on the tile of the recipe:
+ * on the FP32 or FP64 units (cx-simt), and ZGEMM on the FP64 tensor cores (cx-dmma) */
+TB_HIDDEN int tb_launch_cx(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);
+TB_HIDDEN size_t tb_workspace_cx(const tb_kproblem *p, const tb_recipe *r);
 /* complex products as four real ones (kernels/complex.cu), on the real kernel named; how (op(A) and op(B) in
  * place or not), or whether as complex numbers after all, is the recipe's */
 TB_HIDDEN int tb_launch_c4m_blocked(const tb_kproblem *p, const tb_recipe *r, void *workspace, void *stream);

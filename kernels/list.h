@@ -24,8 +24,8 @@
 #define TB_COMPLEX_ROWS(X)                                                                                         \
     /* complex products as complex numbers, 32 x 32 per block (kernels/cx.cu): on the FP32 or FP64 units, and */   \
     /* ZGEMM on the FP64 tensor cores */                                                                           \
-    X("cx-simt", tb_launch_cx_simt, tb_workspace_cx_simt, TB_C | TB_Z, TB_FP32, CX_SIMT, 0)                        \
-    X("cx-dmma", tb_launch_cx_dmma, tb_workspace_cx_dmma, TB_Z, 0, CX_DMMA, 0)                                     \
+    X("cx-simt", tb_launch_cx, tb_workspace_cx, TB_C | TB_Z, TB_FP32, CX_SIMT, 0)                                  \
+    X("cx-dmma", tb_launch_cx, tb_workspace_cx, TB_Z, 0, CX_DMMA, 0)                                               \
     /* complex products as four real ones (4M) on each math's single-precision kernel, and on dmma */              \
     X("c4m-blocked", tb_launch_c4m_blocked, tb_workspace_c4m_blocked, TB_C, TB_FP32, C4M_BLOCKED, 0)               \
     X("c4m-tf32", tb_launch_c4m_tf32, tb_workspace_c4m_tf32, TB_C, TB_MATH_BIT(TB_MATH_TF32), C4M_TF32, 0)         \
