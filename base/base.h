@@ -44,8 +44,10 @@ typedef enum tb_uplo { TB_UPPER = 0, TB_LOWER } tb_uplo;
 typedef enum tb_side { TB_LEFT = 0, TB_RIGHT } tb_side;
 typedef enum tb_diag { TB_NONUNIT = 0, TB_UNIT } tb_diag;
 
-/* The routines whose calls tileblas takes (base/entries.h lists their entry points) */
-typedef enum tb_routine { TB_ROUTINE_GEMM = 0, TB_ROUTINE_COUNT } tb_routine;
+/* The routines whose calls tileblas takes (base/entries.h lists their entry points): the product (GEMM), and the
+ * rank-k updates of one triangle of C (SYRK, and HERK for the complex types) */
+typedef enum tb_routine { TB_ROUTINE_GEMM = 0, TB_ROUTINE_SYRK, TB_ROUTINE_HERK, TB_ROUTINE_COUNT } tb_routine;
+TB_HIDDEN extern const char *const tb_routine_names[]; /* by tb_routine, upper case: "GEMM", ... */
 
 /* Where a call ran; values match tileblas_path */
 typedef enum tb_path { TB_PATH_NONE = 0, TB_PATH_CPU = 1, TB_PATH_GPU = 2 } tb_path;

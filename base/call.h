@@ -22,18 +22,21 @@ typedef struct tb_reissue {
 } tb_reissue;
 
 struct tb_call {
-    /* column-major: C = alpha * op(A) * op(B) + beta * C, the kernels' problem with host pointers */
+    /* column-major: C = alpha * op(A) * op(B) + beta * C on the routine's part of C (problem.h), the kernels'
+     * problem with host pointers (a rank-k update: op(B) is op(A)'s transpose, or conjugate transpose) */
     tb_kproblem p;
     tb_entry_id entry; /* the entry point it came in on (entries.h: its ABI, integer width, type, routine) */
     const tb_reissue *via; /* NULL only in unit tests that never reach the CPU */
     const void *raw;       /* the caller's arguments, which only compat/ reads */
     const struct tb_blas_fn *beneath; /* the BLAS beneath this caller (lib/cpu/cpu_blas.h), which compat/ calls */
+    const void *ret; /* the caller's return address: where compat/ finds the BLAS beneath it for other routines */
 };
 
-/* Flops of the call (2*M*N*K, 8*M*N*K for complex types); inline, since every call, however tiny, asks. */
+/* Flops of the call (2 M N K, 8 M N K for complex types; of a rank-k update, those of its triangle's elements,
+ * N (N + 1) K, 4 N (N + 1) K); inline, since every call, however tiny, asks. */
 static inline double tb_call_flops(const tb_call *g)
 {
-    return tb_type_flops(g->p.type) * (double)g->p.m * (double)g->p.n * (double)g->p.k;
+    return tb_type_flops(g->p.type) * tb_part_elems(&g->p) * (double)g->p.k;
 }
 
 /* Where the calling thread's time went in a GPU run (lib/gpu/pipeline.h), in seconds: the staging copies in (the caller's operands into the

@@ -1,6 +1,7 @@
 /* The entry points' table (entries.h). */
 #include <config.h>
 #include <stddef.h>
+#include <string.h>
 #include "entries.h"
 
 const tb_entry tb_entries[TB_ENTRY_COUNT] = {
@@ -9,3 +10,16 @@ const tb_entry tb_entries[TB_ENTRY_COUNT] = {
     TB_ENTRY_LIST(ROW)
 #undef ROW
 };
+
+int tb_entry_sibling(tb_entry_id entry, tb_routine routine)
+{
+    const tb_entry *e = &tb_entries[entry];
+    const int scipy = !strncmp(e->name, "scipy_", 6);
+    for (int i = 0; i < TB_ENTRY_COUNT; i++) {
+        const tb_entry *s = &tb_entries[i];
+        if (s->routine == routine && s->type == e->type && s->abi == e->abi && s->width == e->width &&
+            !strncmp(s->name, "scipy_", 6) == !scipy)
+            return i;
+    }
+    return -1;
+}

@@ -9,27 +9,39 @@
 #ifndef TB_ENTRIES_H
 #define TB_ENTRIES_H
 
-/* One type's eight names (T: S, D, C or Z; t: its prefix, s, d, c or z): CBLAS and Fortran, plain, 64_, and the
- * scipy_ names of the scipy-openblas libraries of numpy's and scipy's wheels, with 64-bit integers (scipy_..64_) and
- * with 32-bit ones (scipy_cblas_dgemm, scipy_dgemm_: the BLAS beneath's width, which is 32 bits there) */
-#define TB_TYPE_ENTRIES(X, T, t)                                                                                    \
-    X(CBLAS_##T##GEMM, cblas_##t##gemm, CBLAS, BLAS, T, GEMM, "libopenblas.so.0")                                   \
-    X(T##GEMM, t##gemm_, F77, BLAS, T, GEMM, "libopenblas.so.0")                                                    \
-    X(CBLAS_##T##GEMM64, cblas_##t##gemm64_, CBLAS, 64, T, GEMM, "libopenblas64_.so.0")                             \
-    X(T##GEMM64, t##gemm_64_, F77, 64, T, GEMM, "libopenblas64_.so.0")                                              \
-    X(SCIPY_CBLAS_##T##GEMM64, scipy_cblas_##t##gemm64_, CBLAS, 64, T, GEMM, NULL)                                  \
-    X(SCIPY_##T##GEMM64, scipy_##t##gemm_64_, F77, 64, T, GEMM, NULL)                                               \
-    X(SCIPY_CBLAS_##T##GEMM, scipy_cblas_##t##gemm, CBLAS, BLAS, T, GEMM, NULL)                                     \
-    X(SCIPY_##T##GEMM, scipy_##t##gemm_, F77, BLAS, T, GEMM, NULL)
+/* One routine's eight names in one type (T, t: S, D, C or Z and its prefix; R, r: the routine, upper and lower
+ * case): CBLAS and Fortran, plain, 64_, and the scipy_ names of the scipy-openblas libraries of numpy's and scipy's
+ * wheels, with 64-bit integers (scipy_..64_) and with 32-bit ones (scipy_cblas_dgemm, scipy_dgemm_: the BLAS
+ * beneath's width, which is 32 bits there) */
+#define TB_NAMES(X, T, t, R, r)                                                                                     \
+    X(CBLAS_##T##R, cblas_##t##r, CBLAS, BLAS, T, R, "libopenblas.so.0")                                            \
+    X(T##R, t##r##_, F77, BLAS, T, R, "libopenblas.so.0")                                                           \
+    X(CBLAS_##T##R##64, cblas_##t##r##64_, CBLAS, 64, T, R, "libopenblas64_.so.0")                                  \
+    X(T##R##64, t##r##_64_, F77, 64, T, R, "libopenblas64_.so.0")                                                   \
+    X(SCIPY_CBLAS_##T##R##64, scipy_cblas_##t##r##64_, CBLAS, 64, T, R, NULL)                                       \
+    X(SCIPY_##T##R##64, scipy_##t##r##_64_, F77, 64, T, R, NULL)                                                    \
+    X(SCIPY_CBLAS_##T##R, scipy_cblas_##t##r, CBLAS, BLAS, T, R, NULL)                                              \
+    X(SCIPY_##T##R, scipy_##t##r##_, F77, BLAS, T, R, NULL)
 
-#define TB_ENTRY_LIST(X)                                                                                            \
-    TB_TYPE_ENTRIES(X, S, s) TB_TYPE_ENTRIES(X, D, d) TB_TYPE_ENTRIES(X, C, c) TB_TYPE_ENTRIES(X, Z, z)
+/* Each routine's entry points, in the types it has; then all of them */
+#define TB_GEMM_ENTRIES(X)                                                                                          \
+    TB_NAMES(X, S, s, GEMM, gemm) TB_NAMES(X, D, d, GEMM, gemm) TB_NAMES(X, C, c, GEMM, gemm)                      \
+        TB_NAMES(X, Z, z, GEMM, gemm)
+#define TB_RANKK_ENTRIES(X)                                                                                         \
+    TB_NAMES(X, S, s, SYRK, syrk) TB_NAMES(X, D, d, SYRK, syrk) TB_NAMES(X, C, c, SYRK, syrk)                      \
+        TB_NAMES(X, Z, z, SYRK, syrk) TB_NAMES(X, C, c, HERK, herk) TB_NAMES(X, Z, z, HERK, herk)
+#define TB_ENTRY_LIST(X) TB_GEMM_ENTRIES(X) TB_RANKK_ENTRIES(X)
 
 /* Further names of an entry point (for Fortran compilers that add no underscore): the symbol they stand for, the
- * name, and the ABI, type and operation of that entry point. */
-#define TB_ENTRY_ALIASES(X)                                                                                         \
-    X(sgemm_, sgemm, F77, S, GEMM) X(dgemm_, dgemm, F77, D, GEMM) X(cgemm_, cgemm, F77, C, GEMM)                   \
-        X(zgemm_, zgemm, F77, Z, GEMM)
+ * name, and the ABI, type and routine of that entry point. */
+#define TB_ALIAS(X, T, t, R, r) X(t##r##_, t##r, F77, T, R)
+#define TB_GEMM_ALIASES(X)                                                                                          \
+    TB_ALIAS(X, S, s, GEMM, gemm) TB_ALIAS(X, D, d, GEMM, gemm) TB_ALIAS(X, C, c, GEMM, gemm)                      \
+        TB_ALIAS(X, Z, z, GEMM, gemm)
+#define TB_RANKK_ALIASES(X)                                                                                         \
+    TB_ALIAS(X, S, s, SYRK, syrk) TB_ALIAS(X, D, d, SYRK, syrk) TB_ALIAS(X, C, c, SYRK, syrk)                      \
+        TB_ALIAS(X, Z, z, SYRK, syrk) TB_ALIAS(X, C, c, HERK, herk) TB_ALIAS(X, Z, z, HERK, herk)
+#define TB_ENTRY_ALIASES(X) TB_GEMM_ALIASES(X) TB_RANKK_ALIASES(X)
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */
 
@@ -55,6 +67,10 @@ typedef struct tb_entry {
 } tb_entry;
 
 TB_HIDDEN extern const tb_entry tb_entries[TB_ENTRY_COUNT];
+
+/* The entry point of another routine under the same kind of name as entry (ABI, width, scipy_ or not) and type,
+ * else -1 (the GEMM of a SYRK call, for the pieces of it that are products) */
+TB_HIDDEN int tb_entry_sibling(tb_entry_id entry, tb_routine routine);
 
 #endif
 #endif

@@ -31,11 +31,44 @@ extern "C" {
     T *c;                                                                                                           \
     int64_t ldc;
 
+/* The part of C a routine computes: all of it (GEMM), or one triangle with its diagonal (SYRK, HERK) */
+typedef enum tb_part { TB_PART_ALL = 0, TB_PART_UPPER, TB_PART_LOWER } tb_part;
+
 typedef struct tb_kproblem {
     tb_type type;
     TB_PROBLEM_FIELDS(void, double)
     double alpha_im, beta_im;
+    /* Only the part of C that `part` names is written: element (i, j) is on the triangle's diagonal when
+     * i + diag == j (diag is 0 for a whole call; tb_kproblem_block moves it); herm: that diagonal's imaginary
+     * parts are set to 0 (HERK's C is Hermitian).  Kernels compute all of C; the layers above write the part. */
+    tb_part part;
+    int64_t diag;
+    int herm;
 } tb_kproblem;
+
+/* Whether element (i, j) of C is p's to write */
+static inline int tb_in_part(const tb_kproblem *p, int64_t i, int64_t j)
+{
+    return p->part == TB_PART_ALL || (p->part == TB_PART_UPPER ? i + p->diag <= j : i + p->diag >= j);
+}
+
+/* The number of (i, j), 0 <= i < rows, 0 <= j < cols, with j - i <= d */
+static inline double tb_count_below(double rows, double cols, double d)
+{
+    const double full = d + 1 < 0 ? 0 : d + 1 > cols ? cols : d + 1; /* columns wholly in: j <= d */
+    const double lo = d + 1 > 0 ? d + 1 : 0, hi = d + rows - 1 < cols - 1 ? d + rows - 1 : cols - 1;
+    const double part = hi >= lo ? (hi - lo + 1) * (rows + d) - (lo + hi) * (hi - lo + 1) / 2 : 0;
+    return full * rows + part;
+}
+
+/* The elements of C that p writes: m n, or those of its part */
+static inline double tb_part_elems(const tb_kproblem *p)
+{
+    const double m = (double)p->m, n = (double)p->n, d = (double)p->diag;
+    return p->part == TB_PART_ALL     ? m * n
+           : p->part == TB_PART_LOWER ? tb_count_below(m, n, d)
+                                      : tb_count_below(n, m, -d);
+}
 
 /* alpha == 0 (both parts): nothing to multiply */
 static inline int tb_alpha_zero(const tb_kproblem *p)
@@ -64,6 +97,7 @@ static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, in
     t.a = tb_at(t.a, t.transa ? i0 * t.lda : i0, e);
     t.b = tb_at(t.b, t.transb ? j0 : j0 * t.ldb, e);
     t.c = tb_at(t.c, i0 + j0 * t.ldc, e);
+    t.diag += i0 - j0;
     return t;
 }
 

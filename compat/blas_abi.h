@@ -40,8 +40,30 @@ typedef long tb_slot;
 #define TB_F77_C_GEMM_ARGS TB_F77_GEMM_ARGS(void) /* interleaved (real, imaginary) pairs of float */
 #define TB_F77_Z_GEMM_ARGS TB_F77_GEMM_ARGS(void) /* of double */
 
+/* SYRK and HERK: C = alpha op(A) op(A)^T + beta C (HERK: ^H, alpha and beta real) on one triangle of C.  CBLAS
+ * passes HERK's scalars, and real types' SYRK's, by value (R: float or double), complex SYRK's by pointer. */
+#define TB_CBLAS_RANKK_ARGS(T, S)                                                                                   \
+    int order, int Uplo, int Trans, tb_slot N, tb_slot K, S alpha, const T *A, tb_slot lda, S beta, T *C, tb_slot ldc
+#define TB_CBLAS_S_SYRK_ARGS TB_CBLAS_RANKK_ARGS(float, float)
+#define TB_CBLAS_D_SYRK_ARGS TB_CBLAS_RANKK_ARGS(double, double)
+#define TB_CBLAS_C_SYRK_ARGS TB_CBLAS_RANKK_ARGS(void, const void *)
+#define TB_CBLAS_Z_SYRK_ARGS TB_CBLAS_RANKK_ARGS(void, const void *)
+#define TB_CBLAS_C_HERK_ARGS TB_CBLAS_RANKK_ARGS(void, float)
+#define TB_CBLAS_Z_HERK_ARGS TB_CBLAS_RANKK_ARGS(void, double)
+#define TB_F77_RANKK_ARGS(T, S)                                                                                     \
+    const char *uplo, const char *trans, const void *n, const void *k, const S *alpha, const T *a, const void *lda, \
+        const S *beta, T *c, const void *ldc, size_t len_uplo, size_t len_trans
+#define TB_F77_S_SYRK_ARGS TB_F77_RANKK_ARGS(float, float)
+#define TB_F77_D_SYRK_ARGS TB_F77_RANKK_ARGS(double, double)
+#define TB_F77_C_SYRK_ARGS TB_F77_RANKK_ARGS(void, void)
+#define TB_F77_Z_SYRK_ARGS TB_F77_RANKK_ARGS(void, void)
+#define TB_F77_C_HERK_ARGS TB_F77_RANKK_ARGS(void, float)
+#define TB_F77_Z_HERK_ARGS TB_F77_RANKK_ARGS(void, double)
+
 /* Every entry point and alias of base/entries.h, declared. */
 #define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_GEMM_ARGS);
+#define TB_DECLARE_SYRK(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_SYRK_ARGS);
+#define TB_DECLARE_HERK(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_HERK_ARGS);
 #define TB_DECLARE_ENTRY(id, name, abi, width, type, op, fallback) TB_DECLARE_##op(abi, type, name)
 #define TB_DECLARE_ALIAS(target, name, abi, type, op) TB_DECLARE_##op(abi, type, name)
 TB_ENTRY_LIST(TB_DECLARE_ENTRY)

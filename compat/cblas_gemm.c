@@ -5,18 +5,13 @@
 #include <stdio.h>
 #include "blas_abi.h"
 #include "cpu_blas.h"
-#include "gemm_check.h"
+#include "checks.h"
 #include "entry_body.h"
 #include "util.h"
 
-enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
-
-/* a scalar as the caller passed it, bit for bit: a real one by value, a complex one by pointer */
-typedef union scalar {
-    float s;
-    double d;
-    const void *z;
-} scalar;
+enum { ROW_MAJOR = TB_CBLAS_ROW_MAJOR, COL_MAJOR = TB_CBLAS_COL_MAJOR, NO_TRANS = TB_CBLAS_NO_TRANS,
+       TRANS = TB_CBLAS_TRANS, CONJ_TRANS = TB_CBLAS_CONJ_TRANS };
+typedef tb_cblas_scalar scalar;
 
 /* the caller's arguments, integers in their slots */
 typedef struct cblas_call {
@@ -91,12 +86,6 @@ static void describe(const tb_call *g, char *buf, size_t size)
              (long long)(row ? g->p.m : g->p.n), (long long)g->p.k);
 }
 
-/* 0, 1 or 2 (conjugate transpose: complex types only; real ones take it as a transpose), -1 when invalid */
-static int cblas_trans(int t, tb_type type)
-{
-    return t == NO_TRANS ? 0 : t == TRANS ? 1 : t == CONJ_TRANS ? (tb_type_complex(type) ? 2 : 1) : -1;
-}
-
 /* The caller's integers as the column-major problem they describe (row-major C = op(A) op(B) is column-major
  * C^T = op(B)^T op(A)^T: the operands swap), read at the width of the BLAS beneath; 1 when the order and both
  * transposes are CBLAS's.  Inline on the arguments as they came: the tiny calls' test (lib/decide/tiny.h) copies nothing. */
@@ -105,8 +94,9 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int wide,
                                                          tb_slot ldc, tb_kproblem *p)
 {
 #define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
-    const int ta = cblas_trans(TransA, type), tb = cblas_trans(TransB, type), row = order == ROW_MAJOR;
+    const int ta = tb_cblas_trans(TransA, type), tb = tb_cblas_trans(TransB, type), row = order == ROW_MAJOR;
     p->type = type;
+    p->part = TB_PART_ALL, p->diag = 0, p->herm = 0;
     p->transa = row ? tb : ta, p->transb = row ? ta : tb;
     p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
     p->lda = INT(row ? ldb : lda), p->ldb = INT(row ? lda : ldb), p->ldc = INT(ldc);
@@ -149,8 +139,8 @@ static void reissue(const tb_blas_fn *f, const void *raw)
     call(f, raw);
 }
 
-static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info, reissue,
-                                     piece };
+const tb_abi_ops tb_cblas_gemm_ops = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info,
+                                        reissue, piece };
 
 /* The CBLAS names of GEMM (base/entries.h), defined: T the elements' C type and S the scalars', U the scalar's
  * member, t the type; ALPHA the real part of alpha, read once the call is known valid (for the tiny calls' test) */
@@ -161,7 +151,7 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
                       (problem(t, f->wide, order, TransA, TransB, M, N, K, lda, ldb, ldc, &p) && tb_tiny_valid(&p) && \
                        (p.alpha = (ALPHA), 1)),                                                                    \
                       FN_TYPE(T, S), (order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc),        \
-                      cblas_call, .type = t, .order = order, .trans_a = TransA, .trans_b = TransB, .m = M, .n = N, \
+                      cblas_call, &tb_cblas_gemm_ops, .type = t, .order = order, .trans_a = TransA, .trans_b = TransB, .m = M, .n = N, \
                       .k = K, .alpha.U = alpha, .a = A, .lda = lda, .b = B, .ldb = ldb, .beta.U = beta, .c = C,    \
                       .ldc = ldc);                                                                                 \
     }
@@ -175,4 +165,4 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
 #define TB_DEFINE_F77_D_GEMM(id, name)
 #define TB_DEFINE_F77_C_GEMM(id, name)
 #define TB_DEFINE_F77_Z_GEMM(id, name)
-TB_ENTRY_LIST(TB_DEFINE_ENTRY)
+TB_GEMM_ENTRIES(TB_DEFINE_ENTRY)

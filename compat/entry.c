@@ -23,9 +23,9 @@ int tb_entry_part(const tb_call *g, const tb_kproblem *p)
     return 0;
 }
 
-void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi)
+void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *ret, const void *raw, const tb_abi_ops *abi)
 {
-    tb_call g = { .entry = entry, .via = &abi->via, .raw = raw, .beneath = f };
+    tb_call g = { .entry = entry, .via = &abi->via, .raw = raw, .beneath = f, .ret = ret };
     if (abi->problem(raw, f->wide, &g.p))
         tb_call_run(&g);
     else if (f->fn)

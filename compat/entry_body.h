@@ -2,12 +2,11 @@
  * The body of every exported entry point, whatever its ABI: a call from inside the BLAS beneath (tb_nested), or one
  * whose BLAS could only be guessed, goes straight to the BLAS beneath that caller, untouched and uncounted; a tiny
  * call (lib/decide/tiny.h) goes straight to it too, counted first so that the call to it is the last thing done; any
- * other goes to tb_entry_checked with x, the caller's arguments as a record, and the file's `this_abi` (its
- * tb_abi_ops).  The BLAS beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the
- * expansion: p (a tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the
+ * other goes to tb_entry_checked with x, the caller's arguments as a record, and its ABI's tb_abi_ops.  The BLAS
+ * beneath is the caller's own (lib/cpu/cpu_blas.h), found from the return address.  In the expansion: p (a tb_kproblem) and f (the BLAS beneath) are in scope; valid is an expression that fills p from the
  * caller's arguments and says whether it may be a tiny call (valid, not a quick return: tb_tiny_valid); call is
  * the BLAS beneath's function type and args the caller's arguments, in parentheses; the record's type comes next,
- * then its initialiser.
+ * then the ABI's tb_abi_ops, then the record's initialiser.
  */
 #ifndef TB_ENTRY_BODY_H
 #define TB_ENTRY_BODY_H
@@ -25,6 +24,17 @@ typedef struct tb_abi_ops {
     void (*reissue)(const tb_blas_fn *f, const void *raw);      /* the record, unchanged, to f */
     void (*piece)(const tb_blas_fn *f, const tb_kproblem *p); /* a column-major problem on host memory, to f */
 } tb_abi_ops;
+
+/* The GEMM of each ABI (compat/cblas_gemm.c, fortran_gemm.c): the pieces of other routines' calls that are products
+ * go to the GEMM beneath the same caller through them */
+TB_HIDDEN extern const tb_abi_ops tb_cblas_gemm_ops, tb_f77_gemm_ops;
+
+/* A CBLAS scalar as the caller passed it, bit for bit: a real one by value, a complex one by pointer */
+typedef union tb_cblas_scalar {
+    float s;
+    double d;
+    const void *z;
+} tb_cblas_scalar;
 
 /* A scalar argument passed by pointer, of type t (a complex one: its two parts), as the problem holds it */
 static inline void tb_read_scalar(tb_type t, const void *v, double *re, double *im)
@@ -93,10 +103,12 @@ static inline __attribute__((always_inline)) int tb_nested(const void *ret, cons
 TB_HIDDEN int tb_entry_whole(const tb_call *g);
 TB_HIDDEN int tb_entry_part(const tb_call *g, const tb_kproblem *p);
 
-/* Every other call: to the core when valid; else back to the BLAS beneath, or with none, reported as it would. */
-TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *raw, const tb_abi_ops *abi);
+/* Every other call: to the core when valid; else back to the BLAS beneath, or with none, reported as it would.
+ * ret: the caller's return address (the BLAS beneath it for the pieces that are products). */
+TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *ret, const void *raw,
+                                const tb_abi_ops *abi);
 
-#define TB_ENTRY_BODY(entry, valid, call, args, record, ...)                                                      \
+#define TB_ENTRY_BODY(entry, valid, call, args, record, ops, ...)                                                 \
     const tb_blas_fn *f = tb_cpu_blas(entry, __builtin_return_address(0));                                         \
     tb_kproblem p;                                                                                                 \
     double flops;                                                                                                  \
@@ -110,10 +122,10 @@ TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const vo
         return;                                                                                                    \
     }                                                                                                              \
     const record x = { __VA_ARGS__ };                                                                              \
-    tb_entry_checked(entry, f, &x, &this_abi)
+    tb_entry_checked(entry, f, __builtin_return_address(0), &x, ops)
 
-/* Every row of base/entries.h as TB_DEFINE_<ABI>_<type>_<op>(id, name): each ABI's file defines its own kind of
- * row and leaves the others' empty. */
+/* A routine's rows of base/entries.h (TB_GEMM_ENTRIES, ...) as TB_DEFINE_<ABI>_<type>_<routine>(id, name): the
+ * routine's files define those of their ABI, and leave the others' empty. */
 #define TB_DEFINE_ENTRY(id, name, abi, width, type, op, fallback) TB_DEFINE_##abi##_##type##_##op(id, name)
 
 #endif

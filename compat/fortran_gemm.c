@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include "blas_abi.h"
 #include "cpu_blas.h"
-#include "gemm_check.h"
+#include "checks.h"
 #include "entry_body.h"
 #include "util.h"
 
@@ -76,6 +76,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int w, co
                                                          const void *ldc, tb_kproblem *p)
 {
     p->type = type;
+    p->part = TB_PART_ALL, p->diag = 0, p->herm = 0;
     p->transa = tb_fortran_trans(*transa, type), p->transb = tb_fortran_trans(*transb, type);
     p->m = read_int(m, w), p->n = read_int(n, w), p->k = read_int(k, w);
     p->lda = read_int(lda, w), p->ldb = read_int(ldb, w), p->ldc = read_int(ldc, w);
@@ -107,8 +108,8 @@ static void reissue(const tb_blas_fn *f, const void *raw)
     call(f, raw);
 }
 
-static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info, reissue,
-                                     piece };
+const tb_abi_ops tb_f77_gemm_ops = { { tb_entry_whole, tb_entry_part, describe }, record_problem, record_info,
+                                      reissue, piece };
 
 /* The Fortran names of GEMM and their aliases (base/entries.h), defined: T the C type, t the type, R the type of
  * alpha's real part (the first of its two parts for a complex type) */
@@ -119,7 +120,7 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
                       (problem(t, f->wide, transa, transb, m, n, k, lda, ldb, ldc, &p) && tb_tiny_valid(&p) &&     \
                        (p.alpha = *(const R *)alpha, 1)),                                                          \
                       f77_fn, (transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b),        \
-                      f77_call, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b, t);    \
+                      f77_call, &tb_f77_gemm_ops, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_a, len_b, t);    \
     }
 #define TB_DEFINE_F77_S_GEMM(id, name) DEFINE_F77_GEMM(id, name, float, TB_TYPE_S, float)
 #define TB_DEFINE_F77_D_GEMM(id, name) DEFINE_F77_GEMM(id, name, double, TB_TYPE_D, double)
@@ -129,11 +130,11 @@ static const tb_abi_ops this_abi = { { tb_entry_whole, tb_entry_part, describe }
 #define TB_DEFINE_CBLAS_D_GEMM(id, name)
 #define TB_DEFINE_CBLAS_C_GEMM(id, name)
 #define TB_DEFINE_CBLAS_Z_GEMM(id, name)
-TB_ENTRY_LIST(TB_DEFINE_ENTRY)
+TB_GEMM_ENTRIES(TB_DEFINE_ENTRY)
 #define ALIAS(target, name, abi, type, op) ALIAS_##abi##_##type##_##op(target, name)
 #define ALIAS_F77_GEMM(target, name, T) TB_EXPORT void name(TB_F77_GEMM_ARGS(T)) __attribute__((alias(#target)));
 #define ALIAS_F77_S_GEMM(target, name) ALIAS_F77_GEMM(target, name, float)
 #define ALIAS_F77_D_GEMM(target, name) ALIAS_F77_GEMM(target, name, double)
 #define ALIAS_F77_C_GEMM(target, name) ALIAS_F77_GEMM(target, name, void)
 #define ALIAS_F77_Z_GEMM(target, name) ALIAS_F77_GEMM(target, name, void)
-TB_ENTRY_ALIASES(ALIAS)
+TB_GEMM_ALIASES(ALIAS)

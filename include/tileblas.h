@@ -5,7 +5,9 @@
  * cblas_sgemm64_ and sgemm_64_ as OpenBLAS built with SYMBOLSUFFIX=64_ names them, scipy_cblas_sgemm64_ and
  * scipy_sgemm_64_ as the scipy-openblas64 library of numpy's wheels does), scipy's 32-bit scipy_cblas_sgemm and
  * scipy_sgemm_ (the scipy-openblas library of scipy's wheels), and the same for dgemm, cgemm and zgemm; programs
- * call those as they would call any BLAS.  It has no error handler of its own: invalid calls go to the BLAS beneath unchanged.  This header adds the tileblas_*
+ * call those as they would call any BLAS.  The rank-k updates ssyrk, dsyrk, csyrk, zsyrk, cherk and zherk are
+ * exported under the same kinds of name (declared by the program's own BLAS headers, not here).  It has no error
+ * handler of its own: invalid calls go to the BLAS beneath unchanged.  This header adds the tileblas_*
  * functions: version, per-thread forcing of the path and kernel (for tests and benchmarks), and statistics.
  */
 #ifndef TILEBLAS_H
@@ -53,7 +55,7 @@ const char *tileblas_kernel_types(int i);
 /* 1 when a CUDA device is usable (this initialises the GPU runtime once), else 0; why_not gets the reason. */
 int tileblas_gpu_available(const char **why_not);
 
-/* What this thread's last GEMM call did. */
+/* What this thread's last BLAS call (of those tileblas exports) did. */
 typedef struct tileblas_call_info {
     tileblas_path path;  /* TILEBLAS_PATH_CPU or TILEBLAS_PATH_GPU; AUTO for a call with nothing to multiply
                             (M or N = 0, alpha = 0 or K = 0), which the BLAS beneath answers */
@@ -66,7 +68,7 @@ void tileblas_last_call(tileblas_call_info *info);
 typedef struct tileblas_stats {
     unsigned long long gpu_calls, cpu_calls, gpu_failures;
     unsigned long long quick_returns; /* calls with nothing to multiply (the BLAS beneath answers them) */
-    double gpu_flops, cpu_flops;     /* 2*M*N*K per call */
+    double gpu_flops, cpu_flops;     /* 2*M*N*K per GEMM call (8*M*N*K complex), N*(N+1)*K per SYRK or HERK (x4) */
     double gpu_seconds, cpu_seconds; /* wall time spent inside the calls; calls under 16.7 MFLOP are timed only
                                         after the first tileblas_get_stats or tileblas_reset_stats (or with
                                         TILEBLAS_VERBOSE), since reading the clock costs them up to a fifth more */

@@ -63,23 +63,7 @@ void xgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, 
             const real *a, const blasint *lda, const real *b, const blasint *ldb, const real *beta, real *c,
             const blasint *ldc, size_t la, size_t lb);
 
-#ifdef OWN_HANDLERS
-void xerbla_(const char *name, const blasint *info, size_t len);
-void xerbla_(const char *name, const blasint *info, size_t len)
-{
-    printf("  xerbla_('%.*s', %lld, len %zu)\n", (int)len, name, (long long)*info, len);
-}
-void cblas_xerbla(blasint p, const char *rout, const char *form, ...);
-void cblas_xerbla(blasint p, const char *rout, const char *form, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, form);
-    vsnprintf(msg, sizeof msg, form, ap);
-    va_end(ap);
-    printf("  cblas_xerbla(%lld, '%s', '%s')\n", (long long)p, rout, msg);
-}
-#endif
+#include "diff.h"
 
 #ifdef SUFFIX64
 #define SUFFIX "64_"
@@ -182,12 +166,6 @@ static void fill(void)
     c[1] = NAN;
 }
 
-static void show_c(void)
-{
-    for (int i = 0; i < NREAL; i++)
-        printf("%a%c", c[i], i % 8 == 7 ? '\n' : ' ');
-    fflush(stdout);
-}
 
 static void run(int i)
 {
@@ -219,25 +197,10 @@ static void run(int i)
         xgemm_(&x->ta, &x->tb, &m, &n, &k, x->nulls ? NULL : alpha, a, &lda, b, &ldb, x->nulls ? NULL : beta, c, &ldc,
                1, 1);
     }
-    show_c();
+    show(c, NREAL);
 }
 
-int main(int argc, char **argv)
+static int cases(void)
 {
-    const char *what = argc > 1 ? argv[1] : "all";
-    if (!strcmp(what, "list")) {
-        printf("%d\n", NCBLAS + NF77);
-        return 0;
-    }
-    if (!strcmp(what, "all")) {
-        for (int i = 0; i < NCBLAS + NF77; i++)
-            run(i);
-    } else {
-        const int i = atoi(what);
-        if (i < 0 || i >= NCBLAS + NF77)
-            return 2;
-        run(i);
-    }
-    printf("end\n");
-    return 0;
+    return NCBLAS + NF77;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Differential tests: the same programs (tests/diff-blas.c: invalid calls, quick returns, edge cases and valid
-# calls through cblas_sgemm and sgemm_, or their 64_ names; the same through the DGEMM, CGEMM and ZGEMM names) run against a BLAS alone and under tileblas, in CPU and auto mode; their
+# calls through cblas_sgemm and sgemm_, or their 64_ names; the same through the DGEMM, CGEMM and ZGEMM names;
+# tests/diff-rankk.c: the same of SYRK and HERK) run against a BLAS alone and under tileblas, in CPU and auto mode; their
 # standard output, standard error and exit status must be identical.  Four BLAS builds: OpenBLAS, the reference
 # BLAS (with its CBLAS), both LP64; Debian's ILP64 OpenBLAS (plain names, 64-bit integers), and the same through
 # the 64_ names of OpenBLAS built with SYMBOLSUFFIX=64_ (tests/openblas64-suffix.c, a stand-in over it).  Each program comes
@@ -52,12 +53,13 @@ while read -r name link dir int; do
   [ "$name" != openblas-64_ ] || defs="$defs -DSUFFIX64"
   for handlers in own none; do
    for type in s d c z; do
-    prog=$work/diff-$name-$handlers-$type
+    for routines in blas rankk; do
+    prog=$work/diff-$routines-$name-$handlers-$type
     extra=
     [ $handlers = own ] && extra=-DOWN_HANDLERS
     case $type in d) extra="$extra -DDOUBLE" ;; c) extra="$extra -DCOMPLEX" ;; z) extra="$extra -DCOMPLEX -DDOUBLE" ;; esac
     # shellcheck disable=SC2086
-    $cc -O1 $defs $extra -o "$prog" "$srcdir/tests/diff-blas.c" "$link" -Wl,-rpath,"$dir" 2>"$work/cc.log" ||
+    $cc -O1 $defs $extra -o "$prog" "$srcdir/tests/diff-$routines.c" "$link" -Wl,-rpath,"$dir" 2>"$work/cc.log" ||
       fail "building the program for $name" "$work/cc.log"
     if [ $handlers = own ]; then
       run "$name" "$dir" "$prog" all
@@ -69,10 +71,11 @@ while read -r name link dir int; do
         i=$((i + 1))
       done
     fi
+    done
    done
   done
   tested=$((tested + 1))
-  echo "PASS: $name: every case of SGEMM, DGEMM, CGEMM and ZGEMM as without tileblas (own handlers: all in one run; none: one run per case)"
+  echo "PASS: $name: every case of ?GEMM, ?SYRK and ?HERK as without tileblas (own handlers: all in one run; none: one run per case)"
 done <<EOF_BLASES
 $blases
 EOF_BLASES

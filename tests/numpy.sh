@@ -5,8 +5,8 @@
 # cblas_cgemm and cblas_zgemm of the system BLAS), python3 on the PATH, and those named in TILEBLAS_TEST_PYTHON
 # (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ and the like of its
 # scipy-openblas64).  Every product within the bound of doc/TESTING.md of one in higher precision; on the CPU path
-# the results are byte for byte those without tileblas; the summary counts exactly the products numpy handed to
-# its BLAS (of the type's names); with a GPU, all of them forced there.  SKIP (77) without any python3 that has numpy.
+# the results are byte for byte those without tileblas; the summary counts exactly the products and rank-k updates
+# (a @ a.T: ?syrk) numpy handed to its BLAS (of the type's names); with a GPU, all the products forced there.  SKIP (77) without any python3 that has numpy.
 set -u
 [ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (python under ASan)"; exit 77; }
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -29,7 +29,11 @@ with() {
     fail "$py $dtype: CPU path: not the same results as numpy alone" "$work/plain" "$work/cpu"
   [ "$(gemm_calls $t "$work/cpu.err")" = "$products 0" ] ||
     fail "$py $dtype: CPU path: tileblas did not see the $products products" "$work/cpu.err"
-  echo "PASS: $py $dtype: CPU path: $products products through tileblas's ${names% }, byte for byte numpy's own results"
+  syrks=$(sed -n 's/^products [0-9]* syrk \([0-9]*\) .*/\1/p' "$work/plain")
+  [ "$(routine_calls ${t}syrk "$work/cpu.err")" = "$syrks 0" ] ||
+    fail "$py $dtype: CPU path: tileblas did not see the $syrks rank-k updates (a @ a.T)" "$work/cpu.err"
+  echo "PASS: $py $dtype: CPU path: $products products through tileblas's ${names% }, $syrks rank-k updates" \
+    "(a @ a.T), byte for byte numpy's own results"
 
   auto_then_gpu "gemm_calls $t" "$py $dtype" "$products" "$py" "$check" "$seed" "$dtype"
 }

@@ -7,8 +7,9 @@ Each product is checked against a product in higher precision (float64 or comple
 types, long double for the double ones: on every row, or on 16 rows drawn at random for the largest products)
 within the bound of doc/TESTING.md, 2 (k + 2) u (|A| |B|)_ij with u = 2^-24 or 2^-53; for the complex types
 2 sqrt(2) (2k + 2) u (|A| |B|)_ij with moduli (each part of a complex multiply-add is a real sum of 2k products,
-none larger than |a| |b|).  The last line gives how many products numpy handed to its BLAS and a digest of every
-result's bytes (equal to the run without tileblas on the CPU path, where the results are OpenBLAS's own).
+none larger than |a| |b|).  a @ a.T and a.T @ a are numpy's rank-k updates (one ?syrk each, the other triangle
+copied by numpy).  The last line gives how many products and rank-k updates numpy handed to its BLAS and a digest of
+every result's bytes (equal to the run without tileblas on the CPU path, where the results are OpenBLAS's own).
 """
 import hashlib
 import sys
@@ -22,6 +23,7 @@ single, wide, u = precision(dtype)
 rng = np.random.default_rng(seed)
 digest = hashlib.sha256()
 products = 0
+syrks = 0
 worst = 0.0
 
 
@@ -65,4 +67,10 @@ stack_a, stack_b = rand(4, 96, 80), rand(4, 80, 112)
 c = np.matmul(stack_a, stack_b)              # a stack: one call per matrix
 for i in range(4):
     check(c[i], stack_a[i], stack_b[i])
-print(f"products {products} worst {worst:.3f} of the bound digest {digest.hexdigest()[:16]}")
+for n, k in [(64, 64), (300, 200), (513, 100), (1000, 700)]:
+    a = rand(n, k)
+    check(a @ a.T, a, a.T)                   # one ?syrk: C-ordered, row-major
+    check(a.T @ a, a.T, a)
+    syrks += 2
+    products -= 2
+print(f"products {products} syrk {syrks} worst {worst:.3f} of the bound digest {digest.hexdigest()[:16]}")

@@ -1,8 +1,8 @@
 /*
  * A stand-in for OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ (as Fedora and Julia ship it, named
- * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_ and the same of DGEMM, CGEMM and ZGEMM, of Debian's ILP64
- * OpenBLAS (libopenblas64.so.0, whose 64-bit-integer symbols keep the plain names), taken from that library itself, never through the global scope, where
- * a preloaded tileblas's LP64 cblas_sgemm would be found.  Built by tests/ilp64.sh.
+ * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_ and the same of DGEMM, CGEMM, ZGEMM, the SYRKs and HERKs, of
+ * Debian's ILP64 OpenBLAS (libopenblas64.so.0, whose 64-bit-integer symbols keep the plain names), taken from that
+ * library itself, never through the global scope, where a preloaded tileblas's LP64 cblas_sgemm would be found.  Built by tests/ilp64.sh.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -48,3 +48,30 @@ STAND_IN(s, float, float)
 STAND_IN(d, double, double)
 STAND_IN(c, void, const void *)
 STAND_IN(z, void, const void *)
+
+/* cblas_?syrk64_, ?syrk_64_ (and ?herk: r) the same way; S the CBLAS scalar type, F the Fortran scalars' */
+#define STAND_IN_RANKK(p, r, T, S, F)                                                                              \
+    void cblas_##p##r##64_(int order, int uplo, int trans, int64_t n, int64_t k, S alpha, const T *a, int64_t lda,  \
+                           S beta, T *c, int64_t ldc);                                                             \
+    void cblas_##p##r##64_(int order, int uplo, int trans, int64_t n, int64_t k, S alpha, const T *a, int64_t lda,  \
+                           S beta, T *c, int64_t ldc)                                                              \
+    {                                                                                                              \
+        typedef void (*fn)(int, int, int, int64_t, int64_t, S, const T *, int64_t, S, T *, int64_t);               \
+        ((fn)ilp64("cblas_" #p #r))(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                        \
+    }                                                                                                              \
+    void p##r##_64_(const char *uplo, const char *trans, const int64_t *n, const int64_t *k, const F *alpha,       \
+                    const T *a, const int64_t *lda, const F *beta, T *c, const int64_t *ldc);                      \
+    void p##r##_64_(const char *uplo, const char *trans, const int64_t *n, const int64_t *k, const F *alpha,       \
+                    const T *a, const int64_t *lda, const F *beta, T *c, const int64_t *ldc)                       \
+    {                                                                                                              \
+        typedef void (*fn)(const char *, const char *, const int64_t *, const int64_t *, const F *, const T *,     \
+                           const int64_t *, const F *, T *, const int64_t *);                                      \
+        ((fn)ilp64(#p #r "_"))(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                                    \
+    }
+
+STAND_IN_RANKK(s, syrk, float, float, float)
+STAND_IN_RANKK(d, syrk, double, double, double)
+STAND_IN_RANKK(c, syrk, void, const void *, void)
+STAND_IN_RANKK(z, syrk, void, const void *, void)
+STAND_IN_RANKK(c, herk, void, float, float)
+STAND_IN_RANKK(z, herk, void, double, double)

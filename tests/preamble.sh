@@ -3,8 +3,8 @@
 #   asan: the ASan runtime to preload in the sanitizer build (empty otherwise)
 #   lib: what to put in LD_PRELOAD for tileblas (the ASan runtime first, where there is one)
 #   work: the scratch directory
-#   calls FILE: "CALLS ON_GPU" from the summary at exit in FILE; gemm_calls s|d|c|z FILE [PREFIX]: the same for the
-#   sgemm, dgemm, cgemm or zgemm names (those that start with PREFIX)
+#   calls FILE: "CALLS ON_GPU" from the summary at exit in FILE; routine_calls ROUTINE FILE [PREFIX], gemm_calls
+#   s|d|c|z FILE [PREFIX]: the same for one routine's names, as dsyrk, or one type's GEMM (those that start with PREFIX)
 #   auto_then_gpu COUNTER LABEL N CMD...: CMD under tileblas in auto mode, then forced on the GPU where one is usable
 #   (COUNTER FILE: "CALLS ON_GPU" of the calls that count, in the summary in FILE): N calls in each, all N on the GPU
 set -u
@@ -18,10 +18,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $1"; shift; [ $# = 0 ] || cat "$@"; exit 1; }
 calls() { sed -n 's/^tileblas:  total: \([0-9]*\) calls, \([0-9]*\) on the GPU.*/\1 \2/p' "$1"; }
-# gemm_calls s|d|c|z FILE [PREFIX]: "CALLS ON_GPU" of one type's entry points alone (a program's work in the other
-# is apart), or of those of them whose names start with PREFIX
-gemm_calls() {
-  awk -v name="$1gemm" -v prefix="${3:-}" '/^tileblas:  [a-z_0-9]*:$/ { s = index($2, name) > 0 && index($2, prefix) == 1 }
+# routine_calls ROUTINE FILE [PREFIX]: "CALLS ON_GPU" of one routine's entry points alone (dgemm, csyrk: a
+# program's work in the others is apart), or of those of them whose names start with PREFIX; gemm_calls s|d|c|z
+# FILE [PREFIX]: those of one type's GEMM
+gemm_calls() { routine_calls "$1gemm" "$2" "${3:-}"; }
+routine_calls() {
+  awk -v name="$1" -v prefix="${3:-}" '/^tileblas:  [a-z_0-9]*:$/ { s = index($2, name) > 0 && index($2, prefix) == 1 }
        s && /^tileblas:   (GPU|CPU|quick return) / { for (i = 3; i <= NF; i++) if ($i == "calls") c = $(i - 1)
                                                     n += c; if ($2 == "GPU") g += c }
        END { print n + 0, g + 0 }' "$2"

@@ -104,10 +104,10 @@ if $cc -o "$work/exit" "$work/exit.c" $flags -lpthread 2>"$work/cc.err"; then
     LD_PRELOAD=$asan LD_LIBRARY_PATH=$builddir/.libs TILEBLAS_VERBOSE=2 timeout 60 "$work/exit" >"$work/exit.out" \
       2>"$work/exit.err"
     status=$?
-    [ $status = 0 ] && grep -q 'summary of GEMM calls' "$work/exit.err" || break
+    [ $status = 0 ] && grep -q 'summary of BLAS calls' "$work/exit.err" || break
   done
   if [ $status = 77 ]; then echo "SKIP: exit with GPU calls in flight: no GPU ($(cat "$work/exit.out"))"
-  elif [ $status = 0 ] && grep -q 'summary of GEMM calls' "$work/exit.err"; then
+  elif [ $status = 0 ] && grep -q 'summary of BLAS calls' "$work/exit.err"; then
     pass "exit with SGEMM calls in flight on the GPU from two threads, 8 times: status 0, summary printed"
   else fail "exit with GPU calls in flight: status $status on exit $i"; tail -n 20 "$work/exit.err"; fi
 else

@@ -1,7 +1,7 @@
 #!/bin/sh
-# R, unmodified: float64 products of tests/r_check.R (`%*%`, crossprod, tcrossprod: dgemm_ of the system BLAS) with
-# and without tileblas preloaded.  On the CPU path the results are byte for byte R's own and every product is
-# counted as a dgemm_ call; in auto mode (and, with a GPU, forced there) every product within the bound of
+# R, unmodified: float64 products of tests/r_check.R (`%*%`, crossprod, tcrossprod: dgemm_ of the system BLAS, and
+# of one matrix: dsyrk_) with and without tileblas preloaded.  On the CPU path the results are byte for byte R's own
+# and every product is counted as a dgemm_ call, every rank-k update as a dsyrk_ one; in auto mode (and, with a GPU, forced there) every product within the bound of
 # doc/TESTING.md of R's own.  SKIP (77) without Rscript (Debian: apt-get install r-base-core).
 set -u
 [ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (R under ASan)"; exit 77; }
@@ -14,7 +14,8 @@ echo "seed $seed (TILEBLAS_TEST_SEED=$seed replays it); $(Rscript -e 'cat(R.vers
 unset TILEBLAS_MODE TILEBLAS_VERBOSE
 
 Rscript "$check" "$seed" write "$work/plain.bin" >"$work/plain" 2>&1 || fail "R alone" "$work/plain"
-products=$(sed -n 's/^products \([0-9]*\) *$/\1/p' "$work/plain")
+products=$(sed -n 's/^products \([0-9]*\) syrk [0-9]* *$/\1/p' "$work/plain")
+syrks=$(sed -n 's/^products [0-9]* syrk \([0-9]*\) *$/\1/p' "$work/plain")
 [ "${products:-0}" -gt 0 ] || fail "R: no products" "$work/plain"
 
 LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu Rscript "$check" "$seed" write "$work/cpu.bin" >"$work/cpu" \
@@ -22,7 +23,10 @@ LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=cpu Rscript "$check" "$seed" wr
 cmp -s "$work/plain.bin" "$work/cpu.bin" || fail "R, CPU path: not the same results as R alone"
 [ "$(gemm_calls d "$work/cpu.err")" = "$products 0" ] ||
   fail "R, CPU path: tileblas did not see the $products products as dgemm calls" "$work/cpu.err"
-echo "PASS: R, CPU path: $products products through tileblas's dgemm_, byte for byte R's own results"
+[ "$(routine_calls dsyrk "$work/cpu.err")" = "$syrks 0" ] ||
+  fail "R, CPU path: tileblas did not see the $syrks rank-k updates as dsyrk calls" "$work/cpu.err"
+echo "PASS: R, CPU path: $products products through tileblas's dgemm_, $syrks rank-k updates through dsyrk_, byte for" \
+  "byte R's own results"
 
 for mode in auto gpu; do
   LD_PRELOAD=$lib TILEBLAS_SUMMARY=1 TILEBLAS_MODE=$mode Rscript "$check" "$seed" write "$work/$mode.bin" \

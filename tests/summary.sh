@@ -31,10 +31,10 @@ awk -v s="$sum" -v b="$busy" -v w="$wall" -v r="$rate" -v g="$gflop" 'BEGIN {
 echo "PASS: 8 threads at once: ${busy} s with a call in progress within the ${wall} s wall time, ${sum} s of calls; $rate TFLOP/s"
 
 LD_PRELOAD=$lib "$work/demo" fork 0 >"$work/fork0.out" 2>"$work/fork0.err" || fail "fork, child without calls" "$work/fork0.err"
-[ "$(grep -c 'summary of GEMM calls' "$work/fork0.err")" = 1 ] && grep -q 'total: 2 calls,' "$work/fork0.err" ||
+[ "$(grep -c 'summary of BLAS calls' "$work/fork0.err")" = 1 ] && grep -q 'total: 2 calls,' "$work/fork0.err" ||
   fail "a child that made no call printed a summary (of its parent's calls)" "$work/fork0.err"
 LD_PRELOAD=$lib "$work/demo" fork 3 >"$work/fork3.out" 2>"$work/fork3.err" || fail "fork, child with calls" "$work/fork3.err"
-[ "$(grep -c 'summary of GEMM calls' "$work/fork3.err")" = 2 ] && grep -q 'total: 2 calls,' "$work/fork3.err" &&
+[ "$(grep -c 'summary of BLAS calls' "$work/fork3.err")" = 2 ] && grep -q 'total: 2 calls,' "$work/fork3.err" &&
   grep -q 'total: 3 calls,' "$work/fork3.err" || fail "parent and child do not each report their own calls" "$work/fork3.err"
 echo "PASS: fork: a child reports its own calls only, and nothing when it made none"
 

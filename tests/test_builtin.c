@@ -1,6 +1,7 @@
 /* The built-in loop (lib/cpu/builtin.c: a process with no CPU BLAS, or calls while the process exits elsewhere), every
  * type and op, against a long-double product within the bound of doc/TESTING.md; and the reference's rules for
- * alpha = 0 and beta = 0 (C = beta C, A and B unread; C not read, NaN there gone).  CPU only. */
+ * alpha = 0 and beta = 0 (C = beta C, A and B unread; C not read, NaN there gone); a rank-k update's pieces.  CPU
+ * only. */
 #include <config.h>
 #include <check.h>
 #include "suite.h"
@@ -83,6 +84,53 @@ START_TEST(zeros)
 }
 END_TEST
 
+/* A piece of a rank-k update's GPU run that the CPU finishes (lib/cpu/cpu_blas.h: tb_cpu_gemm_part): whatever block
+ * of C it is, the pieces handed to the BLAS beneath are products or squares on the diagonal, and together they write
+ * what the built-in loop writes for the whole block, bit for bit (the same operations, element by element). */
+static int pieces_seen, pieces_bad;
+static int record_piece(const tb_call *g, const tb_kproblem *p)
+{
+    (void)g;
+    pieces_seen++;
+    pieces_bad += p->part != TB_PART_ALL && (p->diag != 0 || p->m != p->n);
+    pieces_bad += p->part == TB_PART_ALL && p->herm;
+    return -1; /* no BLAS beneath: the built-in loop runs it */
+}
+
+START_TEST(pieces)
+{
+    const tb_type t = (tb_type)(_i / 2);
+    const int n = 37, k = 5, cplx = tb_type_complex(t);
+    const unsigned es = tb_type_size(t);
+    static char a[37 * 5 * 16], c1[37 * 37 * 16], c2[37 * 37 * 16];
+    for (int i = 0; i < n * k; i++)
+        tt_xput(a, i, t, uniform() + (cplx ? uniform() * I : 0));
+    const tb_reissue via = { NULL, record_piece, NULL };
+    for (int round = 0; round < 300; round++) {
+        const int herm = cplx && round % 2, trans = round % 4 >= 2;
+        tb_kproblem p = { .type = t, .transa = trans ? (herm ? 2 : 1) : 0, .transb = trans ? 0 : (herm ? 2 : 1),
+                          .m = n, .n = n, .k = k, .alpha = -0.75, .beta = 1.25, .a = a, .lda = trans ? k : n, .b = a,
+                          .ldb = trans ? k : n, .c = c1, .ldc = n, .part = _i % 2 ? TB_PART_UPPER : TB_PART_LOWER,
+                          .herm = herm };
+        for (int i = 0; i < n * n; i++)
+            tt_xput(c1, i, t, uniform() + (cplx ? uniform() * I : 0));
+        memcpy(c2, c1, sizeof c1);
+        const int64_t i0 = (int64_t)((uniform() + 1) * 18), j0 = (int64_t)((uniform() + 1) * 18);
+        const int64_t rows = 1 + (int64_t)((uniform() + 1) * (double)(n - i0 - 1) / 2),
+                      cols = 1 + (int64_t)((uniform() + 1) * (double)(n - j0 - 1) / 2);
+        tb_kproblem block = tb_kproblem_block(&p, i0, rows, j0, cols);
+        tb_builtin_gemm(&block);
+        block.c = tb_at(c2, i0 + j0 * n, es);
+        const tb_call g = { .p = p, .entry = TB_E_DSYRK, .via = &via };
+        pieces_seen = pieces_bad = 0;
+        tb_cpu_gemm_part(&g, &block);
+        ck_assert_msg(!pieces_bad, "a piece neither a product nor on the diagonal");
+        ck_assert_msg(!memcmp(c1, c2, sizeof c1), "type %d round %d: block (%lld, %lld) %lld x %lld differs", t, round,
+                      (long long)i0, (long long)j0, (long long)rows, (long long)cols);
+    }
+}
+END_TEST
+
 int main(void)
 {
     state = tt_test_seed();
@@ -90,6 +138,7 @@ int main(void)
     TCase *tc = tcase_create("against long double");
     tcase_add_loop_test(tc, products, 0, 4 * 9);
     tcase_add_loop_test(tc, zeros, 0, 4);
+    tcase_add_loop_test(tc, pieces, 0, 8);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);
 }

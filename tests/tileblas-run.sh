@@ -17,7 +17,7 @@ checksums() { sed -n 's/.*\(ok  checksum [0-9a-f]*\)$/\1/p' "$1"; }
 "$run" "$demo" 100 >"$work/run.out" 2>"$work/run.err" || fail "tileblas-run sgemm-demo exited $?" "$work/run.out" "$work/run.err"
 grep -q '^all results correct$' "$work/run.out" || fail "results under tileblas-run" "$work/run.out"
 [ "$(checksums "$work/plain.out")" = "$(checksums "$work/run.out")" ] || fail "not the same results as alone (auto mode, CPU)" "$work/plain.out" "$work/run.out"
-for want in '^tileblas: summary of GEMM calls:$' '^tileblas:  cblas_sgemm:$' '^tileblas:  sgemm_:$' \
+for want in '^tileblas: summary of BLAS calls:$' '^tileblas:  cblas_sgemm:$' '^tileblas:  sgemm_:$' \
   '^tileblas:  total: 6 calls, [0-9]* on the GPU, [0-9]* on the CPU, 0 quick returns$' \
   '^tileblas:  total: [0-9.]* GFLOP in [0-9.]* s of calls, [0-9.]* s with any in progress: [0-9.]* TFLOP/s effective; [0-9.]* GB moved between host and device$'; do
   grep -q "$want" "$work/run.err" || fail "the summary lacks /$want/" "$work/run.err"
@@ -52,7 +52,7 @@ fi
 # processes the program starts: quiet unless they call (ls), then named (sgemm-demo); the shell, the program,
 # may or may not report (dash leaves with _exit, past the library's exit handler)
 "$run" -m cpu sh -c "ls / >/dev/null; $demo 100 >/dev/null; exit 0" >/dev/null 2>"$work/kids.err"
-[ "$(grep -c '^tileblas: summary of GEMM calls (process [0-9]*, started by the program):$' "$work/kids.err")" = 1 ] &&
+[ "$(grep -c '^tileblas: summary of BLAS calls (process [0-9]*, started by the program):$' "$work/kids.err")" = 1 ] &&
   grep -q 'total: 6 calls' "$work/kids.err" ||
   fail "one summary for the child that called, none for the one that did not" "$work/kids.err"
 echo "PASS: processes the program starts report only when they called, named"

@@ -71,7 +71,7 @@ static tb_path route(const tb_call *g, int *kernel, tb_gpu_plan *gp, tb_cost *pr
 static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_call_record *r)
 {
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
-    const char *err = "no GPU kernel for this element type";
+    const char *err = "no GPU kernel for this routine and element type";
     int kernel = tb_route_kernel(&g->p);
     if (kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &device, &err) == 0) {
         r->kernel = kernel;

@@ -1,6 +1,6 @@
 /* The built-in GEMM loop: for a process with no CPU BLAS at all, and for calls made while the process exits in
  * another thread (lib/gpu/gpu.h).  Reference GEMM's loop for NN (C = beta C, then a column of op(A) at a time), for
- * every type and op: slow but right. */
+ * every type and op, on the problem's part of C (SYRK's and HERK's triangle): slow but right. */
 #include <config.h>
 #include <complex.h>
 #include "cpu_blas.h"
@@ -11,28 +11,38 @@
 #define OP_AT(x, ld, op, row, col, CONJ) \
     ((op) == 0 ? (x)[(row) + (col) * (ld)] : (op) == 1 ? (x)[(col) + (row) * (ld)] : CONJ((x)[(col) + (row) * (ld)]))
 
-/* T the element type, CONJ its conjugate, alpha and beta as T */
-#define BUILTIN(T, CONJ, ALPHA, BETA)                                                                              \
+/* T the element type, CONJ its conjugate, alpha and beta as T, REAL(c) c with its imaginary part 0.  Only C's
+ * rows [i0, i1) of column j are p's (its part), and with herm the diagonal's imaginary part is set to 0. */
+#define BUILTIN(T, CONJ, ALPHA, BETA, REAL)                                                                        \
     do {                                                                                                           \
         const T alpha = (ALPHA), beta = (BETA), *a = p->a, *b = p->b;                                              \
         for (int64_t j = 0; j < p->n; j++) {                                                                       \
             T *c = (T *)p->c + j * p->ldc;                                                                         \
-            for (int64_t i = 0; i < p->m; i++) /* C = 0 when beta = 0: NaN in C does not propagate */             \
+            const int64_t d = j - p->diag; /* the row on the diagonal */                                           \
+            const int64_t i0 = p->part == TB_PART_LOWER ? (d > 0 ? d : 0) : 0;                                     \
+            const int64_t i1 = p->part == TB_PART_UPPER ? (d + 1 < p->m ? d + 1 : p->m) : p->m;                    \
+            for (int64_t i = i0; i < i1; i++) /* C = 0 when beta = 0: NaN in C does not propagate */              \
                 c[i] = beta == (T)0 ? (T)0 : beta * c[i];                                                          \
             for (int64_t l = 0; alpha != (T)0 && l < p->k; l++) {                                                  \
                 const T t = alpha * OP_AT(b, p->ldb, p->transb, l, j, CONJ);                                       \
-                for (int64_t i = 0; i < p->m; i++)                                                                 \
+                for (int64_t i = i0; i < i1; i++)                                                                  \
                     c[i] += t * OP_AT(a, p->lda, p->transa, i, l, CONJ);                                           \
             }                                                                                                      \
+            if (p->herm && d >= 0 && d < p->m)                                                                     \
+                c[d] = REAL(c[d]);                                                                                 \
         }                                                                                                          \
     } while (0)
 
 void tb_builtin_gemm(const tb_kproblem *p)
 {
     switch (p->type) {
-    case TB_TYPE_D: BUILTIN(double, SAME, p->alpha, p->beta); break;
-    case TB_TYPE_C: BUILTIN(float complex, conjf, CMPLXF(p->alpha, p->alpha_im), CMPLXF(p->beta, p->beta_im)); break;
-    case TB_TYPE_Z: BUILTIN(double complex, conj, CMPLX(p->alpha, p->alpha_im), CMPLX(p->beta, p->beta_im)); break;
-    default: BUILTIN(float, SAME, (float)p->alpha, (float)p->beta); break;
+    case TB_TYPE_D: BUILTIN(double, SAME, p->alpha, p->beta, SAME); break;
+    case TB_TYPE_C:
+        BUILTIN(float complex, conjf, CMPLXF(p->alpha, p->alpha_im), CMPLXF(p->beta, p->beta_im), crealf);
+        break;
+    case TB_TYPE_Z:
+        BUILTIN(double complex, conj, CMPLX(p->alpha, p->alpha_im), CMPLX(p->beta, p->beta_im), creal);
+        break;
+    default: BUILTIN(float, SAME, (float)p->alpha, (float)p->beta, SAME); break;
     }
 }

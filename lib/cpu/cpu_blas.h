@@ -88,7 +88,8 @@ TB_HIDDEN void tb_cpu_gemm_builtin(const tb_call *g);
 /* The built-in loop itself, for a column-major problem on host memory (lib/cpu/builtin.c) */
 TB_HIDDEN void tb_builtin_gemm(const tb_kproblem *p);
 
-/* The same as tb_cpu_gemm for p, a piece of g (the tiles that the GPU did not finish). */
+/* The same as tb_cpu_gemm for p, a piece of g (the tiles that the GPU did not finish); a piece that crosses its
+ * triangle's diagonal goes as a product or two and a square on the diagonal (a call of g's routine). */
 TB_HIDDEN void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p);
 
 #endif

@@ -45,7 +45,7 @@ static inline double tb_tiny_flops(const tb_kproblem *p)
     if (p->alpha == 0.0 || tb_forced_path != TB_PATH_NONE ||
         f * (m + h) * (n + h) * (k + h) > atomic_load_explicit(&g->most, memory_order_acquire))
         return 0.0;
-    return f * m * n * k;
+    return f * tb_part_elems(p) * k;
 }
 
 /* What the statistics keep of such a call: counted on the CPU, the thread's last call. */

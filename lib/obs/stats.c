@@ -147,9 +147,9 @@ void tb_stats_summary(const tb_summary_facts *facts)
     if (!calls && (!the_program || tb_counts_forked()))
         return; /* a child forked from a process that called, and made no call itself: its parent reports */
     if (the_program)
-        tb_msg("summary of GEMM calls:");
+        tb_msg("summary of BLAS calls:");
     else
-        tb_msg("summary of GEMM calls (process %lld, started by the program):", (long long)getpid());
+        tb_msg("summary of BLAS calls (process %lld, started by the program):", (long long)getpid());
     for (int i = 0; i < TB_ENTRY_COUNT; i++) {
         for (int p = 0; p < 3; p++) {
             all[p].calls += count[i][p].calls;

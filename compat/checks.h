@@ -1,7 +1,8 @@
-/* Which calls tileblas may run itself: those the reference BLAS accepts.  Every other call goes, unchanged, to the
+/* Which calls tileblas may run itself: those the reference BLAS accepts (GEMM's checks here, other routines' in
+ * their files), and the character arguments read.  Every other call goes, unchanged, to the
  * BLAS beneath, which reports it (or, where it is more lenient, computes it) as it always does. */
-#ifndef TB_GEMM_CHECK_H
-#define TB_GEMM_CHECK_H
+#ifndef TB_CHECKS_H
+#define TB_CHECKS_H
 
 #include "call.h"
 
@@ -32,6 +33,28 @@ static inline int tb_fortran_trans(char t, tb_type type)
 {
     const char lower = (char)(t | 0x20); /* 'N' -> 'n', ...; no other character maps onto n, t or c */
     return lower == 'n' ? 0 : lower == 't' ? 1 : lower == 'c' ? (tb_type_complex(type) ? 2 : 1) : -1;
+}
+
+/* CBLAS's values of the layout and character arguments */
+enum { TB_CBLAS_ROW_MAJOR = 101, TB_CBLAS_COL_MAJOR = 102, TB_CBLAS_NO_TRANS = 111, TB_CBLAS_TRANS = 112,
+       TB_CBLAS_CONJ_TRANS = 113, TB_CBLAS_UPPER = 121, TB_CBLAS_LOWER = 122 };
+
+/* The same for a CBLAS transpose */
+static inline int tb_cblas_trans(int t, tb_type type)
+{
+    return t == TB_CBLAS_NO_TRANS ? 0 : t == TB_CBLAS_TRANS ? 1
+           : t == TB_CBLAS_CONJ_TRANS ? (tb_type_complex(type) ? 2 : 1) : -1;
+}
+
+/* A triangle: tb_uplo, -1 when invalid (a Fortran character, either case, or a CBLAS value) */
+static inline int tb_fortran_uplo(char u)
+{
+    const char lower = (char)(u | 0x20);
+    return lower == 'u' ? TB_UPPER : lower == 'l' ? TB_LOWER : -1;
+}
+static inline int tb_cblas_uplo(int u)
+{
+    return u == TB_CBLAS_UPPER ? TB_UPPER : u == TB_CBLAS_LOWER ? TB_LOWER : -1;
 }
 
 #endif

@@ -1,0 +1,207 @@
+/*
+ * The differential tests' program for the rank-k updates (tests/differential.sh, beside diff-blas.c): SSYRK calls
+ * (DSYRK with -DDOUBLE; CSYRK and CHERK with -DCOMPLEX, ZSYRK and ZHERK with both), valid, invalid and edge cases,
+ * through the CBLAS and Fortran names (with -DSUFFIX64 their 64_ names), printing everything a program can observe of
+ * each: the error handler's calls (with -DOWN_HANDLERS the program defines xerbla_ and cblas_xerbla), every element
+ * of C in hexadecimal, and how the program ends.  TB_INT and -DILP64 as in diff-blas.c.
+ *   diff-rankk list | all | N
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TB_INT
+#define TB_INT int
+#endif
+typedef TB_INT blasint;
+
+#ifdef DOUBLE
+typedef double real;
+#ifdef COMPLEX
+#define P "z"
+#define NAME(cb, r, f) cb##z##r##f
+#else
+#define P "d"
+#define NAME(cb, r, f) cb##d##r##f
+#endif
+#else
+typedef float real;
+#ifdef COMPLEX
+#define P "c"
+#define NAME(cb, r, f) cb##c##r##f
+#else
+#define P "s"
+#define NAME(cb, r, f) cb##s##r##f
+#endif
+#endif
+#ifdef SUFFIX64
+#define SUFFIX "64_"
+#define CBLAS_NAME(r) NAME(cblas_, r, 64_)
+#define F77_NAME(r) NAME(, r, _64_)
+#else
+#define SUFFIX ""
+#define CBLAS_NAME(r) NAME(cblas_, r, )
+#define F77_NAME(r) NAME(, r, _)
+#endif
+#ifdef COMPLEX
+#define PARTS 2
+typedef const void *scalar_arg; /* CBLAS passes SYRK's complex scalars by pointer */
+#define SCALAR(x) (x)
+#else
+#define PARTS 1
+typedef real scalar_arg;
+#define SCALAR(x) ((x)[0])
+#endif
+void CBLAS_NAME(syrk)(int order, int uplo, int trans, blasint n, blasint k, scalar_arg alpha, const real *a,
+                      blasint lda, scalar_arg beta, real *c, blasint ldc);
+void F77_NAME(syrk)(const char *uplo, const char *trans, const blasint *n, const blasint *k, const real *alpha,
+                    const real *a, const blasint *lda, const real *beta, real *c, const blasint *ldc, size_t lu,
+                    size_t lt);
+#ifdef COMPLEX /* HERK: real scalars (by value for CBLAS) */
+void CBLAS_NAME(herk)(int order, int uplo, int trans, blasint n, blasint k, real alpha, const real *a, blasint lda,
+                      real beta, real *c, blasint ldc);
+void F77_NAME(herk)(const char *uplo, const char *trans, const blasint *n, const blasint *k, const real *alpha,
+                    const real *a, const blasint *lda, const real *beta, real *c, const blasint *ldc, size_t lu,
+                    size_t lt);
+#endif
+
+#include "diff.h"
+
+enum { ROW = 101, COL = 102, N = 111, T = 112, C = 113, U = 121, L = 122 };
+#define BIG ((int64_t)1 << 32)
+
+/* herk: the HERK names (complex types only); nulls: ALPHA and BETA passed as NULL where the BLAS never reads them */
+typedef struct cblas_case {
+    int herk, order, uplo, trans;
+    int64_t n, k, lda, ldc;
+    float alpha, beta, alpha_im, beta_im;
+    int nulls;
+} cblas_case;
+
+/* valid: N=5 K=4, tight leading dimensions (A 5x4 for N, 4x5 for T and C; C 5x5); each row changes something */
+#define RANKK_CBLAS(h)                                                                                             \
+    { h, COL, U, N, 5, 4, 5, 5, 1.5f, 0.5f }, { h, COL, L, T, 5, 4, 4, 5, 1.5f, 0.0f },                            \
+        { h, ROW, U, N, 5, 4, 4, 5, -1.0f, 2.0f }, { h, ROW, L, T, 5, 4, 5, 6, 1.0f, 1.0f },                       \
+        { h, COL, U, C, 5, 4, 4, 5, 1.0f, 0.5f }, { h, ROW, L, C, 5, 4, 5, 5, 1.0f, 0.5f },                        \
+        { h, 0, U, N, 5, 4, 5, 5, 1, 0 }, { h, 103, U, N, 5, 4, 5, 5, 1, 0 }, { h, COL, 0, N, 5, 4, 5, 5, 1, 0 },  \
+        { h, COL, 120, N, 5, 4, 5, 5, 1, 0 }, { h, COL, U, 0, 5, 4, 5, 5, 1, 0 },                                  \
+        { h, ROW, L, 114, 5, 4, 5, 5, 1, 0 }, { h, COL, U, N, -1, 4, 5, 5, 1, 0 },                                 \
+        { h, COL, U, N, 5, -1, 5, 5, 1, 0 }, { h, COL, U, N, -1, -1, 5, 5, 1, 0 },                                 \
+        { h, COL, U, N, 5, 4, 4, 5, 1, 0 }, { h, COL, L, T, 5, 4, 3, 5, 1, 0 }, { h, COL, U, N, 5, 4, 5, 4, 1, 0 }, \
+        { h, ROW, U, N, 5, 4, 3, 5, 1, 0 }, { h, ROW, L, T, 5, 4, 4, 5, 1, 0 }, { h, ROW, U, N, 5, 4, 4, 4, 1, 0 }, \
+        { h, ROW, 0, 0, -1, 4, 0, 0, 1, 0 }, /* nothing to multiply: */                                           \
+        { h, COL, U, N, 0, 4, 1, 1, 1.5f, 0.5f }, { h, COL, L, N, 5, 0, 5, 5, 1.5f, 1.0f },                        \
+        { h, COL, U, N, 5, 0, 5, 5, 1.5f, 0.5f }, { h, ROW, L, T, 5, 0, 5, 5, 1.5f, 0.0f },                        \
+        { h, COL, U, N, 5, 4, 5, 5, 0.0f, 1.0f }, { h, COL, L, N, 5, 4, 5, 5, 0.0f, 0.0f },                        \
+        { h, ROW, U, T, 5, 4, 5, 5, 0.0f, 0.5f }, { h, COL, U, N, 0, 0, 1, 1, 1, 0 }
+static const cblas_case cblas_cases[] = {
+    RANKK_CBLAS(0),
+#ifdef COMPLEX
+    RANKK_CBLAS(1),
+    { 0, COL, L, N, 5, 4, 5, 5, 0.0f, 0.5f, 1.0f, 0.0f }, { 0, ROW, U, T, 5, 4, 5, 5, 1.5f, 0.0f, -0.5f, 2.0f },
+    { 0, COL, U, N, 0, 4, 5, 1, 1, 0, 0, 0, 1 },         { 0, COL, L, T, 5, 0, 5, 5, 0, 1, 0, 0, 0 },
+#endif
+#if defined(ILP64)
+    { 0, COL, U, N, BIG, 4, BIG - 1, BIG, 1, 0 }, { 0, COL, L, N, BIG, 4, BIG, BIG - 1, 1, 0 },
+    { 0, ROW, U, N, 0, BIG, BIG - 1, 1, 1, 0 },
+#endif
+};
+
+typedef struct f77_case {
+    int herk;
+    char uplo, trans;
+    int64_t n, k, lda, ldc;
+    float alpha, beta, alpha_im, beta_im;
+    int nulls;
+} f77_case;
+
+#define RANKK_F77(h)                                                                                               \
+    { h, 'U', 'N', 5, 4, 5, 5, 1.5f, 0.5f }, { h, 'l', 't', 5, 4, 4, 5, 1.5f, 0.0f },                              \
+        { h, 'L', 'C', 5, 4, 4, 6, -1.0f, 2.0f }, { h, 'u', 'c', 5, 4, 4, 5, 1.0f, 1.0f },                         \
+        { h, 'X', 'N', 5, 4, 5, 5, 1, 0 }, { h, 'U', 'X', 5, 4, 5, 5, 1, 0 }, { h, 'X', 'X', 5, 4, 5, 5, 1, 0 },   \
+        { h, 'U', 'N', -1, 4, 5, 5, 1, 0 }, { h, 'L', 'N', 5, -1, 5, 5, 1, 0 },                                    \
+        { h, 'U', 'N', 5, 4, 4, 5, 1, 0 }, { h, 'U', 'T', 5, 4, 3, 5, 1, 0 }, { h, 'L', 'N', 5, 4, 5, 4, 1, 0 },   \
+        { h, 'U', 'N', 0, 4, 1, 1, 1.5f, 0.5f }, { h, 'L', 'N', 5, 0, 5, 5, 1.5f, 1.0f },                          \
+        { h, 'U', 'T', 5, 0, 1, 5, 1.5f, 0.5f }, { h, 'U', 'N', 5, 4, 5, 5, 0.0f, 1.0f },                          \
+        { h, 'L', 'N', 5, 4, 5, 5, 0.0f, 0.0f }, { h, 'U', 'N', 5, 4, 5, 5, 0.0f, 0.5f },                          \
+        { h, 'U', 'N', 0, 4, 5, 1, 1, 0, 0, 0, 1 }, { h, 'L', 'T', 0, 0, 1, 1, 0, 1, 0, 0, 1 }
+static const f77_case f77_cases[] = {
+    RANKK_F77(0),
+#ifdef COMPLEX
+    RANKK_F77(1),
+    { 0, 'L', 'N', 5, 4, 5, 5, 0.0f, 0.5f, 1.0f, 0.0f }, { 0, 'U', 'T', 5, 4, 4, 5, 1.5f, 0.0f, -0.5f, 2.0f },
+#endif
+#if defined(ILP64)
+    { 0, 'U', 'N', BIG, 4, BIG - 1, BIG, 1, 0 },
+    { 0, 'L', 'N', 0, BIG, 1, 1, 1, 0 },
+#endif
+};
+
+#define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
+#define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
+
+#define NREAL (64 * PARTS)
+static real a[NREAL], c[NREAL];
+
+/* fresh operands; C holds a NaN in each triangle, which a beta = 0 call must not let through in its own */
+static void fill(void)
+{
+    for (int i = 0; i < NREAL; i++) {
+        a[i] = (real)((i * 7) % 13) - 6.0f;
+        c[i] = (real)i + 0.5f + (i % 3 ? 0.25f : 0.0f);
+    }
+    c[1 * PARTS] = NAN;  /* (1, 0) column-major, leading dimension 5 */
+    c[11 * PARTS] = NAN; /* (1, 2) */
+}
+
+
+static void run(int i)
+{
+    fill();
+    if (i < NCBLAS) {
+        const cblas_case *x = &cblas_cases[i];
+        printf("case %d: cblas_" P "%s%s(%d, %d, %d, %lld, %lld, %g%+gi, A, %lld, %g%+gi, C, %lld)%s\n", i,
+               x->herk ? "herk" : "syrk", SUFFIX, x->order, x->uplo, x->trans, (long long)x->n, (long long)x->k,
+               x->alpha, x->alpha_im, (long long)x->lda, x->beta, x->beta_im, (long long)x->ldc,
+               x->nulls ? " with NULL scalars" : "");
+        fflush(stdout);
+        const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, x->beta_im };
+#ifdef COMPLEX
+        if (x->herk) {
+            CBLAS_NAME(herk)(x->order, x->uplo, x->trans, (blasint)x->n, (blasint)x->k, alpha[0], a, (blasint)x->lda,
+                             beta[0], c, (blasint)x->ldc);
+            show(c, NREAL);
+            return;
+        }
+        const real *pa = x->nulls ? NULL : alpha, *pb = x->nulls ? NULL : beta;
+#else
+        const real *pa = alpha, *pb = beta;
+#endif
+        CBLAS_NAME(syrk)(x->order, x->uplo, x->trans, (blasint)x->n, (blasint)x->k, SCALAR(pa), a, (blasint)x->lda,
+                         SCALAR(pb), c, (blasint)x->ldc);
+    } else {
+        const f77_case *x = &f77_cases[i - NCBLAS];
+        const blasint n = (blasint)x->n, k = (blasint)x->k, lda = (blasint)x->lda, ldc = (blasint)x->ldc;
+        printf("case %d: " P "%s_%s('%c', '%c', %lld, %lld, %g%+gi, A, %lld, %g%+gi, C, %lld)%s\n", i,
+               x->herk ? "herk" : "syrk", SUFFIX, x->uplo, x->trans, (long long)n, (long long)k, x->alpha,
+               x->alpha_im, (long long)lda, x->beta, x->beta_im, (long long)ldc, x->nulls ? " with NULL scalars" : "");
+        fflush(stdout);
+        const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, x->beta_im };
+        const real *pa = x->nulls ? NULL : alpha, *pb = x->nulls ? NULL : beta;
+#ifdef COMPLEX
+        if (x->herk)
+            F77_NAME(herk)(&x->uplo, &x->trans, &n, &k, pa, a, &lda, pb, c, &ldc, 1, 1);
+        else
+#endif
+            F77_NAME(syrk)(&x->uplo, &x->trans, &n, &k, pa, a, &lda, pb, c, &ldc, 1, 1);
+    }
+    show(c, NREAL);
+}
+
+static int cases(void)
+{
+    return NCBLAS + NF77;
+}

@@ -1,0 +1,295 @@
+/* SYRK and HERK under every name, against OpenBLAS's plain names on the same inputs: the names whose BLAS beneath is
+ * OpenBLAS (cblas_dsyrk, dsyrk_) bit for bit; the scipy_ names, which have no BLAS beneath here and so run tileblas's
+ * own reading of the call on the built-in loop, within the bound of doc/TESTING.md (and the 64_ names, bit for bit
+ * or within it, whichever BLAS they find).  Everywhere: the other triangle and the padding untouched, HERK's diagonal
+ * real, NaN in C gone when beta = 0.  Then the statistics' flops, and invalid calls with no BLAS beneath reported
+ * through the program's handler.  Loop index: routine and type (SSYRK, DSYRK, CSYRK, ZSYRK, CHERK, ZHERK) x name. */
+#include <check.h>
+#include "suite.h"
+#include <complex.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "tileblas.h"
+
+enum { COL = 102, ROW = 101, NOTRANS = 111, TRANS = 112, CONJTRANS = 113, UPPER = 121, LOWER = 122 };
+
+typedef void (*cblas_f)(int, int, int, long, long, float, const void *, long, float, void *, long);
+typedef void (*cblas_d)(int, int, int, long, long, double, const void *, long, double, void *, long);
+typedef void (*cblas_z)(int, int, int, long, long, const void *, const void *, long, const void *, void *, long);
+typedef void (*f77_fn)(const char *, const char *, const void *, const void *, const void *, const void *,
+                       const void *, const void *, void *, const void *, size_t, size_t);
+
+static const char *const forms[8][2] = { /* prefix and suffix of each kind of name, in base/entries.h's order */
+                                         { "cblas_", "" },       { "", "_" },          { "cblas_", "64_" },
+                                         { "", "_64_" },         { "scipy_cblas_", "64_" }, { "scipy_", "_64_" },
+                                         { "scipy_cblas_", "" }, { "scipy_", "_" } };
+#define FORM_CBLAS(f) ((f) % 2 == 0)
+#define FORM_WIDE(f) ((f) >= 2 && (f) <= 5)
+
+/* routine and type of loop index rt */
+static const char rt_prefix[6] = { 's', 'd', 'c', 'z', 'c', 'z' };
+#define RT_HERK(rt) ((rt) >= 4)
+#define RT_COMPLEX(rt) ((rt) >= 2)
+#define RT_DOUBLE(rt) ((rt) % 2 == 1)
+
+static void *symbol(void *h, int rt, int form)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%c%s%s", forms[form][0], rt_prefix[rt], RT_HERK(rt) ? "herk" : "syrk",
+             forms[form][1]);
+    void *f = dlsym(h, name);
+    ck_assert_msg(f != NULL, "%s not found", name);
+    return f;
+}
+
+typedef struct rk_case {
+    int rt, form, order, uplo, trans; /* CBLAS values; trans: NOTRANS, TRANS or CONJTRANS */
+    int n, k, pad;
+    double complex alpha, beta; /* HERK: real parts only */
+    int nan_c;
+} rk_case;
+
+/* calls fn (a name of form x->form) on A and C; C is column- or row-major n x n with leading dimension ldc */
+static void call(void *fn, const rk_case *x, const void *a, long lda, void *c, long ldc)
+{
+    const int rt = x->rt, herk = RT_HERK(rt), dp = RT_DOUBLE(rt);
+    const float fs[4] = { (float)creal(x->alpha), (float)cimag(x->alpha), (float)creal(x->beta),
+                          (float)cimag(x->beta) };
+    const double ds[4] = { creal(x->alpha), cimag(x->alpha), creal(x->beta), cimag(x->beta) };
+    const void *alpha = dp ? (const void *)&ds[0] : &fs[0], *beta = dp ? (const void *)&ds[2] : &fs[2];
+    if (FORM_CBLAS(x->form)) {
+        if (RT_COMPLEX(rt) && !herk)
+            ((cblas_z)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, beta, c, ldc);
+        else if (dp)
+            ((cblas_d)fn)(x->order, x->uplo, x->trans, x->n, x->k, ds[0], a, lda, ds[2], c, ldc);
+        else
+            ((cblas_f)fn)(x->order, x->uplo, x->trans, x->n, x->k, fs[0], a, lda, fs[2], c, ldc);
+        return;
+    }
+    const char u = x->uplo == UPPER ? 'U' : 'L', t = x->trans == NOTRANS ? 'N' : x->trans == TRANS ? 't' : 'C';
+    const int n32[4] = { x->n, x->k, (int)lda, (int)ldc };
+    const int64_t n64[4] = { x->n, x->k, lda, ldc };
+    const int w = FORM_WIDE(x->form);
+    ((f77_fn)fn)(&u, &t, w ? (const void *)&n64[0] : &n32[0], w ? (const void *)&n64[1] : &n32[1], alpha, a,
+                 w ? (const void *)&n64[2] : &n32[2], beta, c, w ? (const void *)&n64[3] : &n32[3], 1, 1);
+}
+
+/* doc/TESTING.md's factor for depth k: 2 (k + 2), or 2 sqrt(2) (2k + 2) for the complex types */
+static double tt_bound(int cplx, long k)
+{
+    return cplx ? 2.0 * 1.4142135623730951 * (2.0 * (double)k + 2.0) : 2.0 * ((double)k + 2.0);
+}
+
+static uint64_t state;
+static double uniform(void)
+{
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return (double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+static long double complex get(const void *x, long i, int rt)
+{
+    return RT_COMPLEX(rt) ? (RT_DOUBLE(rt) ? ((const double complex *)x)[i] : ((const float complex *)x)[i])
+                          : (RT_DOUBLE(rt) ? ((const double *)x)[i] : ((const float *)x)[i]);
+}
+static void put(void *x, long i, int rt, double complex v)
+{
+    if (RT_COMPLEX(rt) && RT_DOUBLE(rt))
+        ((double complex *)x)[i] = v;
+    else if (RT_COMPLEX(rt))
+        ((float complex *)x)[i] = (float complex)v;
+    else if (RT_DOUBLE(rt))
+        ((double *)x)[i] = creal(v);
+    else
+        ((float *)x)[i] = (float)creal(v);
+}
+
+/* Runs x through its name and through OpenBLAS's plain name (ref: that library); 1 when they agree, else 0 with
+ * why in msg */
+static int run(void *ref, const rk_case *x, char *msg, size_t len)
+{
+    const int rt = x->rt, row = FORM_CBLAS(x->form) && x->order == ROW, cplx = RT_COMPLEX(rt);
+    const unsigned es = (RT_DOUBLE(rt) ? 8u : 4u) * (cplx ? 2u : 1u);
+    /* op(A) is n x k; stored (in the caller's layout) n x k for NOTRANS, else k x n */
+    const long arows = x->trans == NOTRANS ? x->n : x->k, acols = x->trans == NOTRANS ? x->k : x->n;
+    const long lda = ((row ? acols : arows) > 0 ? (row ? acols : arows) : 1) + x->pad, ldc = x->n + 2 * x->pad;
+    const long alen = lda * (row ? arows : acols) + 1, clen = ldc * x->n + 1;
+    char *a = malloc((size_t)alen * es), *c = malloc((size_t)clen * es), *c0 = malloc((size_t)clen * es),
+         *want = malloc((size_t)clen * es);
+    for (long i = 0; i < alen; i++)
+        put(a, i, rt, uniform() + (cplx ? uniform() * I : 0));
+    for (long i = 0; i < clen; i++) /* C's triangle: values (NaN when asked); elsewhere NaN, which must stay */
+        put(c0, i, rt, NAN);
+    for (long i = 0; i < x->n; i++)
+        for (long j = 0; j < x->n; j++)
+            if (x->uplo == UPPER ? i <= j : i >= j)
+                put(c0, row ? i * ldc + j : i + j * ldc, rt, x->nan_c ? NAN : uniform() + (cplx ? uniform() * I : 0));
+    memcpy(c, c0, (size_t)clen * es);
+    memcpy(want, c0, (size_t)clen * es);
+    rk_case plain = *x;
+    plain.form = FORM_CBLAS(x->form) ? 0 : 1;
+    call(symbol(ref, rt, plain.form), &plain, a, lda, want, ldc);
+    call(symbol(RTLD_DEFAULT, rt, x->form), x, a, lda, c, ldc);
+    const int bitwise = x->form < 2;
+    const double u = RT_DOUBLE(rt) ? ldexp(1.0, -53) : ldexp(1.0, -24);
+    int ok = 1;
+    for (long at = 0; ok && at < clen; at++) {
+        const long i = row ? at / ldc : at % ldc, j = row ? at % ldc : at / ldc;
+        const int mine = i < x->n && j < x->n && (x->uplo == UPPER ? i <= j : i >= j);
+        const long double complex got = get(c, at, rt), ref_v = get(want, at, rt);
+        if (bitwise || !mine) {
+            ok = !memcmp(c + at * es, (bitwise ? want : c0) + at * es, es);
+        } else {
+            long double mag = 0; /* the sum of |op(A)(i, l)| |op(A)(j, l)|, for the bound */
+            for (long l = 0; l < x->k; l++) {
+                const long ai = x->trans == NOTRANS ? (row ? i * lda + l : i + l * lda)
+                                                    : (row ? l * lda + i : l + i * lda);
+                const long aj = x->trans == NOTRANS ? (row ? j * lda + l : j + l * lda)
+                                                    : (row ? l * lda + j : l + j * lda);
+                mag += cabsl(get(a, ai, rt)) * cabsl(get(a, aj, rt));
+            }
+            /* twice the bound: both results are rounded */
+            const long double cterm = x->beta != 0 ? cabs(x->beta) * cabsl(get(c0, at, rt)) : 0;
+            const long double bound = 2 * tt_bound(cplx, x->k) * u * (cabs(x->alpha) * mag + cterm);
+            ok = cabsl(got - ref_v) <= bound;
+        }
+        if (ok && mine && i == j && RT_HERK(rt))
+            ok = cimagl(got) == 0; /* HERK's diagonal is real */
+        if (!ok)
+            snprintf(msg, len, "%c%s form %d order %d uplo %d trans %d n %d k %d pad %d alpha %g%+gi beta %g%+gi "
+                     "nan_c %d: C(%ld,%ld) %Lg%+Lgi, OpenBLAS %Lg%+Lgi%s",
+                     rt_prefix[rt], RT_HERK(rt) ? "herk" : "syrk", x->form, x->order, x->uplo, x->trans, x->n, x->k,
+                     x->pad, creal(x->alpha), cimag(x->alpha), creal(x->beta), cimag(x->beta), x->nan_c, i, j,
+                     creall(got), cimagl(got), creall(ref_v), cimagl(ref_v), mine ? "" : " (not its to write)");
+    }
+    free(a), free(c), free(c0), free(want);
+    return ok;
+}
+
+static void *openblas(void)
+{
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    ck_assert_msg(h != NULL, "libopenblas.so.0: %s", dlerror());
+    return h;
+}
+
+START_TEST(names)
+{
+    const int rt = _i / 8, form = _i % 8, herk = RT_HERK(rt), cplx = RT_COMPLEX(rt);
+    void *ref = openblas();
+    static const int shapes[][2] = { { 1, 1 }, { 6, 3 }, { 17, 9 }, { 33, 40 }, { 4, 0 } };
+    const int transes[3] = { NOTRANS, herk ? CONJTRANS : TRANS, cplx ? 0 : CONJTRANS }; /* real C is T */
+    static const double complex scalars[][2] = { { 1.5, 0.5 }, { -1, 0 }, { 0, 0.75 }, { 0.5 + 0.25 * I, -0.5 + I } };
+    char msg[512] = "", scratch[512];
+    int failures = 0;
+    tileblas_set_path(TILEBLAS_PATH_CPU);
+    for (int order = 0; order < (FORM_CBLAS(form) ? 2 : 1); order++)
+        for (int uplo = 0; uplo < 2; uplo++)
+            for (int t = 0; t < 3 && transes[t]; t++)
+                for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+                    for (size_t v = 0; v < sizeof scalars / sizeof scalars[0]; v++)
+                        for (int pad = 0; pad <= 3; pad += 3) {
+                            rk_case x = { rt, form, order ? ROW : COL, uplo ? LOWER : UPPER, transes[t],
+                                          shapes[s][0], shapes[s][1], pad, scalars[v][0], scalars[v][1],
+                                          scalars[v][1] == 0 };
+                            if (!cplx || herk) /* real scalars */
+                                x.alpha = creal(x.alpha), x.beta = creal(x.beta);
+                            failures += !run(ref, &x, failures ? scratch : msg, sizeof msg);
+                        }
+    ck_assert_msg(failures == 0, "%d cases differ; first: %s", failures, msg);
+}
+END_TEST
+
+/* Statistics: the flops of a rank-k update are its triangle's, N (N + 1) K (4 N (N + 1) K complex); N = 0 is a
+ * quick return; a call forced to the GPU runs on the CPU (no GPU kernel writes a triangle yet) */
+START_TEST(stats)
+{
+    double a[2 * 7 * 5], c[2 * 7 * 7];
+    for (int i = 0; i < 70; i++)
+        a[i] = uniform();
+    const int n = 7, k = 5, zero = 0;
+    const double one = 1.0, half = 0.5;
+    f77_fn dsyrk = (f77_fn)dlsym(RTLD_DEFAULT, "dsyrk_"), zherk = (f77_fn)dlsym(RTLD_DEFAULT, "zherk_");
+    tileblas_reset_stats();
+    tileblas_set_path(TILEBLAS_PATH_AUTO);
+    for (int i = 0; i < 98; i++)
+        c[i] = uniform();
+    dsyrk("U", "N", &n, &k, &one, a, &n, &half, c, &n, 1, 1);
+    zherk("L", "C", &n, &k, &one, a, &k, &half, c, &n, 1, 1);
+    dsyrk("U", "N", &zero, &k, &one, a, &n, &half, c, &n, 1, 1);
+    tileblas_stats s;
+    tileblas_get_stats(&s);
+    ck_assert_uint_eq(s.cpu_calls, 2);
+    ck_assert_uint_eq(s.quick_returns, 1);
+    ck_assert(s.cpu_flops == 2.0 * 28 * 5 + 8.0 * 28 * 5);
+    tileblas_set_path(TILEBLAS_PATH_GPU);
+    dsyrk("L", "T", &n, &k, &one, a, &k, &half, c, &n, 1, 1);
+    tileblas_call_info info;
+    tileblas_last_call(&info);
+    ck_assert_int_eq(info.path, TILEBLAS_PATH_CPU);
+    ck_assert_ptr_null(info.kernel);
+}
+END_TEST
+
+/* the program's handlers of the scipy_ names (found by tileblas with dlsym: the program is linked -export-dynamic) */
+static char said[16];
+static long long said_info;
+void scipy_xerbla_(const char *name, const int *info, size_t len);
+void scipy_xerbla_(const char *name, const int *info, size_t len)
+{
+    snprintf(said, sizeof said, "%.*s", (int)len, name), said_info = *info;
+}
+void scipy_xerbla_64_(const char *name, const int64_t *info, size_t len);
+void scipy_xerbla_64_(const char *name, const int64_t *info, size_t len)
+{
+    snprintf(said, sizeof said, "%.*s", (int)len, name), said_info = *info;
+}
+
+/* Invalid calls with no BLAS beneath (the scipy_ names here): the handler gets the reference's name and argument
+ * number, and C is untouched */
+START_TEST(invalid)
+{
+    double a[64], c[64], c0[64];
+    for (int i = 0; i < 64; i++)
+        a[i] = uniform(), c[i] = c0[i] = uniform();
+    const double one = 1.0;
+    f77_fn dsyrk = (f77_fn)dlsym(RTLD_DEFAULT, "scipy_dsyrk_"), zherk = (f77_fn)dlsym(RTLD_DEFAULT, "scipy_zherk_64_");
+    cblas_z csyrk = (cblas_z)dlsym(RTLD_DEFAULT, "scipy_cblas_csyrk");
+    const struct { char u, t; int n, k, lda, ldc, info; } f[] = {
+        { 'X', 'N', 4, 3, 4, 4, 1 }, { 'U', 'X', 4, 3, 4, 4, 2 }, { 'U', 'N', -1, 3, 4, 4, 3 },
+        { 'L', 'T', 4, -1, 4, 4, 4 }, { 'L', 'N', 4, 3, 3, 4, 7 }, { 'u', 't', 4, 5, 4, 4, 7 },
+        { 'U', 'N', 4, 3, 4, 3, 10 },
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        said[0] = 0;
+        dsyrk(&f[i].u, &f[i].t, &f[i].n, &f[i].k, &one, a, &f[i].lda, &one, c, &f[i].ldc, 1, 1);
+        ck_assert_msg(!strcmp(said, "DSYRK ") && said_info == f[i].info, "case %zu: said '%s' %lld", i, said,
+                      said_info);
+    }
+    const int64_t n = 4, k = 3, lda = 4;
+    said[0] = 0;
+    zherk("U", "T", &n, &k, &one, a, &lda, &one, c, &lda, 1, 1); /* HERK takes no plain transpose */
+    ck_assert_msg(!strcmp(said, "ZHERK ") && said_info == 2, "said '%s' %lld", said, said_info);
+    said[0] = 0;
+    const float z[2] = { 1, 0 };
+    csyrk(ROW, UPPER, CONJTRANS, 4, 3, z, a, 3, z, c, 4); /* SYRK of a complex type takes no conjugate transpose */
+    ck_assert_msg(!strcmp(said, "CSYRK ") && said_info == 2, "said '%s' %lld", said, said_info);
+    ck_assert(!memcmp(c, c0, sizeof c));
+}
+END_TEST
+
+int main(void)
+{
+    state = tt_test_seed();
+    Suite *s = suite_create("rank-k updates");
+    TCase *tc = tcase_create("vs OpenBLAS");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, names, 0, 6 * 8);
+    tcase_add_test(tc, stats);
+    tcase_add_test(tc, invalid);
+    suite_add_tcase(s, tc);
+    return tt_run_suite(s, CK_FORK);
+}
