@@ -101,6 +101,56 @@ static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, in
     return t;
 }
 
+/* The pieces of a block of a lower triangle (rows x cols, element (i, j) in it when j - i <= d): the columns wholly
+ * in and off the diagonal, the square on the diagonal, the rows below that square; each {i0, rows, j0, cols}.
+ * Returns how many. */
+static inline int tb_lower_pieces(int64_t rows, int64_t cols, int64_t d, int64_t piece[3][4])
+{
+    int n = 0;
+    const int64_t whole = d < 0 ? 0 : d < cols ? d : cols; /* columns [0, whole) */
+    const int64_t c0 = whole, c1 = d + rows < cols ? d + rows : cols; /* the square's columns */
+    if (whole > 0)
+        piece[n][0] = 0, piece[n][1] = rows, piece[n][2] = 0, piece[n][3] = whole, n++;
+    if (c1 > c0) {
+        piece[n][0] = c0 - d, piece[n][1] = c1 - c0, piece[n][2] = c0, piece[n][3] = c1 - c0, n++;
+        if (c1 - d < rows)
+            piece[n][0] = c1 - d, piece[n][1] = rows - (c1 - d), piece[n][2] = c0, piece[n][3] = c1 - c0, n++;
+    }
+    return n;
+}
+
+/* What p (part != TB_PART_ALL) writes of its m x n C, as at most three blocks {i0, rows, j0, cols}: wholly inside the
+ * part, or the square on the diagonal (p->diag + i0 == j0, rows == cols); none when it writes nothing */
+static inline int tb_part_pieces(const tb_kproblem *p, int64_t x[3][4])
+{
+    if (p->part == TB_PART_LOWER)
+        return tb_lower_pieces(p->m, p->n, p->diag, x);
+    const int n = tb_lower_pieces(p->n, p->m, -p->diag, x); /* of the transpose: rows and columns swap */
+    for (int i = 0; i < n; i++) {
+        const int64_t i0 = x[i][2], rows = x[i][3];
+        x[i][2] = x[i][0], x[i][3] = x[i][1], x[i][0] = i0, x[i][1] = rows;
+    }
+    return n;
+}
+
+/* The same as problems: products of all their elements (part TB_PART_ALL), and the square on the diagonal (its
+ * part, diag 0, herm kept) */
+static inline int tb_part_blocks(const tb_kproblem *p, tb_kproblem block[3])
+{
+    if (p->part == TB_PART_ALL) {
+        block[0] = *p;
+        return 1;
+    }
+    int64_t x[3][4];
+    const int n = tb_part_pieces(p, x);
+    for (int i = 0; i < n; i++) {
+        block[i] = tb_kproblem_block(p, x[i][0], x[i][1], x[i][2], x[i][3]);
+        if (block[i].diag != 0 || block[i].m != block[i].n)
+            block[i].part = TB_PART_ALL, block[i].herm = 0; /* wholly inside the triangle, off its diagonal */
+    }
+    return n;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,7 @@
 # (space-separated; .ci/run names a venv with numpy's wheel: scipy_cblas_sgemm64_ and the like of its
 # scipy-openblas64).  Every product within the bound of doc/TESTING.md of one in higher precision; on the CPU path
 # the results are byte for byte those without tileblas; the summary counts exactly the products and rank-k updates
-# (a @ a.T: ?syrk) numpy handed to its BLAS (of the type's names); with a GPU, all the products forced there.  SKIP (77) without any python3 that has numpy.
+# (a @ a.T: ?syrk) numpy handed to its BLAS (of the type's names); with a GPU, all of them forced there.  SKIP (77) without any python3 that has numpy.
 set -u
 [ -z "${ASAN_PRELOAD:-}" ] || { echo "SKIP: the sanitizer build (python under ASan)"; exit 77; }
 . "${top_srcdir:-.}/tests/preamble.sh"
@@ -35,7 +35,13 @@ with() {
   echo "PASS: $py $dtype: CPU path: $products products through tileblas's ${names% }, $syrks rank-k updates" \
     "(a @ a.T), byte for byte numpy's own results"
 
+  rm -f "$work/gpu.err"
   auto_then_gpu "gemm_calls $t" "$py $dtype" "$products" "$py" "$check" "$seed" "$dtype"
+  if [ -f "$work/gpu.err" ]; then # the GPU path ran: the rank-k updates there too, within the bound
+    [ "$(routine_calls ${t}syrk "$work/gpu.err")" = "$syrks $syrks" ] ||
+      fail "$py $dtype: GPU path: not all $syrks rank-k updates on the GPU" "$work/gpu.err"
+    echo "PASS: $py $dtype: GPU path: $syrks rank-k updates (a @ a.T) on the GPU, within the bound"
+  fi
 }
 
 tested=

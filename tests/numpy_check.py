@@ -67,7 +67,7 @@ stack_a, stack_b = rand(4, 96, 80), rand(4, 80, 112)
 c = np.matmul(stack_a, stack_b)              # a stack: one call per matrix
 for i in range(4):
     check(c[i], stack_a[i], stack_b[i])
-for n, k in [(64, 64), (300, 200), (513, 100), (1000, 700)]:
+for n, k in [(64, 64), (300, 200), (513, 100), (1000, 700), (6000, 48)]:
     a = rand(n, k)
     check(a @ a.T, a, a.T)                   # one ?syrk: C-ordered, row-major
     check(a.T @ a, a.T, a)

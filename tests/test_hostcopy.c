@@ -62,6 +62,40 @@ START_TEST(shapes_and_leading_dimensions)
 END_TEST
 
 /* A copy started, other copies made meanwhile (beside it, on the same threads), then finished: all of both land.  Twice, so the second start finds the threads free again. */
+/* tb_copy2d_part: exactly the elements of the part (upper or lower, its diagonal through any column or row, in
+ * blocks small and large enough to be halved), the rest of dst as it was; herm: the diagonal's imaginary parts 0 */
+START_TEST(part_of_a_block)
+{
+    static const int64_t sizes[][2] = { { 1, 1 }, { 7, 5 }, { 70, 90 }, { 300, 300 }, { 513, 200 } };
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (int up = 0; up <= 1; up++)
+            for (int64_t d = -sizes[z][0] - 1; d <= sizes[z][1] + 1; d += 1 + sizes[z][1] / 7) {
+                const int64_t rows = sizes[z][0], cols = sizes[z][1], sld = rows + 2, dld = rows + 3;
+                const int herm = d % 2 != 0;
+                const tb_part part = up ? TB_PART_UPPER : TB_PART_LOWER;
+                double *src = malloc(sizeof(double) * 2 * (size_t)(sld * cols)),
+                       *dst = malloc(sizeof(double) * 2 * (size_t)(dld * cols));
+                for (int64_t i = 0; i < 2 * sld * cols; i++)
+                    src[i] = (double)i + 0.5;
+                for (int64_t i = 0; i < 2 * dld * cols; i++)
+                    dst[i] = -1.0;
+                tb_copy2d_part(dst, dld, src, sld, rows, cols, 16, part, d, herm); /* complex double elements */
+                const tb_kproblem p = { .m = rows, .n = cols, .part = part, .diag = d };
+                for (int64_t j = 0; j < cols; j++)
+                    for (int64_t i = 0; i < dld; i++) {
+                        const double *got = &dst[2 * (i + j * dld)];
+                        const int in = i < rows && tb_in_part(&p, i, j);
+                        const double re = in ? src[2 * (i + j * sld)] : -1.0;
+                        const double im = in ? (herm && i + d == j ? 0.0 : src[2 * (i + j * sld) + 1]) : -1.0;
+                        tt_assert_msg(got[0] == re && got[1] == im, "%lldx%lld %s d %lld: (%lld, %lld) %g%+gi",
+                                      (long long)rows, (long long)cols, up ? "upper" : "lower", (long long)d,
+                                      (long long)i, (long long)j, got[0], got[1]);
+                    }
+                free(src), free(dst);
+            }
+}
+END_TEST
+
 START_TEST(start_then_finish)
 {
     enum { ROWS = 1000, COLS = 600 }; /* 2.4 MB: the threads' */
@@ -230,6 +264,7 @@ int main(void)
     tcase_add_test(tc, shapes_and_leading_dimensions);
     tcase_add_test(tc, empty_copies_touch_nothing);
     tcase_add_test(tc, start_then_finish);
+    tcase_add_test(tc, part_of_a_block);
     tcase_add_test(tc, touch_maps_the_block_and_changes_nothing);
     tcase_add_test(tc, concurrent_callers);
     tcase_add_test(tc, callers_at_once_share_the_threads);

@@ -107,7 +107,8 @@ static void gemm_ref(const tb_kproblem *p)
                 sum += (double)a * b;
             }
             float *c = (float *)p->c + i + j * p->ldc;
-            *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
+            if (tb_in_part(p, i, j)) /* elsewhere, C stays as it was */
+                *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
         }
 }
 
@@ -131,7 +132,8 @@ static void gemm_prepared_ref(const tb_kproblem *p, const float *pa, const float
             for (int64_t l = 0; l < p->k; l++)
                 sum += (double)pa[i * p->k + l] * pb[j * p->k + l];
             float *c = (float *)p->c + i + j * p->ldc;
-            *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
+            if (tb_in_part(p, i, j)) /* elsewhere, C stays as it was */
+                *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
         }
 }
 
@@ -293,6 +295,8 @@ typedef struct shape {
     int ta, tb;
     float alpha, beta;
     size_t budget; /* device bytes for the plan */
+    tb_part part;  /* a part of C alone (SYRK's triangle: base/problem.h), its diagonal through C(0, diag) */
+    int64_t diag;
 } shape;
 
 static float uniform(void)
@@ -422,7 +426,7 @@ static void free_call(call *x)
 static int make_call(const shape *sh, int64_t pad, call *x)
 {
     tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
-                      .alpha = sh->alpha, .beta = sh->beta };
+                      .alpha = sh->alpha, .beta = sh->beta, .part = sh->part, .diag = sh->diag };
     const int64_t ar = sh->ta ? sh->k : sh->m, br = sh->tb ? sh->n : sh->k;
     x->ac = sh->ta ? sh->m : sh->k, x->bc = sh->tb ? sh->k : sh->n;
     p.lda = ar + pad, p.ldb = br + pad, p.ldc = sh->m + pad;
@@ -471,8 +475,10 @@ static void check_padding(const call *x)
 
 static void describe(const shape *sh, int64_t fail_at, char *buf, size_t size)
 {
-    snprintf(buf, size, "%lldx%lldx%lld %c%c beta=%g, fault at %lld", (long long)sh->m, (long long)sh->n,
-             (long long)sh->k, sh->ta ? 'T' : 'N', sh->tb ? 'T' : 'N', (double)sh->beta, (long long)fail_at);
+    snprintf(buf, size, "%lldx%lldx%lld %c%c beta=%g%s (diagonal at column %lld), fault at %lld", (long long)sh->m,
+             (long long)sh->n, (long long)sh->k, sh->ta ? 'T' : 'N', sh->tb ? 'T' : 'N', (double)sh->beta,
+             sh->part == TB_PART_UPPER ? ", upper part" : sh->part == TB_PART_LOWER ? ", lower part" : "",
+             (long long)sh->diag, (long long)fail_at);
 }
 
 /* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made, or -1
@@ -589,25 +595,25 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
  * both operands whole (growing squares), with more row blocks than panels and fewer, at depths 2 and 3; C tiles
  * reused, as many as kernels in flight or more. */
 static const shape shapes[] = {
-    { 1, 1, 1, 0, 0, 1.0f, 0.0f, 1 << 20 },
-    { 33, 17, 9, 1, 0, -1.5f, 0.5f, 1 << 20 },
-    { 1100, 70, 20, 0, 0, 1.0f, 0.25f, 190000 },     /* 5 x 1 tiles, depth 2 */
-    { 70, 1100, 20, 1, 1, -1.0f, 0.0f, 195000 },     /* 1 x 5, A whole, depth 2 */
-    { 600, 900, 40, 0, 0, 1.0f, 0.0f, 700000 },      /* 3 x 4, A per panel, depth 2 */
-    { 600, 900, 40, 0, 0, 0.75f, 2.0f, 745000 },     /* 3 x 4, A whole, depth 2 */
-    { 900, 600, 33, 1, 0, 2.0f, 0.0f, 730000 },      /* 4 x 3, A whole, depth 2 */
-    { 900, 600, 33, 1, 0, 2.0f, 0.5f, 740700 },      /* 4 x 3, both whole, depth 2 */
-    { 1100, 900, 64, 0, 0, 1.0f, 0.0f, 1210000 },    /* 5 x 4, A per panel, depth 3 */
-    { 1100, 900, 64, 1, 1, 1.0f, -1.0f, 1280000 },   /* 5 x 4, A whole, depth 3 */
-    { 1300, 1000, 32, 0, 1, 1.0f, 1.0f, 1010000 },   /* 6 x 4, A per panel, depth 3 */
-    { 1300, 1000, 32, 0, 1, 2.0f, 0.0f, 1070000 },   /* 6 x 4, A whole, depth 3 */
-    { 800, 1300, 24, 1, 0, 1.0f, 0.25f, 660000 },    /* 4 x 6, A whole, depth 2 */
-    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 580000 },      /* 2 x 8, depth 2: a panel's buffer reused 2 panels on */
-    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 600000 },      /* 2 x 8, both whole, depth 2 */
-    { 600, 900, 40, 1, 1, -0.5f, 0.0f, 1500000 },    /* 3 x 4, both whole, depth 3, 4 C tiles */
-    { 1300, 700, 24, 1, 0, 1.0f, 1.5f, 1300000 },    /* 6 x 3, both whole, depth 3, 4 C tiles */
-    { 300, 2000, 8, 0, 0, 1.0f, 0.5f, 1263000 },     /* 1 x 8, panels in 3 buffers, 4 C tiles */
-    { 512, 1300, 16, 0, 1, 1.0f, 0.5f, 620000 },     /* 2 x 6, depth 2 */
+    { 1, 1, 1, 0, 0, 1.0f, 0.0f, 1 << 20, TB_PART_ALL, 0 },
+    { 33, 17, 9, 1, 0, -1.5f, 0.5f, 1 << 20, TB_PART_ALL, 0 },
+    { 1100, 70, 20, 0, 0, 1.0f, 0.25f, 190000, TB_PART_ALL, 0 },     /* 5 x 1 tiles, depth 2 */
+    { 70, 1100, 20, 1, 1, -1.0f, 0.0f, 195000, TB_PART_ALL, 0 },     /* 1 x 5, A whole, depth 2 */
+    { 600, 900, 40, 0, 0, 1.0f, 0.0f, 700000, TB_PART_ALL, 0 },      /* 3 x 4, A per panel, depth 2 */
+    { 600, 900, 40, 0, 0, 0.75f, 2.0f, 745000, TB_PART_ALL, 0 },     /* 3 x 4, A whole, depth 2 */
+    { 900, 600, 33, 1, 0, 2.0f, 0.0f, 730000, TB_PART_ALL, 0 },      /* 4 x 3, A whole, depth 2 */
+    { 900, 600, 33, 1, 0, 2.0f, 0.5f, 740700, TB_PART_ALL, 0 },      /* 4 x 3, both whole, depth 2 */
+    { 1100, 900, 64, 0, 0, 1.0f, 0.0f, 1210000, TB_PART_ALL, 0 },    /* 5 x 4, A per panel, depth 3 */
+    { 1100, 900, 64, 1, 1, 1.0f, -1.0f, 1280000, TB_PART_ALL, 0 },   /* 5 x 4, A whole, depth 3 */
+    { 1300, 1000, 32, 0, 1, 1.0f, 1.0f, 1010000, TB_PART_ALL, 0 },   /* 6 x 4, A per panel, depth 3 */
+    { 1300, 1000, 32, 0, 1, 2.0f, 0.0f, 1070000, TB_PART_ALL, 0 },   /* 6 x 4, A whole, depth 3 */
+    { 800, 1300, 24, 1, 0, 1.0f, 0.25f, 660000, TB_PART_ALL, 0 },    /* 4 x 6, A whole, depth 2 */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 580000, TB_PART_ALL, 0 },      /* 2 x 8, depth 2: a panel's buffer reused 2 panels on */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.0f, 600000, TB_PART_ALL, 0 },      /* 2 x 8, both whole, depth 2 */
+    { 600, 900, 40, 1, 1, -0.5f, 0.0f, 1500000, TB_PART_ALL, 0 },    /* 3 x 4, both whole, depth 3, 4 C tiles */
+    { 1300, 700, 24, 1, 0, 1.0f, 1.5f, 1300000, TB_PART_ALL, 0 },    /* 6 x 3, both whole, depth 3, 4 C tiles */
+    { 300, 2000, 8, 0, 0, 1.0f, 0.5f, 1263000, TB_PART_ALL, 0 },     /* 1 x 8, panels in 3 buffers, 4 C tiles */
+    { 512, 1300, 16, 0, 1, 1.0f, 0.5f, 620000, TB_PART_ALL, 0 },     /* 2 x 6, depth 2 */
 };
 
 /* the shapes above make every kind of plan they are meant to (a change to the planner could quietly drop one) */
@@ -655,6 +661,30 @@ START_TEST(every_shape_and_plan)
 }
 END_TEST
 
+/* A part of C alone (SYRK's and HERK's triangles, and the blocks of them a spread call makes): every shape above
+ * with its diagonal through the first column, and off it either way; tiles wholly outside neither computed nor
+ * copied, those across the diagonal copied out on the part alone; faults at the first operations and a few
+ * others; spread over two devices by rows and by columns */
+START_TEST(triangles)
+{
+    for (int up = 0; up <= 1; up++)
+        for (int d = 0; d < 3; d++) {
+            shape sh = shapes[_i];
+            sh.part = up ? TB_PART_UPPER : TB_PART_LOWER;
+            sh.diag = d == 0 ? 0 : d == 1 ? sh.n / 3 : -(sh.m / 4);
+            const int64_t calls = run_case(&sh, 0, 3, both_whole(&sh) ? PREP : 0);
+            ck_assert_int_ge(run_case(&sh, 0, 0, BIG_SLOT), 0);
+            for (int64_t f = 1; f <= calls; f += f < 6 ? 1 : 1 + calls / 5)
+                ck_assert_int_ge(run_case(&sh, f, 1, 0), 0);
+            for (int by_rows = 0; by_rows <= 1; by_rows++) {
+                const int64_t side = by_rows ? sh.m : sh.n;
+                if (side >= 2)
+                    run_spread(&sh, 2, by_rows, (side + 1) / 2, -1, 0);
+            }
+        }
+}
+END_TEST
+
 START_TEST(faults_anywhere)
 {
     const shape *sh = &shapes[_i];
@@ -675,7 +705,7 @@ START_TEST(offsets_past_2_to_the_31)
 {
     const int64_t pad = (int64_t)1 << 27;
     for (int t = 0; t < 4; t++) {
-        shape sh = { 300, 40, 24, t >> 1, t & 1, 0.75f, t == 1 ? 0.5f : 0.0f, 600000 };
+        shape sh = { 300, 40, 24, t >> 1, t & 1, 0.75f, t == 1 ? 0.5f : 0.0f, 600000, TB_PART_ALL, 0 };
         ck_assert(pad * (sh.k - 1) > ((int64_t)1 << 31) && pad * (sh.n - 1) > ((int64_t)1 << 31));
         if (run_case(&sh, 0, pad, t & 1 ? BIG_SLOT : 0) < 0) {
             printf("offsets past 2^31: not run (the system refuses to reserve 100 GB of address space)\n");
@@ -757,6 +787,7 @@ int main(void)
     tcase_add_test(tc, every_kind_of_plan);
     tcase_add_loop_test(tc, every_shape_and_plan, 0, n);
     tcase_add_loop_test(tc, faults_anywhere, 0, n);
+    tcase_add_loop_test(tc, triangles, 0, n);
     tcase_add_loop_test(tc, spread_over_devices, 0, n);
     tcase_add_test(tc, refuses_a_staging_slot_too_small);
     tcase_add_test(tc, slot_sizes);

@@ -71,8 +71,9 @@ static tb_path route(const tb_call *g, int *kernel, tb_gpu_plan *gp, tb_cost *pr
 static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_call_record *r)
 {
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
-    const char *err = "no GPU kernel for this routine and element type";
-    int kernel = tb_route_kernel(&g->p);
+    const char *err = g->p.part != TB_PART_ALL ? "no GPU path writes a triangle of C in device memory yet"
+                                               : "no GPU kernel for this element type";
+    int kernel = g->p.part != TB_PART_ALL ? -1 : tb_route_kernel(&g->p);
     if (kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &device, &err) == 0) {
         r->kernel = kernel;
         r->devices = tb_device_bit(device);

@@ -306,40 +306,13 @@ static void part(const tb_call *g, const tb_kproblem *p)
     tb_builtin_gemm(p);
 }
 
-/* The pieces of a block that crosses its triangle's diagonal, in the lower triangle's terms (rows x cols, element
- * (i, j) in it when j - i <= d): the columns wholly in and off the diagonal, the square on the diagonal, the rows
- * below that square.  Each is {i0, rows, j0, cols}; returns how many. */
-static int lower_pieces(int64_t rows, int64_t cols, int64_t d, int64_t piece[3][4])
-{
-    int n = 0;
-    const int64_t whole = d < 0 ? 0 : d < cols ? d : cols; /* columns [0, whole) */
-    const int64_t c0 = whole, c1 = d + rows < cols ? d + rows : cols;  /* the square's columns */
-    if (whole > 0)
-        piece[n][0] = 0, piece[n][1] = rows, piece[n][2] = 0, piece[n][3] = whole, n++;
-    if (c1 > c0) {
-        piece[n][0] = c0 - d, piece[n][1] = c1 - c0, piece[n][2] = c0, piece[n][3] = c1 - c0, n++;
-        if (c1 - d < rows)
-            piece[n][0] = c1 - d, piece[n][1] = rows - (c1 - d), piece[n][2] = c0, piece[n][3] = c1 - c0, n++;
-    }
-    return n;
-}
-
 void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p)
 {
     if (p->part == TB_PART_ALL || (p->diag == 0 && p->m == p->n)) {
         part(g, p); /* a product, or a square on the diagonal: a call of the routine itself */
         return;
     }
-    /* an upper triangle's block is the lower one's of the transpose: rows and columns swap */
-    const int up = p->part == TB_PART_UPPER;
-    int64_t piece[3][4];
-    const int n = up ? lower_pieces(p->n, p->m, -p->diag, piece) : lower_pieces(p->m, p->n, p->diag, piece);
-    for (int i = 0; i < n; i++) {
-        const int64_t *x = piece[i];
-        tb_kproblem q = up ? tb_kproblem_block(p, x[2], x[3], x[0], x[1])
-                           : tb_kproblem_block(p, x[0], x[1], x[2], x[3]);
-        if (q.diag != 0 || q.m != q.n)
-            q.part = TB_PART_ALL, q.herm = 0; /* wholly inside the triangle */
-        part(g, &q);
-    }
+    tb_kproblem piece[3];
+    for (int i = 0, n = tb_part_blocks(p, piece); i < n; i++)
+        part(g, &piece[i]);
 }

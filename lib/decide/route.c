@@ -9,11 +9,9 @@ static __thread int forced_kernel = -1;
 void tb_route_force_path(tb_path path) { tb_forced_path = path; }
 void tb_route_force_kernel(int kernel) { forced_kernel = kernel; }
 
-/* tb_route_kernel under cfg.  No GPU path writes a part of C yet (SYRK's, HERK's triangle): those run on the CPU. */
+/* tb_route_kernel under cfg */
 static int kernel_under(const tb_kproblem *p, const tb_config *cfg)
 {
-    if (p->part != TB_PART_ALL)
-        return -1;
     if (tb_kernel_can(forced_kernel, p))
         return forced_kernel;
     return tb_kernel_can(cfg->kernel, p) ? cfg->kernel : tb_kernel_default(p->type, cfg->math);
@@ -52,8 +50,8 @@ tb_path tb_route_wanted(const tb_call *g, const tb_config *cfg, tb_cost *predict
         return TB_PATH_CPU;
     if (cfg->mode == TB_MODE_GPU)
         return TB_PATH_GPU;
-    if (tb_kernel_count > 0 && (tb_kernel_default(g->p.type, cfg->math) < 0 || g->p.part != TB_PART_ALL))
-        return TB_PATH_CPU; /* no kernel runs the type (complex, in builds without those kernels), or the routine */
+    if (tb_kernel_count > 0 && tb_kernel_default(g->p.type, cfg->math) < 0)
+        return TB_PATH_CPU; /* no kernel runs the type (complex, in builds without those kernels) */
     return tb_route_auto_wants_gpu(g, cfg, predicted) ? TB_PATH_GPU : TB_PATH_CPU;
 }
 

@@ -31,7 +31,7 @@ typedef struct tb_gpu_plan {
 TB_HIDDEN int tb_decide_gpu(const tb_call *g, const tb_config *cfg, int devices, tb_gpu_plan *plan);
 
 /* The GPU kernel (table index) for p: the thread's, else TILEBLAS_KERNEL's, where that kernel runs p's type, else the
- * type's default; -1 when no kernel runs it (nor, yet, any problem of a part of C: SYRK, HERK). */
+ * type's default; -1 when no kernel runs it. */
 TB_HIDDEN int tb_route_kernel(const tb_kproblem *p);
 
 /* Per-thread overrides (tileblas_set_path / tileblas_set_kernel). */

@@ -375,3 +375,46 @@ void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esi
     spread(&h, dst, dld, NULL, dld, rows, cols, esize);
     finish(&h);
 }
+
+/* The triangle `part` of an s x s square on the diagonal: halves on the diagonal in turn, the block between them
+ * whole (on the threads), down to squares of at most 64, copied a column's segment at a time */
+static void copy_triangle(char *dst, int64_t dld, const char *src, int64_t sld, int64_t s, unsigned e, tb_part part)
+{
+    if (s <= 64) {
+        for (int64_t j = 0; j < s; j++) {
+            const int64_t i0 = part == TB_PART_LOWER ? j : 0, i1 = part == TB_PART_LOWER ? s : j + 1;
+            memcpy(dst + (i0 + j * dld) * e, src + (i0 + j * sld) * e, (size_t)(i1 - i0) * e);
+        }
+        return;
+    }
+    const int64_t h = s / 2;
+    copy_triangle(dst, dld, src, sld, h, e, part);
+    copy_triangle(dst + (h + h * dld) * e, dld, src + (h + h * sld) * e, sld, s - h, e, part);
+    if (part == TB_PART_LOWER)
+        tb_copy2d(dst + h * e, dld, src + h * e, sld, s - h, h, e);
+    else
+        tb_copy2d(dst + h * dld * e, dld, src + h * sld * e, sld, h, s - h, e);
+}
+
+void tb_copy2d_part(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols, unsigned esize,
+                    tb_part part, int64_t diag, int herm)
+{
+    if (part == TB_PART_ALL) {
+        tb_copy2d(dst, dld, src, sld, rows, cols, esize);
+        return;
+    }
+    const tb_kproblem whole = { .m = rows, .n = cols, .part = part, .diag = diag };
+    int64_t x[3][4];
+    for (int i = 0, n = tb_part_pieces(&whole, x); i < n; i++) {
+        const int64_t i0 = x[i][0], r = x[i][1], j0 = x[i][2], c = x[i][3];
+        char *to = (char *)dst + (i0 + j0 * dld) * esize;
+        const char *from = (const char *)src + (i0 + j0 * sld) * esize;
+        if (diag + i0 != j0 || r != c) { /* wholly inside */
+            tb_copy2d(to, dld, from, sld, r, c, esize);
+            continue;
+        }
+        copy_triangle(to, dld, from, sld, r, esize, part);
+        for (int64_t k = 0; herm && k < r; k++) /* the imaginary part: the element's second half */
+            memset(to + (k + k * dld) * esize + esize / 2, 0, esize / 2);
+    }
+}

@@ -15,6 +15,11 @@
 TB_HIDDEN void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
                          unsigned esize);
 
+/* tb_copy2d of the elements that a problem's part of C holds (base/problem.h: part, and diag, element (i, j) on the
+ * diagonal when i + diag == j); herm: the diagonal's imaginary parts (each element's second half) set to 0 in dst. */
+TB_HIDDEN void tb_copy2d_part(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols,
+                              unsigned esize, tb_part part, int64_t diag, int herm);
+
 /* tb_copy2d in two halves, so that the caller can do other work while the threads copy: start hands the copy to
  * the threads (or, where it is small, does it at once); finish takes the caller's share and returns once all of
  * it is done.  Callers that copy at once share the threads (a call spread over several devices has a pipeline a

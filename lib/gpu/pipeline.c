@@ -44,6 +44,7 @@ typedef struct run {
     int64_t out_tile[TB_PIPE_SLOTS]; /* the tile whose result an out slot holds, or -1 */
     void *out_dst[TB_PIPE_SLOTS];    /* where in C it goes */
     int64_t out_rows[TB_PIPE_SLOTS], out_cols[TB_PIPE_SLOTS];
+    int64_t out_diag[TB_PIPE_SLOTS]; /* where the diagonal of C's part crosses it (base/problem.h's diag) */
     /* tiles, in the plan's order: [0, written) copied out to C; [written, queued) downloads queued; [queued,
      * computed) kernels queued */
     int64_t written, queued, computed;
@@ -59,13 +60,14 @@ static int host_wait(run *r, int ev)
     return bad;
 }
 
-/* tb_copy2d, timed into *spent */
-static void copy_timed(double *spent, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
-                       int64_t cols, unsigned e)
+/* Whether the block of C at (i0, j0) holds nothing of the call's part (SYRK's other triangle): its tile is neither
+ * computed nor copied */
+static int outside(const tb_kproblem *p, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
 {
-    const double t0 = tb_now();
-    tb_copy2d(dst, dld, src, sld, rows, cols, e);
-    *spent += tb_now() - t0;
+    if (p->part == TB_PART_ALL)
+        return 0;
+    const tb_kproblem b = tb_kproblem_block(p, i0, rows, j0, cols);
+    return tb_part_elems(&b) == 0;
 }
 
 static int64_t ld4(int64_t rows)
@@ -263,8 +265,10 @@ static int flush_oldest(run *r, int wait)
     }
     for (int s = 0; s < TB_PIPE_SLOTS; s++)
         if (r->out_tile[s] == t) {
-            copy_timed(&r->times.copy_out, r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s],
-                       r->out_rows[s], r->out_cols[s], r->e);
+            const double t0 = tb_now(); /* the results, of the call's part of C alone */
+            tb_copy2d_part(r->out_dst[s], r->g->p.ldc, r->st->out[s], r->out_rows[s], r->out_rows[s],
+                           r->out_cols[s], r->e, r->g->p.part, r->out_diag[s], r->g->p.herm);
+            r->times.copy_out += tb_now() - t0;
             r->out_tile[s] = -1;
             r->held--;
         }
@@ -281,7 +285,8 @@ static int queue_download(run *r)
     const int64_t t = r->queued;
     int64_t i0, rows, j0, cols;
     tb_pipeline_tile(pl, r->g->p.m, r->g->p.n, t, &i0, &rows, &j0, &cols);
-    if (chunks(r->slot, rows, cols) > TB_PIPE_SLOTS - r->held)
+    const int skip = outside(&r->g->p, i0, rows, j0, cols);
+    if (!skip && chunks(r->slot, rows, cols) > TB_PIPE_SLOTS - r->held)
         return 0;
     void *ctx = r->ops->ctx;
     const int cb = (int)(t % pl->ctiles);
@@ -291,7 +296,7 @@ static int queue_download(run *r)
     if (r->ops->queue_wait(ctx, DOWNQ, EV_COMPUTED(cb)))
         return failed(r, "waiting for an event");
     chunk k;
-    for (chunk_start(&k, r->slot, rows, cols); chunk_next(&k);) {
+    for (chunk_start(&k, r->slot, rows, skip ? 0 : cols); chunk_next(&k);) {
         int s = r->next_out;
         r->next_out = (s + 1) % TB_PIPE_SLOTS;
         if (r->ops->d2h(ctx, DOWNQ, r->st->out[s], k.rows, tb_at(dev, k.i + k.j * dld, r->e), dld, k.rows, k.cols,
@@ -302,6 +307,7 @@ static int queue_download(run *r)
         r->out_tile[s] = t;
         r->out_dst[s] = tb_at(c, k.i + k.j * r->g->p.ldc, r->e);
         r->out_rows[s] = k.rows, r->out_cols[s] = k.cols;
+        r->out_diag[s] = r->g->p.diag + (i0 + k.i) - (j0 + k.j);
         r->held++;
     }
     if (r->ops->record(ctx, DOWNQ, EV_FREED(cb)))
@@ -384,7 +390,9 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     tile_at(pl, t, &i, &j);
     tile_extent(pl, p->m, p->n, i, j, &i0, &rows, &j0, &cols);
     tb_kproblem k = *p;
-    k.m = rows, k.n = cols;
+    k.m = rows, k.n = cols, k.diag = p->diag + i0 - j0;
+    /* a tile outside the call's part of C: the operands other tiles read, nothing else */
+    const int skip = outside(p, i0, rows, j0, cols);
 
     /* The panel of op(B), uploaded by the panel's first tile (i == 0, in either order): kept whole, or in one of
      * `depth` buffers once the kernels that read the panel before it there are done. */
@@ -418,7 +426,8 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     } else {
         k.lda = p->transa ? ld4(p->k) : ld4(pl->mb);
         adev = d->a[t % depth];
-        if (t >= depth && up_waits(r, EV_KERNEL(q)))
+        send_a = !skip;
+        if (send_a && t >= depth && up_waits(r, EV_KERNEL(q)))
             return -1;
     }
     k.a = adev;
@@ -429,7 +438,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     /* C: read only when beta != 0, into its buffer once the download of the tile before there is done */
     k.c = ctile(r, t);
     k.ldc = CTILE_LD(pl);
-    if (!tb_beta_zero(p) &&
+    if (!tb_beta_zero(p) && !skip &&
         ((t >= pl->ctiles && up_waits(r, EV_FREED(cb))) ||
          upload(r, k.c, k.ldc, tb_at(p->c, i0 + j0 * p->ldc, e), p->ldc, rows, cols)))
         return -1;
@@ -451,8 +460,8 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     if (ops->queue_wait(ops->ctx, q, EV_UP) || (prep && ops->queue_wait(ops->ctx, q, EV_PREP)) ||
         (t >= pl->ctiles && ops->queue_wait(ops->ctx, q, EV_FREED(cb))))
         return failed(r, "waiting for an event");
-    if (prep ? ops->gemm_prepared(ops->ctx, q, &k, d->prep[0], p->m, i0, d->prep[1], p->n, j0)
-             : ops->gemm(ops->ctx, q, &k))
+    if (!skip && (prep ? ops->gemm_prepared(ops->ctx, q, &k, d->prep[0], p->m, i0, d->prep[1], p->n, j0)
+                       : ops->gemm(ops->ctx, q, &k)))
         return failed(r, "kernel");
     if (ops->record(ops->ctx, q, EV_COMPUTED(cb)) || ops->record(ops->ctx, q, EV_KERNEL(q)))
         return failed(r, "recording an event");
