@@ -66,8 +66,9 @@ static tb_path route(const tb_call *g, int *kernel, tb_gpu_plan *gp, tb_cost *pr
 }
 
 /* Operands in device or managed memory (w): used in place on the GPU, whatever the mode, since the CPU BLAS cannot
- * read device memory.  If the GPU cannot take the call: with only managed memory besides the host's, the CPU BLAS
- * reads it like host memory; otherwise C is left untouched, with a warning.  Returns the path taken. */
+ * read device memory.  If the GPU cannot take the call (it failed, or has no path for it): with only managed
+ * memory besides the host's, the CPU BLAS reads it like host memory (a failure said once); otherwise C is left
+ * untouched, with a warning.  Returns the path taken. */
 static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_call_record *r)
 {
     static _Atomic int warned_lost; /* C not computed: said whatever was said before */
@@ -81,9 +82,10 @@ static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_ca
             tb_gpu_describe(device, kernel, &g->p, r->recipe, sizeof r->recipe);
         return TB_PATH_GPU;
     }
-    r->gpu_failed = 1;
+    r->gpu_failed = kernel >= 0; /* no GPU path for the call is no failure */
     if (w[0] != TB_ON_DEVICE && w[1] != TB_ON_DEVICE && w[2] != TB_ON_DEVICE) {
-        tb_warn_once(&tb_gpu_warned, "GPU failed (%s); managed operands are read by the CPU BLAS", err);
+        if (r->gpu_failed)
+            tb_warn_once(&tb_gpu_warned, "GPU failed (%s); managed operands are read by the CPU BLAS", err);
         tb_cpu_gemm(g);
         return TB_PATH_CPU;
     }
