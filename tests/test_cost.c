@@ -50,6 +50,15 @@ START_TEST(prediction)
         /* the CPU's time does not depend on beta, nor either path on alpha */
         ck_assert(close_to(tb_cost_predict(&c, &g, 0).cpu, t.cpu));
     }
+    /* a rank-k update (200 x 200, its lower triangle: 200 201 / 2 elements): the CPU BLAS computes the triangle
+     * alone, the GPU whole tiles across it */
+    tb_call g = shape(200, 200, 300, 0.0f);
+    const tb_cost whole = tb_cost_predict(&c, &g, 0);
+    g.p.part = TB_PART_LOWER;
+    const tb_cost tri = tb_cost_predict(&c, &g, 0);
+    ck_assert(close_to(tri.gpu, whole.gpu));
+    ck_assert_msg(close_to(tri.cpu, 1e-6 + (whole.cpu - 1e-6) * (200.0 * 201 / 2) / (200.0 * 200)), "cpu %.17g",
+                  tri.cpu);
 }
 END_TEST
 

@@ -38,6 +38,9 @@ tb_cost tb_cost_predict(const tb_cost_params *c, const tb_call *g, int tc)
 
 double tb_cost_predict_cpu(const tb_cost_params *c, const tb_call *g)
 {
-    return c->cpu_call + compute_time(tb_type_flops(g->p.type), (double)g->p.m, (double)g->p.n, (double)g->p.k,
-                                      c->cpu_rate[g->p.type], c->cpu_half[g->p.type]);
+    const tb_kproblem *p = &g->p;
+    /* the CPU BLAS computes the part alone (SYRK: about half of the product); the GPU, whole tiles across it */
+    const double part = p->part == TB_PART_ALL ? 1.0 : tb_part_elems(p) / ((double)p->m * (double)p->n);
+    return c->cpu_call + part * compute_time(tb_type_flops(p->type), (double)p->m, (double)p->n, (double)p->k,
+                                             c->cpu_rate[p->type], c->cpu_half[p->type]);
 }

@@ -16,7 +16,8 @@
  * with e the bytes of an element,
  * gpu = gpu_call [+ gpu_extra of the type] + e(M K)/h2d_a + e(K N [+ M N when beta != 0])/h2d_b + e M N/d2h + 2 M N K / rate(M, N, K),
  * with no credit for the pipeline's overlap of copies and kernel (conservative: the GPU is never predicted faster
- * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K).
+ * than it can be); cpu = cpu_call + 2 M N K / rate(M, N, K), times the fraction of C in the call's part (SYRK: its
+ * triangle, which the CPU BLAS computes alone; the GPU's tiles across the diagonal are computed whole).
  */
 TB_HIDDEN tb_cost tb_cost_predict(const tb_cost_params *c, const tb_call *g, int tc);
 /* Its parts: the kernel's seconds for an M x N x K product of the type (tc as above), and the link's for op(A),
