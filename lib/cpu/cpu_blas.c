@@ -308,10 +308,7 @@ static void part(const tb_call *g, const tb_kproblem *p)
 
 void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p)
 {
-    if (p->part == TB_PART_ALL || (p->diag == 0 && p->m == p->n)) {
-        part(g, p); /* a product, or a square on the diagonal: a call of the routine itself */
-        return;
-    }
+    /* a product, or a square on the diagonal (a call of the routine itself), comes back whole */
     tb_kproblem piece[3];
     for (int i = 0, n = tb_part_blocks(p, piece); i < n; i++)
         part(g, &piece[i]);
