@@ -25,6 +25,11 @@ static inline unsigned tb_type_size(tb_type t)
 {
     return t == TB_TYPE_S ? 4 : t == TB_TYPE_Z ? 16 : 8;
 }
+/* the real type of t's precision (S for C, D for Z) */
+static inline tb_type tb_real_type(tb_type t)
+{
+    return t == TB_TYPE_C ? TB_TYPE_S : t == TB_TYPE_Z ? TB_TYPE_D : t;
+}
 /* real flops of one multiply-add of two elements: 2, or 8 for complex ones (the count BLAS benchmarks use) */
 static inline double tb_type_flops(tb_type t)
 {
@@ -45,8 +50,15 @@ typedef enum tb_side { TB_LEFT = 0, TB_RIGHT } tb_side;
 typedef enum tb_diag { TB_NONUNIT = 0, TB_UNIT } tb_diag;
 
 /* The routines whose calls tileblas takes (base/entries.h lists their entry points): the product (GEMM), and the
- * rank-k updates of one triangle of C (SYRK, and HERK for the complex types) */
-typedef enum tb_routine { TB_ROUTINE_GEMM = 0, TB_ROUTINE_SYRK, TB_ROUTINE_HERK, TB_ROUTINE_COUNT } tb_routine;
+ * rank-k and rank-2k updates of one triangle of C (SYRK, SYR2K, and HERK, HER2K for the complex types) */
+typedef enum tb_routine {
+    TB_ROUTINE_GEMM = 0,
+    TB_ROUTINE_SYRK,
+    TB_ROUTINE_HERK,
+    TB_ROUTINE_SYR2K,
+    TB_ROUTINE_HER2K,
+    TB_ROUTINE_COUNT
+} tb_routine;
 TB_HIDDEN extern const char *const tb_routine_names[]; /* by tb_routine, upper case: "GEMM", ... */
 
 /* Where a call ran; values match tileblas_path */

@@ -29,7 +29,9 @@
         TB_NAMES(X, Z, z, GEMM, gemm)
 #define TB_RANKK_ENTRIES(X)                                                                                         \
     TB_NAMES(X, S, s, SYRK, syrk) TB_NAMES(X, D, d, SYRK, syrk) TB_NAMES(X, C, c, SYRK, syrk)                      \
-        TB_NAMES(X, Z, z, SYRK, syrk) TB_NAMES(X, C, c, HERK, herk) TB_NAMES(X, Z, z, HERK, herk)
+        TB_NAMES(X, Z, z, SYRK, syrk) TB_NAMES(X, C, c, HERK, herk) TB_NAMES(X, Z, z, HERK, herk)                  \
+            TB_NAMES(X, S, s, SYR2K, syr2k) TB_NAMES(X, D, d, SYR2K, syr2k) TB_NAMES(X, C, c, SYR2K, syr2k)        \
+                TB_NAMES(X, Z, z, SYR2K, syr2k) TB_NAMES(X, C, c, HER2K, her2k) TB_NAMES(X, Z, z, HER2K, her2k)
 #define TB_ENTRY_LIST(X) TB_GEMM_ENTRIES(X) TB_RANKK_ENTRIES(X)
 
 /* Further names of an entry point (for Fortran compilers that add no underscore): the symbol they stand for, the
@@ -40,7 +42,9 @@
         TB_ALIAS(X, Z, z, GEMM, gemm)
 #define TB_RANKK_ALIASES(X)                                                                                         \
     TB_ALIAS(X, S, s, SYRK, syrk) TB_ALIAS(X, D, d, SYRK, syrk) TB_ALIAS(X, C, c, SYRK, syrk)                      \
-        TB_ALIAS(X, Z, z, SYRK, syrk) TB_ALIAS(X, C, c, HERK, herk) TB_ALIAS(X, Z, z, HERK, herk)
+        TB_ALIAS(X, Z, z, SYRK, syrk) TB_ALIAS(X, C, c, HERK, herk) TB_ALIAS(X, Z, z, HERK, herk)                  \
+            TB_ALIAS(X, S, s, SYR2K, syr2k) TB_ALIAS(X, D, d, SYR2K, syr2k) TB_ALIAS(X, C, c, SYR2K, syr2k)        \
+                TB_ALIAS(X, Z, z, SYR2K, syr2k) TB_ALIAS(X, C, c, HER2K, her2k) TB_ALIAS(X, Z, z, HER2K, her2k)
 #define TB_ENTRY_ALIASES(X) TB_GEMM_ALIASES(X) TB_RANKK_ALIASES(X)
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */

@@ -31,7 +31,7 @@ extern "C" {
     T *c;                                                                                                           \
     int64_t ldc;
 
-/* The part of C a routine computes: all of it (GEMM), or one triangle with its diagonal (SYRK, HERK) */
+/* The part of C a routine computes: all of it (GEMM), or one triangle with its diagonal (SYRK, HERK, SYR2K, HER2K) */
 typedef enum tb_part { TB_PART_ALL = 0, TB_PART_UPPER, TB_PART_LOWER } tb_part;
 
 typedef struct tb_kproblem {
@@ -44,6 +44,13 @@ typedef struct tb_kproblem {
     tb_part part;
     int64_t diag;
     int herm;
+    /* Two products (SYR2K, HER2K) when k1 > 0: op(A) = [op(A) op(A2)] and op(B) = [op(B); op(B2)], the first k1 of
+     * the depth k from a and b, the rest from a2 and b2 (stored like a and b, under the same ops) and multiplied by
+     * alpha2 (alpha's conjugate for HER2K) instead of alpha.  k1 == 0: one product, a2 and b2 unused. */
+    int64_t k1;
+    const void *a2, *b2;
+    int64_t lda2, ldb2;
+    double alpha2, alpha2_im;
 } tb_kproblem;
 
 /* Whether element (i, j) of C is p's to write */
@@ -98,7 +105,31 @@ static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, in
     t.b = tb_at(t.b, t.transb ? j0 : j0 * t.ldb, e);
     t.c = tb_at(t.c, i0 + j0 * t.ldc, e);
     t.diag += i0 - j0;
+    if (t.k1) {
+        t.a2 = tb_at(t.a2, t.transa ? i0 * t.lda2 : i0, e);
+        t.b2 = tb_at(t.b2, t.transb ? j0 : j0 * t.ldb2, e);
+    }
     return t;
+}
+
+/* Whether p's products share one alpha (a two-product p is then one product of depth k over its joined operands) */
+static inline int tb_one_alpha(const tb_kproblem *p)
+{
+    return !p->k1 || (p->alpha2 == p->alpha && p->alpha2_im == p->alpha_im);
+}
+
+/* p as one-product problems, in order (1 or 2): a two-product p's second adds to the first's C (beta 1) */
+static inline int tb_products(const tb_kproblem *p, tb_kproblem x[2])
+{
+    x[0] = *p;
+    if (!p->k1)
+        return 1;
+    x[0].k = p->k1, x[0].k1 = 0, x[0].a2 = x[0].b2 = NULL;
+    x[1] = x[0];
+    x[1].k = p->k - p->k1;
+    x[1].a = p->a2, x[1].lda = p->lda2, x[1].b = p->b2, x[1].ldb = p->ldb2;
+    x[1].alpha = p->alpha2, x[1].alpha_im = p->alpha2_im, x[1].beta = 1.0, x[1].beta_im = 0.0;
+    return 2;
 }
 
 /* The pieces of a block of a lower triangle (rows x cols, element (i, j) in it when j - i <= d): the columns wholly

@@ -60,10 +60,33 @@ typedef long tb_slot;
 #define TB_F77_C_HERK_ARGS TB_F77_RANKK_ARGS(void, float)
 #define TB_F77_Z_HERK_ARGS TB_F77_RANKK_ARGS(void, double)
 
+/* SYR2K and HER2K: C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C (HER2K: ^H, the second alpha conjugated,
+ * beta real) on one triangle of C.  CBLAS passes HER2K's beta, and real types' scalars, by value. */
+#define TB_CBLAS_RANK2K_ARGS(T, S, R)                                                                               \
+    int order, int Uplo, int Trans, tb_slot N, tb_slot K, S alpha, const T *A, tb_slot lda, const T *B, tb_slot ldb, \
+        R beta, T *C, tb_slot ldc
+#define TB_CBLAS_S_SYR2K_ARGS TB_CBLAS_RANK2K_ARGS(float, float, float)
+#define TB_CBLAS_D_SYR2K_ARGS TB_CBLAS_RANK2K_ARGS(double, double, double)
+#define TB_CBLAS_C_SYR2K_ARGS TB_CBLAS_RANK2K_ARGS(void, const void *, const void *)
+#define TB_CBLAS_Z_SYR2K_ARGS TB_CBLAS_RANK2K_ARGS(void, const void *, const void *)
+#define TB_CBLAS_C_HER2K_ARGS TB_CBLAS_RANK2K_ARGS(void, const void *, float)
+#define TB_CBLAS_Z_HER2K_ARGS TB_CBLAS_RANK2K_ARGS(void, const void *, double)
+#define TB_F77_RANK2K_ARGS(T, R)                                                                                    \
+    const char *uplo, const char *trans, const void *n, const void *k, const T *alpha, const T *a, const void *lda, \
+        const T *b, const void *ldb, const R *beta, T *c, const void *ldc, size_t len_uplo, size_t len_trans
+#define TB_F77_S_SYR2K_ARGS TB_F77_RANK2K_ARGS(float, float)
+#define TB_F77_D_SYR2K_ARGS TB_F77_RANK2K_ARGS(double, double)
+#define TB_F77_C_SYR2K_ARGS TB_F77_RANK2K_ARGS(void, void)
+#define TB_F77_Z_SYR2K_ARGS TB_F77_RANK2K_ARGS(void, void)
+#define TB_F77_C_HER2K_ARGS TB_F77_RANK2K_ARGS(void, float)
+#define TB_F77_Z_HER2K_ARGS TB_F77_RANK2K_ARGS(void, double)
+
 /* Every entry point and alias of base/entries.h, declared. */
 #define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_GEMM_ARGS);
 #define TB_DECLARE_SYRK(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_SYRK_ARGS);
 #define TB_DECLARE_HERK(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_HERK_ARGS);
+#define TB_DECLARE_SYR2K(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_SYR2K_ARGS);
+#define TB_DECLARE_HER2K(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_HER2K_ARGS);
 #define TB_DECLARE_ENTRY(id, name, abi, width, type, op, fallback) TB_DECLARE_##op(abi, type, name)
 #define TB_DECLARE_ALIAS(target, name, abi, type, op) TB_DECLARE_##op(abi, type, name)
 TB_ENTRY_LIST(TB_DECLARE_ENTRY)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tileblas-bench --host: whole calls from host memory through the library's cblas_?gemm of every type, against
-# OpenBLAS (and the GPU and NVBLAS where there are some), with beta = 0 and beta != 0 and every transpose; each
+# OpenBLAS (and the GPU and NVBLAS where there are some), with beta = 0 and beta != 0 and every transpose, and the
+# updates (--routine syrk, herk, syr2k, her2k) of every type they have; each
 # result must agree with OpenBLAS's.  Runs without a GPU (the library's calls then stay on the CPU).  SKIP (77) in a
 # build without CUDA (no tileblas-bench) or without OpenBLAS.
 set -u
@@ -30,3 +31,17 @@ for beta in 0 0.5; do
   fi
 done
 echo "PASS: whole SGEMM, DGEMM, CGEMM and ZGEMM calls agree with OpenBLAS, beta = 0 and 0.5"
+
+# the updates (--routine): their upper triangle agrees with OpenBLAS's, one row per implementation and op
+for r in syrk herk syr2k her2k; do
+  case $r in her*) types=cz ;; *) types=sdcz ;; esac
+  "$bench" --host --routine $r --type $types --beta 0.5 --shape 150x150x40 --trans NN --trans TN --repeats 1 \
+    --csv "$work/$r.csv" >"$work/$r.txt" 2>&1 || { cat "$work/$r.txt"; echo "FAIL: --routine $r"; exit 1; }
+  want=$((2 * ${#types}))
+  [ "$(grep -c ',OpenBLAS,' "$work/$r.csv")" = $want ] && [ "$(grep -c ',tb-auto/' "$work/$r.csv")" = $want ] ||
+    { cat "$work/$r.txt"; echo "FAIL: --routine $r: not one OpenBLAS and one tileblas row per type and op"; exit 1; }
+  if awk -F, 'NR > 1 && !($5 > 0 && $7 <= 1e-3) { bad = 1 } END { exit !bad }' "$work/$r.csv"; then
+    echo "FAIL: --routine $r: a row without a rate or with a large difference"; cat "$work/$r.csv"; exit 1
+  fi
+done
+echo "PASS: --routine syrk, herk, syr2k, her2k: every type's upper triangle agrees with OpenBLAS"

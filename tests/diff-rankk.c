@@ -1,6 +1,7 @@
 /*
- * The differential tests' program for the rank-k updates (tests/differential.sh, beside diff-blas.c): SSYRK calls
- * (DSYRK with -DDOUBLE; CSYRK and CHERK with -DCOMPLEX, ZSYRK and ZHERK with both), valid, invalid and edge cases,
+ * The differential tests' program for the rank-k and rank-2k updates (tests/differential.sh, beside diff-blas.c):
+ * SSYRK and SSYR2K calls (D with -DDOUBLE; CSYRK, CHERK, CSYR2K, CHER2K with -DCOMPLEX, Z with both), valid, invalid
+ * and edge cases,
  * through the CBLAS and Fortran names (with -DSUFFIX64 their 64_ names), printing everything a program can observe of
  * each: the error handler's calls (with -DOWN_HANDLERS the program defines xerbla_ and cblas_xerbla), every element
  * of C in hexadecimal, and how the program ends.  TB_INT and -DILP64 as in diff-blas.c.
@@ -66,6 +67,20 @@ void CBLAS_NAME(herk)(int order, int uplo, int trans, blasint n, blasint k, real
 void F77_NAME(herk)(const char *uplo, const char *trans, const blasint *n, const blasint *k, const real *alpha,
                     const real *a, const blasint *lda, const real *beta, real *c, const blasint *ldc, size_t lu,
                     size_t lt);
+#endif
+
+/* SYR2K (HER2K: alpha by pointer for CBLAS, beta real) */
+void CBLAS_NAME(syr2k)(int order, int uplo, int trans, blasint n, blasint k, scalar_arg alpha, const real *a,
+                       blasint lda, const real *b, blasint ldb, scalar_arg beta, real *c, blasint ldc);
+void F77_NAME(syr2k)(const char *uplo, const char *trans, const blasint *n, const blasint *k, const real *alpha,
+                     const real *a, const blasint *lda, const real *b, const blasint *ldb, const real *beta, real *c,
+                     const blasint *ldc, size_t lu, size_t lt);
+#ifdef COMPLEX
+void CBLAS_NAME(her2k)(int order, int uplo, int trans, blasint n, blasint k, const void *alpha, const real *a,
+                       blasint lda, const real *b, blasint ldb, real beta, real *c, blasint ldc);
+void F77_NAME(her2k)(const char *uplo, const char *trans, const blasint *n, const blasint *k, const real *alpha,
+                     const real *a, const blasint *lda, const real *b, const blasint *ldb, const real *beta, real *c,
+                     const blasint *ldc, size_t lu, size_t lt);
 #endif
 
 #include "diff.h"
@@ -139,17 +154,53 @@ static const f77_case f77_cases[] = {
 #endif
 };
 
+/* SYR2K and HER2K (her), through CBLAS (order ROW or COL) or Fortran (order 0: uplo and trans are characters) */
+typedef struct two_case {
+    int her, order, uplo, trans;
+    int64_t n, k, lda, ldb, ldc;
+    float alpha, beta, alpha_im;
+} two_case;
+
+/* valid: N=5 K=4, A and B 5x4 for N, 4x5 for T and C, then invalid and nothing-to-multiply ones */
+#define RANK2K(h)                                                                                                  \
+    { h, COL, U, N, 5, 4, 5, 5, 5, 1.5f, 0.5f, 0 }, { h, COL, L, T, 5, 4, 4, 4, 5, 1.5f, 0.0f, 0 },                 \
+        { h, ROW, U, N, 5, 4, 4, 6, 5, -1.0f, 2.0f, 0 }, { h, ROW, L, T, 5, 4, 5, 5, 6, 1.0f, 1.0f, 0 },            \
+        { h, COL, U, C, 5, 4, 4, 4, 5, 1.0f, 0.5f, 0 }, { h, ROW, L, C, 5, 4, 5, 5, 5, 1.0f, 0.5f, 0.5f },          \
+        { h, COL, L, N, 5, 4, 5, 5, 5, 0.5f, 1.0f, -1.5f }, { h, 0, 'U', 'N', 5, 4, 5, 5, 5, 1.5f, 0.5f, 0 },       \
+        { h, 0, 'l', 't', 5, 4, 4, 4, 5, 1.5f, 0.0f, 0 }, { h, 0, 'L', 'C', 5, 4, 4, 4, 6, -1.0f, 2.0f, 0.25f },    \
+        { h, 0, 'u', 'n', 5, 4, 5, 6, 5, 0.5f, 1.0f, 2.0f }, /* invalid: */                                         \
+        { h, 103, U, N, 5, 4, 5, 5, 5, 1, 0, 0 }, { h, COL, 0, N, 5, 4, 5, 5, 5, 1, 0, 0 },                         \
+        { h, COL, U, 0, 5, 4, 5, 5, 5, 1, 0, 0 }, { h, COL, U, N, -1, 4, 5, 5, 5, 1, 0, 0 },                        \
+        { h, COL, U, N, 5, -1, 5, 5, 5, 1, 0, 0 }, { h, COL, U, N, 5, 4, 4, 5, 5, 1, 0, 0 },                        \
+        { h, COL, L, T, 5, 4, 4, 3, 5, 1, 0, 0 }, { h, COL, U, N, 5, 4, 5, 5, 4, 1, 0, 0 },                         \
+        { h, ROW, U, N, 5, 4, 4, 3, 5, 1, 0, 0 }, { h, ROW, U, N, 5, 4, 4, 4, 4, 1, 0, 0 },                         \
+        { h, 0, 'X', 'N', 5, 4, 5, 5, 5, 1, 0, 0 }, { h, 0, 'U', 'X', 5, 4, 5, 5, 5, 1, 0, 0 },                     \
+        { h, 0, 'U', 'N', -1, 4, 5, 5, 5, 1, 0, 0 }, { h, 0, 'L', 'N', 5, -1, 5, 5, 5, 1, 0, 0 },                   \
+        { h, 0, 'U', 'N', 5, 4, 4, 5, 5, 1, 0, 0 }, { h, 0, 'U', 'N', 5, 4, 5, 4, 5, 1, 0, 0 },                     \
+        { h, 0, 'U', 'T', 5, 4, 4, 3, 5, 1, 0, 0 }, { h, 0, 'L', 'N', 5, 4, 5, 5, 4, 1, 0, 0 },                     \
+        /* nothing to multiply: */                                                                                 \
+        { h, COL, U, N, 0, 4, 1, 1, 1, 1.5f, 0.5f, 0 }, { h, COL, L, N, 5, 0, 5, 5, 5, 1.5f, 1.0f, 0 },             \
+        { h, ROW, U, T, 5, 0, 5, 5, 5, 1.5f, 0.5f, 0 }, { h, COL, U, N, 5, 4, 5, 5, 5, 0.0f, 1.0f, 0 },             \
+        { h, 0, 'L', 'N', 5, 4, 5, 5, 5, 0.0f, 0.0f, 0 }, { h, 0, 'U', 'T', 5, 0, 1, 1, 5, 1.5f, 0.5f, 0 }
+static const two_case two_cases[] = {
+    RANK2K(0),
+#ifdef COMPLEX
+    RANK2K(1),
+#endif
+};
+
 #define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
 #define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
+#define NTWO ((int)(sizeof two_cases / sizeof two_cases[0]))
 
 #define NREAL (64 * PARTS)
-static real a[NREAL], c[NREAL];
+static real a[NREAL], b[NREAL], c[NREAL];
 
 /* fresh operands; C holds a NaN in each triangle, which a beta = 0 call must not let through in its own */
 static void fill(void)
 {
     for (int i = 0; i < NREAL; i++) {
-        a[i] = (real)((i * 7) % 13) - 6.0f;
+        a[i] = (real)((i * 7) % 13) - 6.0f, b[i] = (real)((i * 5) % 11) - 4.5f;
         c[i] = (real)i + 0.5f + (i % 3 ? 0.25f : 0.0f);
     }
     c[1 * PARTS] = NAN;  /* (1, 0) column-major, leading dimension 5 */
@@ -157,9 +208,40 @@ static void fill(void)
 }
 
 
+/* case x of the rank-2k updates */
+static void run_two(int i, const two_case *x)
+{
+    const int f77 = x->order == 0;
+    printf("case %d: %s" P "%s%s%s(%d, %d, %d, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g, C, %lld)\n", i,
+           f77 ? "" : "cblas_", x->her ? "her2k" : "syr2k", f77 ? "_" : "", SUFFIX, x->order, x->uplo, x->trans,
+           (long long)x->n, (long long)x->k, x->alpha, x->alpha_im, (long long)x->lda, (long long)x->ldb, x->beta,
+           (long long)x->ldc);
+    fflush(stdout);
+    const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, 0 };
+    const blasint n = (blasint)x->n, k = (blasint)x->k, lda = (blasint)x->lda, ldb = (blasint)x->ldb,
+                  ldc = (blasint)x->ldc;
+    const char u = (char)x->uplo, t = (char)x->trans;
+#ifdef COMPLEX
+    if (x->her && f77)
+        F77_NAME(her2k)(&u, &t, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+    else if (x->her)
+        CBLAS_NAME(her2k)(x->order, x->uplo, x->trans, n, k, alpha, a, lda, b, ldb, beta[0], c, ldc);
+    else
+#endif
+        if (f77)
+        F77_NAME(syr2k)(&u, &t, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+    else
+        CBLAS_NAME(syr2k)(x->order, x->uplo, x->trans, n, k, SCALAR(alpha), a, lda, b, ldb, SCALAR(beta), c, ldc);
+    show(c, NREAL);
+}
+
 static void run(int i)
 {
     fill();
+    if (i >= NCBLAS + NF77) {
+        run_two(i, &two_cases[i - NCBLAS - NF77]);
+        return;
+    }
     if (i < NCBLAS) {
         const cblas_case *x = &cblas_cases[i];
         printf("case %d: cblas_" P "%s%s(%d, %d, %d, %lld, %lld, %g%+gi, A, %lld, %g%+gi, C, %lld)%s\n", i,
@@ -202,5 +284,5 @@ static void run(int i)
 
 static int cases(void)
 {
-    return NCBLAS + NF77;
+    return NCBLAS + NF77 + NTWO;
 }

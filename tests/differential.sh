@@ -1,7 +1,8 @@
 #!/bin/sh
 # Differential tests: the same programs (tests/diff-blas.c: invalid calls, quick returns, edge cases and valid
 # calls through cblas_sgemm and sgemm_, or their 64_ names; the same through the DGEMM, CGEMM and ZGEMM names;
-# tests/diff-rankk.c: the same of SYRK and HERK) run against a BLAS alone and under tileblas, in CPU and auto mode; their
+# tests/diff-rankk.c: the same of SYRK, HERK, SYR2K and HER2K) run against a BLAS alone and under tileblas, in CPU
+# and auto mode; their
 # standard output, standard error and exit status must be identical.  Four BLAS builds: OpenBLAS, the reference
 # BLAS (with its CBLAS), both LP64; Debian's ILP64 OpenBLAS (plain names, 64-bit integers), and the same through
 # the 64_ names of OpenBLAS built with SYMBOLSUFFIX=64_ (tests/openblas64-suffix.c, a stand-in over it).  Each program comes
@@ -75,7 +76,8 @@ while read -r name link dir int; do
    done
   done
   tested=$((tested + 1))
-  echo "PASS: $name: every case of ?GEMM, ?SYRK and ?HERK as without tileblas (own handlers: all in one run; none: one run per case)"
+  echo "PASS: $name: every case of ?GEMM, ?SYRK, ?HERK, ?SYR2K and ?HER2K as without tileblas (own handlers:" \
+    "all in one run; none: one run per case)"
 done <<EOF_BLASES
 $blases
 EOF_BLASES

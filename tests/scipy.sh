@@ -5,7 +5,8 @@
 # for each python3 with scipy among python3 on the PATH and those named in TILEBLAS_TEST_PYTHON (.ci/run names a
 # venv with scipy's wheel).  Every product within the bound of doc/TESTING.md of one in higher precision; on the
 # CPU path the results are byte for byte those without tileblas; the summary counts exactly the products asked of
-# the type's scipy_ name (expm: some) and its rank-k updates (scipy.linalg.blas's ?syrk, ?herk); with a GPU, all of
+# the type's scipy_ name (expm: some) and its rank-k and rank-2k updates (scipy.linalg.blas's ?syrk, ?herk, ?syr2k,
+# ?her2k); with a GPU, all of
 # them forced there.  SKIP (77) without a python3 that has
 # scipy.
 set -u
@@ -17,12 +18,12 @@ echo "seed $seed (TILEBLAS_TEST_SEED=$seed replays it)"
 unset TILEBLAS_MODE TILEBLAS_VERBOSE
 
 # scipy_calls s|d|c|z FILE: "CALLS ON_GPU" of the type's scipy_ name alone (numpy's own products are apart);
-# updates_seen: "SYRK ON_GPU HERK ON_GPU" of its scipy_ rank-k names
+# updates_seen: "CALLS ON_GPU" of its scipy_ SYRK, HERK, SYR2K and HER2K names, one after the other
 scipy_calls() {
   gemm_calls "$1" "$2" "scipy_$1gemm_"
 }
 updates_seen() {
-  echo "$(routine_calls "$1syrk" "$2" "scipy_$1syrk_") $(routine_calls "$1herk" "$2" "scipy_$1herk_")"
+  for r in syrk herk syr2k her2k; do printf '%s ' "$(routine_calls "$1$r" "$2" "scipy_$1${r}_")"; done
 }
 
 # one python and what: $1, float32 ... complex128 or expm ($2)
@@ -42,22 +43,25 @@ with() {
   else
     [ "$1 $2" = "$products 0" ] || fail "$py $what: CPU path: tileblas did not see the $products products" "$work/cpu.err"
   fi
-  updates=$(sed -n 's/^products [0-9]* syrk \([0-9]*\) herk \([0-9]*\) .*/\1 \2/p' "$work/plain")
+  n='\([0-9]*\)'
+  updates=$(sed -n "s/^products [0-9]* syrk $n herk $n syr2k $n her2k $n .*/\\1 \\2 \\3 \\4/p" "$work/plain")
   if [ "$what" != expm ]; then
     set -- $(updates_seen $t "$work/cpu.err")
-    [ "$1 $3" = "$updates" ] && [ "$2 $4" = "0 0" ] ||
-      fail "$py $what: CPU path: tileblas saw $1 $3 rank-k updates (syrk herk), want $updates" "$work/cpu.err"
+    [ "$1 $3 $5 $7" = "$updates" ] && [ "$2 $4 $6 $8" = "0 0 0 0" ] ||
+      fail "$py $what: CPU path: tileblas saw $1 $3 $5 $7 updates (syrk herk syr2k her2k), want $updates" \
+        "$work/cpu.err"
   fi
-  echo "PASS: $py $what: CPU path: $products calls of scipy_${t}gemm_ and rank-k updates (syrk herk: ${updates:-0 0})" \
+  echo "PASS: $py $what: CPU path: $products calls of scipy_${t}gemm_ and updates (syrk herk syr2k her2k:" \
+    "${updates:-0 0 0 0})" \
     "through tileblas, byte for byte scipy's own results"
 
   rm -f "$work/gpu.err"
   auto_then_gpu "scipy_calls $t" "$py $what" "$products" "$py" "$check" "$seed" "$what"
   if [ -f "$work/gpu.err" ] && [ "$what" != expm ]; then # the GPU path ran: the rank-k updates there too
     set -- $(updates_seen $t "$work/gpu.err")
-    [ "$1 $3" = "$2 $4" ] && [ "$1 $3" = "$updates" ] ||
-      fail "$py $what: GPU path: not all $updates rank-k updates on the GPU" "$work/gpu.err"
-    echo "PASS: $py $what: GPU path: the rank-k updates ($updates) on the GPU, within the bound"
+    [ "$1 $3 $5 $7" = "$2 $4 $6 $8" ] && [ "$1 $3 $5 $7" = "$updates" ] ||
+      fail "$py $what: GPU path: not all $updates updates on the GPU" "$work/gpu.err"
+    echo "PASS: $py $what: GPU path: the updates (syrk herk syr2k her2k: $updates) on the GPU, within the bound"
   fi
 }
 

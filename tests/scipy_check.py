@@ -8,8 +8,8 @@ Each product alpha op(A) op(B) + beta C is checked against one in higher precisi
 single-precision types, long double for the double ones: on every row, or on 16 rows drawn at random for the
 largest products) within the bound of doc/TESTING.md (tests/numpy_check.py), with |alpha| |A| |B| + |beta| |C| in
 place of |A| |B|.  The last line gives how many products were asked of the BLAS
-(expm: 0, its count is scipy's), the rank-k updates (?syrk, and ?herk for the complex types: one triangle of C
-checked, the other unchanged) and a digest of every result's bytes.
+(expm: 0, its count is scipy's), the rank-k and rank-2k updates (?syrk, ?syr2k, and ?herk, ?her2k for the complex
+types: one triangle of C checked, the other unchanged) and a digest of every result's bytes.
 """
 import hashlib
 import sys
@@ -70,38 +70,49 @@ for m, n, k in [(64, 64, 64), (300, 200, 100), (257, 129, 511), (1000, 1000, 100
         worst = max(worst, float((err / bound).max()))
         digest.update(np.ascontiguousarray(c).tobytes())
         products += 1
-# the rank-k updates: alpha op(A) op(A)^T (^H: HERK, real alpha and beta) + beta C on one triangle; the other
-# triangle as it was, HERK's diagonal real
-updates = {"syrk": 0, "herk": 0}
-for name in ("syrk", "herk") if dtype.kind == "c" else ("syrk",):
+# the rank-k and rank-2k updates: alpha op(A) op(A)^T (^H: HERK, real alpha and beta) + beta C, and alpha op(A)
+# op(B)^T + alpha op(B) op(A)^T (HER2K: ^H and conj(alpha), beta real) + beta C, on one triangle; the other triangle
+# as it was, HERK's and HER2K's diagonal real
+names = ("syrk", "herk", "syr2k", "her2k") if dtype.kind == "c" else ("syrk", "syr2k")
+updates = dict.fromkeys(("syrk", "herk", "syr2k", "her2k"), 0)
+for name in names:
     update = getattr(blas, {"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}[what] + name)
-    herk = name == "herk"
+    herk, two = name.startswith("her"), name.endswith("2k")
     for n, k in [(64, 64), (300, 200), (1000, 700)]:
         for trans in (0, 2 if herk else 1):
             for lower in (0, 1):
                 a = rand(*((n, k) if trans == 0 else (k, n)))
+                b = rand(*a.shape)
                 c0 = np.asfortranarray(rand(n, n))
-                alpha, beta = (1.5, -0.75) if herk or dtype.kind != "c" else (0.5 - 1j, 0.25 + 0.5j)
-                c = update(alpha, a, beta=beta, c=c0.copy(order="F"), trans=trans, lower=lower)
-                opa = a.astype(wide) if trans == 0 else op(a.astype(wide), trans)
-                opb = opa.conj().T if herk else opa.T
+                alpha, beta = (1.5, -0.75) if dtype.kind != "c" else (0.5 - 1j, 0.25 + 0.5j)
+                if herk:
+                    alpha, beta = (alpha if two else 1.5), -0.75
+                args = (alpha, a, b) if two else (alpha, a)
+                c = update(*args, beta=beta, c=c0.copy(order="F"), trans=trans, lower=lower)
+                opa, opb = (x.astype(wide) if trans == 0 else op(x.astype(wide), trans) for x in (a, b))
+                t = (lambda x: x.conj().T) if herk else (lambda x: x.T)
                 rows = np.arange(n)
                 if n * n * k > 3e7:
                     rows = np.sort(rng.choice(n, 16, replace=False))
-                want = wide(alpha) * (opa[rows] @ opb) + wide(beta) * c0.astype(wide)[rows]
-                bound = bound_factor(dtype, k) * u * (abs(alpha) * (np.abs(opa[rows]) @ np.abs(opb)) +
-                                                     abs(beta) * np.abs(c0.astype(wide)[rows])) + 1e-300
+                alpha2 = np.conj(alpha) if herk else alpha
+                prod = wide(alpha) * (opa[rows] @ t(opb)) + wide(alpha2) * (opb[rows] @ t(opa)) if two else \
+                    wide(alpha) * (opa[rows] @ t(opa))
+                mag = np.abs(opa[rows]) @ np.abs(t(opb)) + np.abs(opb[rows]) @ np.abs(t(opa)) if two else \
+                    np.abs(opa[rows]) @ np.abs(t(opa))
+                want = prod + wide(beta) * c0.astype(wide)[rows]
+                cterm = abs(beta) * np.abs(c0.astype(wide)[rows])
+                bound = bound_factor(dtype, 2 * k if two else k) * u * (abs(alpha) * mag + cterm) + 1e-300
                 if herk:  # the diagonal: beta's times C's real part, C's imaginary part not read
                     on = rows[:, None] == np.arange(n)
-                    want[on] = wide(alpha) * (opa[rows] @ opb)[on] + wide(beta) * c0.astype(wide)[rows][on].real
+                    want[on] = prod[on] + wide(beta) * c0.astype(wide)[rows][on].real
                 mine = (rows[:, None] >= np.arange(n)) if lower else (rows[:, None] <= np.arange(n))
                 err = np.where(mine, np.abs(c[rows].astype(wide) - want), 0)
                 if not np.all(err <= bound) or not np.array_equal(c[rows][~mine], c0[rows][~mine]):
                     sys.exit(f"FAIL: {what} {name} n {n} k {k} trans {trans} lower {lower}")
                 if herk and np.any(np.diagonal(c).imag != 0):
-                    sys.exit(f"FAIL: {what} herk n {n} k {k}: the diagonal is not real")
+                    sys.exit(f"FAIL: {what} {name} n {n} k {k}: the diagonal is not real")
                 worst = max(worst, float((err / bound).max()))
                 digest.update(np.ascontiguousarray(c).tobytes())
                 updates[name] += 1
-print(f"products {products} syrk {updates['syrk']} herk {updates['herk']} worst {worst:.3f} of the bound digest "
-      f"{digest.hexdigest()[:16]}")
+print(f"products {products} syrk {updates['syrk']} herk {updates['herk']} syr2k {updates['syr2k']} her2k "
+      f"{updates['her2k']} worst {worst:.3f} of the bound digest {digest.hexdigest()[:16]}")

@@ -84,16 +84,17 @@ START_TEST(zeros)
 }
 END_TEST
 
-/* A piece of a rank-k update's GPU run that the CPU finishes (lib/cpu/cpu_blas.h: tb_cpu_gemm_part): whatever block
- * of C it is, the pieces handed to the BLAS beneath are products or squares on the diagonal, and together they write
- * what the built-in loop writes for the whole block, bit for bit (the same operations, element by element). */
+/* A piece of a rank-k or rank-2k update's GPU run that the CPU finishes (lib/cpu/cpu_blas.h: tb_cpu_gemm_part):
+ * whatever block of C it is, the pieces handed to the BLAS beneath are one-product problems or squares on the
+ * diagonal, and together they write what the built-in loop writes for the whole block, bit for bit (the same
+ * operations, element by element). */
 static int pieces_seen, pieces_bad;
 static int record_piece(const tb_call *g, const tb_kproblem *p)
 {
     (void)g;
     pieces_seen++;
     pieces_bad += p->part != TB_PART_ALL && (p->diag != 0 || p->m != p->n);
-    pieces_bad += p->part == TB_PART_ALL && p->herm;
+    pieces_bad += p->part == TB_PART_ALL && (p->herm || p->k1);
     return -1; /* no BLAS beneath: the built-in loop runs it */
 }
 
@@ -102,16 +103,20 @@ START_TEST(pieces)
     const tb_type t = (tb_type)(_i / 2);
     const int n = 37, k = 5, cplx = tb_type_complex(t);
     const unsigned es = tb_type_size(t);
-    static char a[37 * 5 * 16], c1[37 * 37 * 16], c2[37 * 37 * 16];
+    static char a[37 * 5 * 16], b[37 * 5 * 16], c1[37 * 37 * 16], c2[37 * 37 * 16];
     for (int i = 0; i < n * k; i++)
-        tt_xput(a, i, t, uniform() + (cplx ? uniform() * I : 0));
+        tt_xput(a, i, t, uniform() + (cplx ? uniform() * I : 0)),
+            tt_xput(b, i, t, uniform() + (cplx ? uniform() * I : 0));
     const tb_reissue via = { NULL, record_piece, NULL };
     for (int round = 0; round < 300; round++) {
-        const int herm = cplx && round % 2, trans = round % 4 >= 2;
+        const int herm = cplx && round % 2, trans = round % 4 >= 2, two = round % 3 == 2; /* SYR2K's, HER2K's */
         tb_kproblem p = { .type = t, .transa = trans ? (herm ? 2 : 1) : 0, .transb = trans ? 0 : (herm ? 2 : 1),
                           .m = n, .n = n, .k = k, .alpha = -0.75, .beta = 1.25, .a = a, .lda = trans ? k : n, .b = a,
                           .ldb = trans ? k : n, .c = c1, .ldc = n, .part = _i % 2 ? TB_PART_UPPER : TB_PART_LOWER,
                           .herm = herm };
+        if (two) /* alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H, k deep each */
+            p.b = b, p.a2 = b, p.b2 = a, p.lda2 = p.ldb2 = p.lda, p.k1 = k, p.k = 2 * k, p.alpha_im = cplx ? 0.5 : 0,
+            p.alpha2 = p.alpha, p.alpha2_im = herm ? -p.alpha_im : p.alpha_im;
         for (int i = 0; i < n * n; i++)
             tt_xput(c1, i, t, uniform() + (cplx ? uniform() * I : 0));
         memcpy(c2, c1, sizeof c1);

@@ -94,18 +94,39 @@ static void copy_block(float *dst, int64_t dld, const float *src, int64_t sld, i
 }
 
 /* C = alpha*op(A)*op(B) + beta*C, each element summed in double in order of l; C unread when beta == 0 */
+/* op(A)(i, l) and op(B)(l, j) of p, from a2 and b2 past k1 (a two-product p: base/problem.h) */
+static float a_at(const tb_kproblem *p, int64_t i, int64_t l)
+{
+    const float *x = p->k1 && l >= p->k1 ? p->a2 : p->a;
+    const int64_t ld = p->k1 && l >= p->k1 ? p->lda2 : p->lda;
+    l -= p->k1 && l >= p->k1 ? p->k1 : 0;
+    return p->transa ? x[l + i * ld] : x[i + l * ld];
+}
+
+static float b_at(const tb_kproblem *p, int64_t l, int64_t j)
+{
+    const float *x = p->k1 && l >= p->k1 ? p->b2 : p->b;
+    const int64_t ld = p->k1 && l >= p->k1 ? p->ldb2 : p->ldb;
+    l -= p->k1 && l >= p->k1 ? p->k1 : 0;
+    return p->transb ? x[j + l * ld] : x[l + j * ld];
+}
+
+/* C = alpha op(A) op(B) + beta C on p's part, summed in double and rounded once; a two-product p under two alphas
+ * as its products one after the other (as the pipeline runs them) */
 static void gemm_ref(const tb_kproblem *p)
 {
     ck_assert_int_eq(p->type, TB_TYPE_S);
-    const float *pa = p->a, *pb = p->b;
+    if (!tb_one_alpha(p)) {
+        tb_kproblem x[2];
+        for (int i = 0, n = tb_products(p, x); i < n; i++)
+            gemm_ref(&x[i]);
+        return;
+    }
     for (int64_t j = 0; j < p->n; j++)
         for (int64_t i = 0; i < p->m; i++) {
             double sum = 0;
-            for (int64_t l = 0; l < p->k; l++) {
-                float a = p->transa ? pa[l + i * p->lda] : pa[i + l * p->lda];
-                float b = p->transb ? pb[j + l * p->ldb] : pb[l + j * p->ldb];
-                sum += (double)a * b;
-            }
+            for (int64_t l = 0; l < p->k; l++)
+                sum += (double)a_at(p, i, l) * b_at(p, l, j);
             float *c = (float *)p->c + i + j * p->ldc;
             if (tb_in_part(p, i, j)) /* elsewhere, C stays as it was */
                 *c = p->beta == 0.0 ? (float)(p->alpha * sum) : (float)(p->alpha * sum + p->beta * *c);
@@ -351,8 +372,9 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
  * when the memory for a huge `pad` cannot be reserved.  big_slot: staging slots as the library sizes them
  * (tb_pipeline_slot_wanted), else the smallest that works. */
 /* A run's options: staging slots as big as the pipeline asks for (else the smallest it accepts: many chunks); the
- * operands prepared where the plan keeps both whole (as tc32's are) */
-enum { BIG_SLOT = 1, PREP = 2 };
+ * operands prepared where the plan keeps both whole (as tc32's are); two products (SYR2K's: base/problem.h) under
+ * one alpha or under two */
+enum { BIG_SLOT = 1, PREP = 2, TWO = 4, TWO_ALPHAS = 8 };
 
 /* A simulated device that fails at operation fail_at (0: never), and its devops */
 static sim *new_sim(int64_t fail_at)
@@ -412,18 +434,20 @@ static void free_staging(tb_pipe_staging *st)
  * writes (c), and C as it must come out (want, by gemm_ref); p's pointers are to c */
 typedef struct call {
     tb_kproblem p;
-    int64_t ac, bc;
-    float *a, *b, *c0, *c, *want;
+    int64_t ac, bc, a2c, b2c;
+    float *a, *b, *a2, *b2, *c0, *c, *want;
 } call;
 
 static void free_call(call *x)
 {
     unreserve(x->a, x->p.lda, x->ac), unreserve(x->b, x->p.ldb, x->bc), unreserve(x->c0, x->p.ldc, x->p.n);
     unreserve(x->c, x->p.ldc, x->p.n), unreserve(x->want, x->p.ldc, x->p.n);
+    unreserve(x->a2, x->p.lda2, x->a2c), unreserve(x->b2, x->p.ldb2, x->b2c);
 }
 
-/* 0, or -1 when the memory for a huge pad cannot be reserved */
-static int make_call(const shape *sh, int64_t pad, call *x)
+/* 0, or -1 when the memory for a huge pad cannot be reserved.  opts TWO, TWO_ALPHAS: the last third of the depth
+ * from a second pair of operands (with leading dimensions of their own), the second alpha another one or not. */
+static int make_call(const shape *sh, int64_t pad, int opts, call *x)
 {
     tb_kproblem p = { .type = TB_TYPE_S, .transa = sh->ta, .transb = sh->tb, .m = sh->m, .n = sh->n, .k = sh->k,
                       .alpha = sh->alpha, .beta = sh->beta, .part = sh->part, .diag = sh->diag };
@@ -433,14 +457,25 @@ static int make_call(const shape *sh, int64_t pad, call *x)
     x->a = matrix(ar, x->ac, p.lda), x->b = matrix(br, x->bc, p.ldb), x->c0 = matrix(sh->m, sh->n, p.ldc);
     x->c = x->c0 ? copy_matrix(x->c0, sh->m, sh->n, p.ldc) : NULL;
     x->want = x->c ? copy_matrix(x->c0, sh->m, sh->n, p.ldc) : NULL;
+    x->a2 = x->b2 = NULL, x->a2c = x->b2c = 0;
+    const int64_t k1 = sh->k - sh->k / 3, k2 = sh->k - k1;
+    if ((opts & (TWO | TWO_ALPHAS)) && k2 > 0) {
+        const int64_t ar2 = sh->ta ? k2 : sh->m, br2 = sh->tb ? sh->n : k2;
+        x->a2c = sh->ta ? sh->m : k2, x->b2c = sh->tb ? k2 : sh->n;
+        p.k1 = k1, p.lda2 = ar2 + pad + 2, p.ldb2 = br2 + pad + 1;
+        p.alpha2 = opts & TWO_ALPHAS ? 0.25 - 0.5 * sh->alpha : sh->alpha;
+        x->a2 = matrix(ar2, x->a2c, p.lda2), x->b2 = matrix(br2, x->b2c, p.ldb2);
+        if (!x->a2 || !x->b2)
+            x->want = NULL;
+    }
     x->p = p;
     if (!x->a || !x->b || !x->want) {
         free_call(x);
         return -1;
     }
-    p.a = x->a, p.b = x->b, p.c = x->want;
+    p.a = x->a, p.b = x->b, p.a2 = x->a2, p.b2 = x->b2, p.c = x->want;
     gemm_ref(&p);
-    x->p.a = x->a, x->p.b = x->b, x->p.c = x->c;
+    x->p.a = x->a, x->p.b = x->b, x->p.a2 = x->a2, x->p.b2 = x->b2, x->p.c = x->c;
     return 0;
 }
 
@@ -473,12 +508,13 @@ static void check_padding(const call *x)
                           "padding written");
 }
 
-static void describe(const shape *sh, int64_t fail_at, char *buf, size_t size)
+static void describe(const shape *sh, int64_t fail_at, int opts, char *buf, size_t size)
 {
-    snprintf(buf, size, "%lldx%lldx%lld %c%c beta=%g%s (diagonal at column %lld), fault at %lld", (long long)sh->m,
+    snprintf(buf, size, "%lldx%lldx%lld %c%c beta=%g%s (diagonal at column %lld)%s, fault at %lld", (long long)sh->m,
              (long long)sh->n, (long long)sh->k, sh->ta ? 'T' : 'N', sh->tb ? 'T' : 'N', (double)sh->beta,
              sh->part == TB_PART_UPPER ? ", upper part" : sh->part == TB_PART_LOWER ? ", lower part" : "",
-             (long long)sh->diag, (long long)fail_at);
+             (long long)sh->diag, opts & TWO_ALPHAS ? ", two products, two alphas" : opts & TWO ? ", two products" : "",
+             (long long)fail_at);
 }
 
 /* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made, or -1
@@ -486,12 +522,12 @@ static void describe(const shape *sh, int64_t fail_at, char *buf, size_t size)
 static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
 {
     call x;
-    if (make_call(sh, pad, &x))
+    if (make_call(sh, pad, opts, &x))
         return -1;
     tb_plan plan;
     ck_assert_int_eq(tb_plan_make(sh->m, sh->n, sh->k, sh->ta, sh->tb, sizeof(float), sh->budget, &plan), 0);
     ck_assert(!plan.prep_bytes[0] && !plan.prep_bytes[1]);
-    if ((opts & PREP) && plan.b_resident)
+    if ((opts & PREP) && plan.b_resident && tb_one_alpha(&x.p))
         plan.prep_bytes[0] = sizeof(float) * (size_t)(sh->m * sh->k),
         plan.prep_bytes[1] = sizeof(float) * (size_t)(sh->n * sh->k);
     tb_pipe_staging st = staging_for(&plan, sh->k, opts);
@@ -520,7 +556,7 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
         ck_assert_int_lt(done, tiles);
     }
     char what[160];
-    describe(sh, fail_at, what, sizeof what);
+    describe(sh, fail_at, opts, what, sizeof what);
     check_tiles(&x, &x.p, &plan, done, what);
     check_padding(&x);
     const int64_t calls = s->calls;
@@ -534,10 +570,10 @@ static int64_t run_case(const shape *sh, int64_t fail_at, int64_t pad, int opts)
  * `failing` failing at its operation fail_at (or, fail_at -1, refusing to be bound): every block's tiles reported
  * written right (all of them on the devices that did not fail), the rest of C and its padding untouched; each
  * device bound once, on the thread that then runs its pipeline */
-static void run_spread(const shape *sh, int count, int by_rows, int64_t side, int failing, int64_t fail_at)
+static void run_spread(const shape *sh, int count, int by_rows, int64_t side, int failing, int64_t fail_at, int opts)
 {
     call x;
-    ck_assert_int_eq(make_call(sh, 1, &x), 0);
+    ck_assert_int_eq(make_call(sh, 1, opts, &x), 0);
     tb_spread sp = { .count = count, .by_rows = by_rows };
     for (int d = 0; d <= count; d++)
         sp.start[d] = d == count ? (by_rows ? sh->m : sh->n) : d * side;
@@ -578,7 +614,7 @@ static void run_spread(const shape *sh, int count, int by_rows, int64_t side, in
             ck_assert_int_eq(parts[d].done, tiles);
         if (d == failing && fail_at < 0)
             ck_assert(parts[d].done == 0 && sims[d]->calls == 0);
-        describe(sh, fail_at, what, sizeof what);
+        describe(sh, fail_at, opts, what, sizeof what);
         snprintf(what + strlen(what), sizeof what - strlen(what), ", %s block %d of %d on device %d failing",
                  by_rows ? "row" : "column", d, count, failing);
         check_tiles(&x, &blk, &parts[d].plan, parts[d].done, what);
@@ -661,10 +697,10 @@ START_TEST(every_shape_and_plan)
 }
 END_TEST
 
-/* A part of C alone (SYRK's and HERK's triangles, and the blocks of them a spread call makes): every shape above
- * with its diagonal through the first column, and off it either way; tiles wholly outside neither computed nor
- * copied, those across the diagonal copied out on the part alone; faults at the first operations and a few
- * others; spread over two devices by rows and by columns */
+/* A part of C alone (the triangles of SYRK, HERK, and of SYR2K and HER2K with their two products, and the blocks
+ * of them a spread call makes): every shape above with its diagonal through the first column, and off it either
+ * way; tiles wholly outside neither computed nor copied, those across the diagonal copied out on the part alone;
+ * faults at the first operations and a few others; spread over two devices by rows and by columns */
 START_TEST(triangles)
 {
     for (int up = 0; up <= 1; up++)
@@ -672,14 +708,16 @@ START_TEST(triangles)
             shape sh = shapes[_i];
             sh.part = up ? TB_PART_UPPER : TB_PART_LOWER;
             sh.diag = d == 0 ? 0 : d == 1 ? sh.n / 3 : -(sh.m / 4);
+            const int two = d == 1 ? TWO_ALPHAS : TWO; /* two products: under one alpha, or two */
             const int64_t calls = run_case(&sh, 0, 3, both_whole(&sh) ? PREP : 0);
             ck_assert_int_ge(run_case(&sh, 0, 0, BIG_SLOT), 0);
+            ck_assert_int_ge(run_case(&sh, 0, 2, two | (both_whole(&sh) ? PREP : 0)), 0);
             for (int64_t f = 1; f <= calls; f += f < 6 ? 1 : 1 + calls / 5)
-                ck_assert_int_ge(run_case(&sh, f, 1, 0), 0);
+                ck_assert_int_ge(run_case(&sh, f, 1, f % 2 ? two : 0), 0);
             for (int by_rows = 0; by_rows <= 1; by_rows++) {
                 const int64_t side = by_rows ? sh.m : sh.n;
                 if (side >= 2)
-                    run_spread(&sh, 2, by_rows, (side + 1) / 2, -1, 0);
+                    run_spread(&sh, 2, by_rows, (side + 1) / 2, -1, 0, by_rows ? two : 0);
             }
         }
 }
@@ -727,10 +765,10 @@ START_TEST(spread_over_devices)
             const int64_t part = (side + count - 1) / count;
             if (part * (count - 1) >= side)
                 continue; /* too narrow for so many blocks */
-            run_spread(sh, count, by_rows, part, -1, 0);
+            run_spread(sh, count, by_rows, part, -1, 0, 0);
             const int failing = (int)(next_rand() % (uint64_t)count);
-            run_spread(sh, count, by_rows, part, failing, 1 + (int64_t)(next_rand() % 60));
-            run_spread(sh, count, by_rows, part, (int)(next_rand() % (uint64_t)count), -1);
+            run_spread(sh, count, by_rows, part, failing, 1 + (int64_t)(next_rand() % 60), 0);
+            run_spread(sh, count, by_rows, part, (int)(next_rand() % (uint64_t)count), -1, 0);
         }
     }
 }

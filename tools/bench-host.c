@@ -1,6 +1,8 @@
 /*
  * tileblas-bench --host: whole SGEMM, DGEMM, CGEMM and ZGEMM calls (--type) as a program makes them, on operands in
- * host memory (malloc'd, pageable), timed with the wall clock, side by side on the same data:
+ * host memory (malloc'd, pageable), timed with the wall clock, side by side on the same data (or, --routine, the
+ * rank-k and rank-2k updates SYRK, HERK, SYR2K, HER2K through their Fortran names, on the upper triangle of C, the
+ * first character of --trans their op; no bare-fwd):
  *   - OpenBLAS (libopenblas.so.0), the yardstick: the ratios are to it;
  *   - bare-fwd: a function that only passes the call on to OpenBLAS through a pointer, as an interposed library
  *     that did nothing else would: the floor of any library in between, for the calls of a few hundred ns;
@@ -31,9 +33,19 @@
 typedef void (*fortran_fn)(const char *, const char *, const int *, const int *, const int *, const void *,
                            const void *, const int *, const void *, const int *, const void *, void *, const int *);
 
-/* one column-major call on host memory, of type `type` (tb_type's numbers; alpha and beta real) */
+/* A rank-k or rank-2k update's Fortran name (the scalars by pointer; HERK's alpha and beta, and HER2K's beta,
+ * real) */
+typedef void (*rankk_fn)(const char *, const char *, const int *, const int *, const void *, const void *,
+                         const int *, const void *, void *, const int *, size_t, size_t);
+typedef void (*rank2k_fn)(const char *, const char *, const int *, const int *, const void *, const void *,
+                          const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
+
+/* one column-major call on host memory, of type `type` (tb_type's numbers; alpha and beta real); routine: GEMM, or
+ * an update of C's upper triangle (m = n; ta its op, B of SYR2K and HER2K shaped as A) through fn[] */
 typedef struct call {
     int type;
+    tb_routine routine;
+    void (*fn[3])(void); /* an update's Fortran name: OpenBLAS's, tileblas's, NVBLAS's (NULL: none) */
     int ta, tb, m, n, k, lda, ldb, ldc;
     double alpha, beta;
     const void *a, *b;
@@ -48,9 +60,29 @@ typedef struct himpl {
 } himpl;
 
 static fortran_fn nvblas[TB_TYPE_COUNT]; /* sgemm_, dgemm_, cgemm_, zgemm_ */
+static void *nvblas_lib;
+
+/* the update x through its Fortran name f */
+static void update_call(void (*f)(void), const call *x)
+{
+    const float sa[2] = { (float)x->alpha, 0 }, sb[2] = { (float)x->beta, 0 };
+    const double da[2] = { x->alpha, 0 }, db[2] = { x->beta, 0 };
+    const int single = x->type == TB_TYPE_S || x->type == TB_TYPE_C;
+    const void *pa = single ? (const void *)sa : da, *pb = single ? (const void *)sb : db;
+    const int herm = x->routine == TB_ROUTINE_HERK || x->routine == TB_ROUTINE_HER2K;
+    const char uplo = 'U', trans = !x->ta ? 'N' : herm ? 'C' : 'T';
+    if (x->routine == TB_ROUTINE_SYR2K || x->routine == TB_ROUTINE_HER2K)
+        ((rank2k_fn)f)(&uplo, &trans, &x->n, &x->k, pa, x->a, &x->lda, x->b, &x->ldb, pb, x->c, &x->ldc, 1, 1);
+    else
+        ((rankk_fn)f)(&uplo, &trans, &x->n, &x->k, pa, x->a, &x->lda, pb, x->c, &x->ldc, 1, 1);
+}
 
 static void openblas_call(const call *x)
 {
+    if (x->routine != TB_ROUTINE_GEMM) {
+        update_call(x->fn[0], x);
+        return;
+    }
     bench_openblas_gemm(x->type, x->ta, x->tb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta, x->c,
                         x->ldc);
 }
@@ -78,12 +110,18 @@ static void call_once(const himpl *im, const call *x)
         bare_forward(x);
         break;
     case H_NVBLAS: {
+        if (x->routine != TB_ROUTINE_GEMM) {
+            update_call(x->fn[2], x);
+            break;
+        }
         char ca = x->ta ? 'T' : 'N', cb = x->tb ? 'T' : 'N';
         nvblas[x->type](&ca, &cb, &x->m, &x->n, &x->k, pa, x->a, &x->lda, x->b, &x->ldb, pb, x->c, &x->ldc);
         break;
     }
     case H_TILEBLAS:
-        if (x->type == TB_TYPE_Z)
+        if (x->routine != TB_ROUTINE_GEMM)
+            update_call(x->fn[1], x);
+        else if (x->type == TB_TYPE_Z)
             cblas_zgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, pa, x->a, x->lda, x->b, x->ldb, pb, x->c, x->ldc);
         else if (x->type == TB_TYPE_C)
             cblas_cgemm(CblasColMajor, ta, tb, x->m, x->n, x->k, pa, x->a, x->lda, x->b, x->ldb, pb, x->c, x->ldc);
@@ -208,14 +246,59 @@ static void load_nvblas(char *conf, size_t size)
     void *h = dlopen("libnvblas.so.13", RTLD_NOW | RTLD_LOCAL);
     if (!h)
         h = dlopen("libnvblas.so", RTLD_NOW | RTLD_LOCAL);
+    nvblas_lib = h;
     nvblas[0] = h ? (fortran_fn)dlsym(h, "sgemm_") : NULL;
     nvblas[1] = h ? (fortran_fn)dlsym(h, "dgemm_") : NULL;
     nvblas[2] = h ? (fortran_fn)dlsym(h, "cgemm_") : NULL;
     nvblas[3] = h ? (fortran_fn)dlsym(h, "zgemm_") : NULL;
 }
 
+/* tileblas's own Fortran names of the updates (linked in), by routine and type */
+#define K_(name) void name(const char *, const char *, const int *, const int *, const void *, const void *,      \
+                           const int *, const void *, void *, const int *, size_t, size_t);
+#define K2_(name) void name(const char *, const char *, const int *, const int *, const void *, const void *,     \
+                            const int *, const void *, const int *, const void *, void *, const int *, size_t,      \
+                            size_t);
+K_(ssyrk_) K_(dsyrk_) K_(csyrk_) K_(zsyrk_) K_(cherk_) K_(zherk_)
+K2_(ssyr2k_) K2_(dsyr2k_) K2_(csyr2k_) K2_(zsyr2k_) K2_(cher2k_) K2_(zher2k_)
+#define F(name) ((void (*)(void))name)
+static void (*const own_updates[TB_ROUTINE_COUNT][TB_TYPE_COUNT])(void) = {
+    [TB_ROUTINE_SYRK] = { F(ssyrk_), F(dsyrk_), F(csyrk_), F(zsyrk_) },
+    [TB_ROUTINE_HERK] = { NULL, NULL, F(cherk_), F(zherk_) },
+    [TB_ROUTINE_SYR2K] = { F(ssyr2k_), F(dsyr2k_), F(csyr2k_), F(zsyr2k_) },
+    [TB_ROUTINE_HER2K] = { NULL, NULL, F(cher2k_), F(zher2k_) },
+};
+
+/* The routine's Fortran name of type t in library h (own: tileblas's), or NULL */
+static void (*update_fn(void *h, int own, tb_routine r, int t))(void)
+{
+    static const char *const names[] = { [TB_ROUTINE_SYRK] = "syrk", [TB_ROUTINE_HERK] = "herk",
+                                         [TB_ROUTINE_SYR2K] = "syr2k", [TB_ROUTINE_HER2K] = "her2k" };
+    if (own)
+        return own_updates[r][t];
+    char name[16];
+    snprintf(name, sizeof name, "%c%s_", "sdcz"[t], names[r]);
+    void *f = h ? dlsym(h, name) : NULL;
+    void (*fn)(void) = NULL;
+    memcpy(&fn, &f, sizeof fn); /* (an object pointer to a function pointer) */
+    return fn;
+}
+
+/* bench_max_diff over C's upper triangle (an update's) */
+static double upper_diff(const void *c, const void *ref, int64_t n, int64_t ld, size_t es, int parts)
+{
+    double worst = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        const size_t at = (size_t)(j * ld) * es;
+        const double d = bench_max_diff((const char *)c + at, (const char *)ref + at, parts * (j + 1), 1, parts * ld,
+                                        es / parts);
+        worst = isnan(d) || d > worst ? d : worst;
+    }
+    return worst;
+}
+
 int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3], int ntrans, int repeats,
-               double beta, const char *types, const char *csv, int no_cpu)
+               double beta, const char *types, tb_routine routine, const char *csv, int no_cpu)
 {
     if (!bench_openblas_load()) {
         printf("SKIP: OpenBLAS (libopenblas.so.0), the yardstick, is not available\n");
@@ -223,8 +306,9 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     }
     himpl impls[5];
     int nimpls = 0;
+    const int gemm = routine == TB_ROUTINE_GEMM, herm = routine == TB_ROUTINE_HERK || routine == TB_ROUTINE_HER2K;
     impls[nimpls++] = (himpl){ "OpenBLAS", H_OPENBLAS, TILEBLAS_PATH_AUTO };
-    if (!no_cpu)
+    if (!no_cpu && gemm)
         impls[nimpls++] = (himpl){ "bare-fwd", H_BARE, TILEBLAS_PATH_AUTO };
     impls[nimpls++] = (himpl){ "tb-auto", H_TILEBLAS, TILEBLAS_PATH_AUTO };
     const char *why;
@@ -237,9 +321,10 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     if (nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3])
         impls[nimpls++] = (himpl){ "NVBLAS", H_NVBLAS, TILEBLAS_PATH_AUTO };
 
-    printf("tileblas-bench --host: column-major, alpha = 1, beta = %g; operands in malloc'd host memory; wall clock, "
-           "median of %d calls after a warm-up; GPU: %s; NVBLAS: %s\n",
-           beta, repeats, gpu ? "yes" : why, nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3] ? "yes" : "not loaded");
+    printf("tileblas-bench --host: %s, column-major%s, alpha = 1, beta = %g; operands in malloc'd host memory; wall "
+           "clock, median of %d calls after a warm-up; GPU: %s; NVBLAS: %s\n",
+           tb_routine_names[routine], gemm ? "" : ", C's upper triangle (M x M, N unused)", beta, repeats,
+           gpu ? "yes" : why, nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3] ? "yes" : "not loaded");
     printf("%-4s %-18s %-5s %-11s %10s %9s %10s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            "x OpenBLAS", "max rel diff");
     const int ntypes = (int)strlen(types);
@@ -248,10 +333,21 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     for (int ty = 0; ty < ntypes; ty++)
         for (int s = 0; s < nshapes; s++)
             for (int t = 0; t < ntrans; t++) {
-                call x = { (int)(strchr("sdcz", types[ty]) - "sdcz"), trans[t][0] == 'T', trans[t][1] == 'T',
-                           (int)shapes[s][0], (int)shapes[s][1], (int)shapes[s][2], 0, 0, 0, 1.0, beta, NULL, NULL,
-                           NULL };
+                call x = { .type = (int)(strchr("sdcz", types[ty]) - "sdcz"), .routine = routine,
+                           .ta = trans[t][0] == 'T', .tb = trans[t][1] == 'T', .m = (int)shapes[s][0],
+                           .n = (int)shapes[s][1], .k = (int)shapes[s][2], .alpha = 1.0, .beta = beta };
                 x.lda = x.ta ? x.k : x.m, x.ldb = x.tb ? x.n : x.k, x.ldc = x.m;
+                if (!gemm) { /* C is M x M; op(A) and op(B) are M x K, A and B stored alike; one row per op */
+                    int seen = 0;
+                    for (int u = 0; u < t; u++)
+                        seen |= trans[u][0] == trans[t][0];
+                    if (seen || (herm && !tb_type_complex((tb_type)x.type)))
+                        continue;
+                    x.n = x.m, x.tb = !x.ta, x.lda = x.ldb = x.ta ? x.k : x.m, x.ldc = x.m;
+                    x.fn[0] = update_fn(bench_openblas_lib(), 0, routine, x.type);
+                    x.fn[1] = update_fn(NULL, 1, routine, x.type);
+                    x.fn[2] = update_fn(nvblas_lib, 0, routine, x.type);
+                }
                 const size_t es = tb_type_size((tb_type)x.type), parts = tb_type_complex((tb_type)x.type) ? 2 : 1;
                 size_t aelems = (size_t)x.lda * (x.ta ? x.m : x.k), belems = (size_t)x.ldb * (x.tb ? x.k : x.n);
                 size_t celems = (size_t)x.m * x.n, cbytes = celems * es;
@@ -263,18 +359,24 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                     memset(c0, 0xff, cbytes);
                 else
                     bench_fill(c0, celems * parts, es / parts);
+                /* those that have the call (NVBLAS: its name of an update) */
+                himpl here[5];
+                int nhere = 0;
+                for (int i = 0; i < nimpls; i++)
+                    if (impls[i].kind != H_NVBLAS || gemm || x.fn[2])
+                        here[nhere++] = impls[i];
                 /* the batch from OpenBLAS's calls; for calls under 1 ms, every implementation in turn */
-                int batch = choose_batch(&impls[0], &x, c0, cbytes);
+                int batch = choose_batch(&here[0], &x, c0, cbytes);
                 double ms[5];
                 const char *name[5];
                 void *result[5];
-                for (int i = 0; i < nimpls; i++)
+                for (int i = 0; i < nhere; i++)
                     result[i] = bench_alloc(cbytes);
                 if (batch > 0) {
-                    time_batches(impls, nimpls, &x, c0, cbytes, batch, ms, name, result);
+                    time_batches(here, nhere, &x, c0, cbytes, batch, ms, name, result);
                 } else {
-                    for (int i = 0; i < nimpls; i++) {
-                        ms[i] = time_calls(&impls[i], &x, c0, cbytes, repeats, &name[i]);
+                    for (int i = 0; i < nhere; i++) {
+                        ms[i] = time_calls(&here[i], &x, c0, cbytes, repeats, &name[i]);
                         memcpy(result[i], x.c, cbytes);
                     }
                 }
@@ -282,11 +384,17 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                 /* TILEBLAS_MATH=tf32 makes the library's single-precision products TF32's */
                 const double tolerance = es / parts == 4 && tb_config_get()->math == TB_MATH_TF32 ? BENCH_TOLERANCE_TF32
                                                                                         : BENCH_TOLERANCE;
-                for (int i = 0; i < nimpls; i++) {
-                    double diff = bench_max_diff(result[i], ref, (int64_t)parts * x.m, x.n, (int64_t)parts * x.ldc,
-                                                 es / parts); /* complex: part by part */
-                    status |= bench_print_row(&rows[nrows++], types[ty], x.m, x.n, x.k, trans[t], name[i], ms[i],
-                                              ms[0], diff, tolerance);
+                /* real flops: the product's, or those of the triangle's elements (twice for a rank-2k update) */
+                const double flops = gemm ? tb_type_flops((tb_type)x.type) * x.m * (double)x.n * x.k
+                                          : tb_type_flops((tb_type)x.type) / 2 * x.m * (x.m + 1.0) * x.k *
+                                                (routine == TB_ROUTINE_SYR2K || routine == TB_ROUTINE_HER2K ? 2 : 1);
+                const char op[3] = { trans[t][0], gemm ? trans[t][1] : ' ', 0 };
+                for (int i = 0; i < nhere; i++) {
+                    double diff = gemm ? bench_max_diff(result[i], ref, (int64_t)parts * x.m, x.n,
+                                                        (int64_t)parts * x.ldc, es / parts) /* complex: by parts */
+                                       : upper_diff(result[i], ref, x.m, x.ldc, es, (int)parts);
+                    status |= bench_print_row(&rows[nrows++], types[ty], x.m, x.n, x.k, op, name[i], ms[i], ms[0],
+                                              diff, tolerance, flops);
                     free(result[i]);
                 }
                 if (batch > 0)

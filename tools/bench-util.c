@@ -81,12 +81,19 @@ static cblas_s_fn openblas_s;
 static cblas_d_fn openblas_d;
 static cblas_z_fn openblas_z[2]; /* c, z */
 
+static void *openblas_lib;
+
+void *bench_openblas_lib(void)
+{
+    return openblas_lib;
+}
+
 int bench_openblas_load(void)
 {
     static int tried;
     if (!tried) {
         tried = 1;
-        void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+        void *h = openblas_lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
         openblas_s = h ? (cblas_s_fn)dlsym(h, "cblas_sgemm") : NULL;
         openblas_d = h ? (cblas_d_fn)dlsym(h, "cblas_dgemm") : NULL;
         openblas_z[0] = h ? (cblas_z_fn)dlsym(h, "cblas_cgemm") : NULL;

@@ -24,7 +24,7 @@
  * the ratio to cuBLAS), CSV to --csv, and --plot draws the TFLOP/s with gnuplot (an optional dependency).
  *
  * --host: whole calls from the program's side instead (tools/bench-host.c): tileblas's cblas_sgemm on host memory,
- * as a program would call it, against OpenBLAS and NVBLAS.
+ * as a program would call it, against OpenBLAS and NVBLAS; --routine syrk|herk|syr2k|her2k: the same of an update.
  * --contend [--big N]: a second thread's calls while a background thread keeps the GPU busy with N x N x N calls
  * from host memory (default 8192; tools/bench-contend.c).
  * --accuracy: errors against an FP64 product instead of times (tools/bench-accuracy.c).
@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -266,13 +267,13 @@ static double time_impl(const impl *im, problem *pr, int repeats)
 /* ---- output */
 
 int bench_print_row(row *rw, char type, long long m, long long n, long long k, const char *trans, const char *name,
-                    double ms, double ref_ms, double diff, double tolerance)
+                    double ms, double ref_ms, double diff, double tolerance, double flops)
 {
     const int differs = !(diff <= tolerance);
     rw->type = type;
     snprintf(rw->shape, sizeof rw->shape, "%lldx%lldx%lld", m, n, k);
     memcpy(rw->trans, trans, 3);
-    rw->impl = name, rw->ms = ms, rw->tflops = (type == 'c' || type == 'z' ? 8e-9 : 2e-9) * (double)m * n * k / ms;
+    rw->impl = name, rw->ms = ms, rw->tflops = 1e-9 * flops / ms;
     rw->ratio = ref_ms / ms, rw->diff = diff;
     printf("%-4c %-18s %-5s %-11s %10.*f %9.2f %9.2f %12.2e%s\n", type, rw->shape, rw->trans, rw->impl,
            ms < 0.1 ? 5 : 3, ms, rw->tflops, rw->ratio, diff, differs ? "  DIFFERS" : "");
@@ -400,7 +401,7 @@ static const char usage_text[] =
     "usage: tileblas-bench [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--kernels LIST|all]\n"
     "                      [--repeats R] [--no-cpu] [--device D] [--csv FILE] [--plot FILE.png]\n"
     "       tileblas-bench --host [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--beta B]\n"
-    "                      [--repeats R] [--no-cpu] [--csv FILE]\n"
+    "                      [--routine gemm|syrk|herk|syr2k|her2k] [--repeats R] [--no-cpu] [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
     "       tileblas-bench --sweep N [--seed S] [--type s|d|c|z...] [--kernels LIST] [--repeats R] [--no-cpu]\n"
@@ -554,6 +555,7 @@ int main(int argc, char **argv)
     char sweep_trans[MAX_SHAPES][3]; /* --sweep: each shape's own transposes */
     unsigned long long seed = 0;
     double beta = 0.0;
+    tb_routine routine = TB_ROUTINE_GEMM;
     char trans[9][3]; /* up to all nine op pairs */
     const char *kernels = NULL, *csv = NULL, *png = NULL, *types = "sd";
     tb_gpu_link(&tb_cuda_gpu); /* the GPU side is linked in: no module to load */
@@ -592,6 +594,13 @@ int main(int argc, char **argv)
             want_cpu = 0;
         } else if (!strcmp(arg, "--host")) {
             host = 1;
+        } else if (!strcmp(arg, "--routine") && val) {
+            int r = 0;
+            while (r < TB_ROUTINE_COUNT && strcasecmp(val, tb_routine_names[r]))
+                r++;
+            if (r == TB_ROUTINE_COUNT)
+                usage();
+            routine = (tb_routine)r, i++;
         } else if (!strcmp(arg, "--accuracy")) {
             accuracy = 1;
         } else if (!strcmp(arg, "--sweep") && val) {
@@ -652,12 +661,16 @@ int main(int argc, char **argv)
         usage(); /* the kernels are timed with beta = 0 */
     if (device && (host || contend))
         usage(); /* whole calls from host memory: on the library's devices */
+    if (routine != TB_ROUTINE_GEMM && !host)
+        usage(); /* the updates: whole calls from host memory (in device memory they do not run on the GPU yet) */
+    if ((routine == TB_ROUTINE_HERK || routine == TB_ROUTINE_HER2K) && !typed)
+        types = "cz";
     for (int t = 0; t < ntrans; t++)
         if ((host || accuracy) && strchr(trans[t], 'C'))
             usage(); /* the conjugate transpose: in the device-resident mode, where the complex types are */
     if (host)
         return bench_host((const long long(*)[3])shapes, nshapes, (const char(*)[3])trans, ntrans, repeats, beta,
-                          types, csv, !want_cpu);
+                          types, routine, csv, !want_cpu);
 
     int count = 0;
     if (tb_kernel_count == 0 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
@@ -741,7 +754,8 @@ int main(int argc, char **argv)
                     const double med = bench_median(ms[i], impls[i].kind == IMPL_OPENBLAS ? 1 : rounds);
                     ref_ms = i == 0 ? med : ref_ms;
                     status |= bench_print_row(&rows[nrows++], types[ty], m, n, k, tr, impls[i].name, med, ref_ms,
-                                              diff[i], tolerance_of(&impls[i]));
+                                              diff[i], tolerance_of(&impls[i]),
+                                              (types[ty] == 'c' || types[ty] == 'z' ? 8.0 : 2.0) * m * n * k);
                 }
                 free(ref);
                 teardown(&pr);

@@ -1,6 +1,7 @@
 /* The built-in GEMM loop: for a process with no CPU BLAS at all, and for calls made while the process exits in
  * another thread (lib/gpu/gpu.h).  Reference GEMM's loop for NN (C = beta C, then a column of op(A) at a time), for
- * every type and op, on the problem's part of C (SYRK's and HERK's triangle): slow but right. */
+ * every type and op, on the problem's part of C (the triangle of SYRK and the like), one product after the other:
+ * slow but right. */
 #include <config.h>
 #include <complex.h>
 #include "cpu_blas.h"
@@ -33,7 +34,7 @@
         }                                                                                                          \
     } while (0)
 
-void tb_builtin_gemm(const tb_kproblem *p)
+static void product(const tb_kproblem *p)
 {
     switch (p->type) {
     case TB_TYPE_D: BUILTIN(double, SAME, p->alpha, p->beta, SAME); break;
@@ -45,4 +46,11 @@ void tb_builtin_gemm(const tb_kproblem *p)
         break;
     default: BUILTIN(float, SAME, (float)p->alpha, (float)p->beta, SAME); break;
     }
+}
+
+void tb_builtin_gemm(const tb_kproblem *p)
+{
+    tb_kproblem x[2];
+    for (int i = 0, n = tb_products(p, x); i < n; i++)
+        product(&x[i]);
 }

@@ -308,8 +308,12 @@ static void part(const tb_call *g, const tb_kproblem *p)
 
 void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p)
 {
-    /* a product, or a square on the diagonal (a call of the routine itself), comes back whole */
-    tb_kproblem piece[3];
+    /* a square on the diagonal is a call of the routine itself; a block off it, one product or two (SYR2K's) */
+    tb_kproblem piece[3], product[2];
     for (int i = 0, n = tb_part_blocks(p, piece); i < n; i++)
-        part(g, &piece[i]);
+        if (piece[i].part != TB_PART_ALL)
+            part(g, &piece[i]);
+        else
+            for (int j = 0, np = tb_products(&piece[i], product); j < np; j++)
+                part(g, &product[j]);
 }

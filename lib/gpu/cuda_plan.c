@@ -37,10 +37,11 @@ static size_t tile_ws_bytes(const void *ctx, int64_t mb, int64_t nb)
 }
 
 /* Where the kernel prepares its operands (kernels.h) and would run the plan's tiles itself, and both operands stay
- * whole with room for their prepared forms beside them: each row block and panel prepared once (plan->prep_bytes) */
+ * whole with room for their prepared forms beside them: each row block and panel prepared once (plan->prep_bytes).
+ * Not for two products under two alphas (HER2K's), which run one kernel each. */
 static void plan_preparation(const tb_call *g, int device, int kernel, size_t budget, tb_plan *plan)
 {
-    if (!tb_kernel_prep_of(kernel) || !plan->b_resident)
+    if (!tb_kernel_prep_of(kernel) || !plan->b_resident || !tb_one_alpha(&g->p))
         return;
     tb_kproblem tile = g->p;
     tile.m = plan->mb, tile.n = plan->nb;

@@ -371,6 +371,34 @@ static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int
     return last_slot >= 0 ? queue_chunk(r, dev, dld, &last, last_slot) : 0;
 }
 
+/* Queue the upload of a block of op(A) or op(B), k deep (by_rows: k rows of `width` columns, else `width` rows of k
+ * columns), from x, and from x2 past k1 for a two-product call (base/problem.h): one block on the device */
+static int upload_deep(run *r, void *dev, int64_t dld, int by_rows, const void *x, int64_t ld, const void *x2,
+                       int64_t ld2, int64_t width)
+{
+    const int64_t k = r->g->p.k, k1 = r->g->p.k1 ? r->g->p.k1 : k;
+    if (by_rows ? upload(r, dev, dld, x, ld, k1, width) : upload(r, dev, dld, x, ld, width, k1))
+        return -1;
+    if (k1 == k)
+        return 0;
+    return by_rows ? upload(r, tb_at(dev, k1, r->e), dld, x2, ld2, k - k1, width)
+                   : upload(r, tb_at(dev, k1 * dld, r->e), dld, x2, ld2, width, k - k1);
+}
+
+/* Queue tile k's kernels (its operands on the device, a two-product call's joined there k deep): one per product */
+static int products(run *r, int q, tb_kproblem *k)
+{
+    if (k->k1) {
+        k->a2 = tb_at(k->a, k->transa ? k->k1 : k->k1 * k->lda, r->e), k->lda2 = k->lda;
+        k->b2 = tb_at(k->b, k->transb ? k->k1 * k->ldb : k->k1, r->e), k->ldb2 = k->ldb;
+    }
+    tb_kproblem x[2];
+    for (int i = 0, n = tb_products(k, x); i < n; i++)
+        if (r->ops->gemm(r->ops->ctx, q, &x[i]))
+            return -1;
+    return 0;
+}
+
 /* UPQ waits for ev (a buffer's last reader or writer) */
 static int up_waits(run *r, int ev)
 {
@@ -393,6 +421,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     k.m = rows, k.n = cols, k.diag = p->diag + i0 - j0;
     /* a tile outside the call's part of C: the operands other tiles read, nothing else */
     const int skip = outside(p, i0, rows, j0, cols);
+    const tb_kproblem host = tb_kproblem_block(p, i0, rows, j0, cols); /* its operands in the caller's memory */
 
     /* The panel of op(B), uploaded by the panel's first tile (i == 0, in either order): kept whole, or in one of
      * `depth` buffers once the kernels that read the panel before it there are done. */
@@ -410,8 +439,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
             if ((panel_queues[b] >> q2 & 1) && up_waits(r, EV_PANEL(b, q2)))
                 return -1;
         panel_queues[b] = 0;
-        if (p->transb ? upload(r, bdev, k.ldb, tb_at(p->b, j0, e), p->ldb, cols, p->k)
-                      : upload(r, bdev, k.ldb, tb_at(p->b, j0 * p->ldb, e), p->ldb, p->k, cols))
+        if (upload_deep(r, bdev, k.ldb, !p->transb, host.b, p->ldb, host.b2, p->ldb2, cols))
             return -1;
     }
 
@@ -431,8 +459,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
             return -1;
     }
     k.a = adev;
-    if (send_a && (p->transa ? upload(r, adev, k.lda, tb_at(p->a, i0 * p->lda, e), p->lda, p->k, rows)
-                             : upload(r, adev, k.lda, tb_at(p->a, i0, e), p->lda, rows, p->k)))
+    if (send_a && upload_deep(r, adev, k.lda, p->transa, host.a, p->lda, host.a2, p->lda2, rows))
         return -1;
 
     /* C: read only when beta != 0, into its buffer once the download of the tile before there is done */
@@ -440,7 +467,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     k.ldc = CTILE_LD(pl);
     if (!tb_beta_zero(p) && !skip &&
         ((t >= pl->ctiles && up_waits(r, EV_FREED(cb))) ||
-         upload(r, k.c, k.ldc, tb_at(p->c, i0 + j0 * p->ldc, e), p->ldc, rows, cols)))
+         upload(r, k.c, k.ldc, host.c, p->ldc, rows, cols)))
         return -1;
 
     /* the row block and panel sent just now prepared, once they are on the device, on a queue of their own (the
@@ -460,8 +487,10 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     if (ops->queue_wait(ops->ctx, q, EV_UP) || (prep && ops->queue_wait(ops->ctx, q, EV_PREP)) ||
         (t >= pl->ctiles && ops->queue_wait(ops->ctx, q, EV_FREED(cb))))
         return failed(r, "waiting for an event");
+    if (tb_one_alpha(&k)) /* one product over the joined operands (the only kind the plan prepares) */
+        k.k1 = 0;
     if (!skip && (prep ? ops->gemm_prepared(ops->ctx, q, &k, d->prep[0], p->m, i0, d->prep[1], p->n, j0)
-                       : ops->gemm(ops->ctx, q, &k)))
+                       : products(r, q, &k)))
         return failed(r, "kernel");
     if (ops->record(ops->ctx, q, EV_COMPUTED(cb)) || ops->record(ops->ctx, q, EV_KERNEL(q)))
         return failed(r, "recording an event");
