@@ -18,7 +18,7 @@ int tb_entry_sibling(tb_entry_id entry, tb_routine routine)
     for (int i = 0; i < TB_ENTRY_COUNT; i++) {
         const tb_entry *s = &tb_entries[i];
         if (s->routine == routine && s->type == e->type && s->abi == e->abi && s->width == e->width &&
-            !strncmp(s->name, "scipy_", 6) == !scipy)
+            (strncmp(s->name, "scipy_", 6) == 0) == scipy)
             return i;
     }
     return -1;

@@ -48,14 +48,14 @@ static int64_t depth(const tb_kproblem *p)
     return p->k1 ? p->k1 : p->k;
 }
 
-/* 0 when the reference accepts it, else the number of the argument it reports first (UPLO 1, TRANS 2, N 3, K 4,
- * LDA 7, then SYR2K's LDB 9 and LDC 12, or SYRK's LDC 10; OpenBLAS reports a CBLAS call's as its column-major
- * problem's) */
-static int info(int valid, int uplo, const tb_kproblem *p)
+/* 0 when routine r's reference accepts it, else the number of the argument it reports first (UPLO 1, TRANS 2, N 3,
+ * K 4, LDA 7, then SYR2K's LDB 9 and LDC 12, or SYRK's LDC 10: whatever K is; OpenBLAS reports a CBLAS call's as
+ * its column-major problem's) */
+static int info(tb_routine r, int valid, int uplo, const tb_kproblem *p)
 {
     const int64_t rows = tb_max1(p->transa ? depth(p) : p->m);
     return uplo < 0 ? 1 : !valid ? 2 : p->m < 0 ? 3 : depth(p) < 0 ? 4 : p->lda < rows ? 7
-           : p->k1 && p->ldb < rows ? 9 : p->ldc < tb_max1(p->m) ? (p->k1 ? 12 : 10) : 0;
+           : two(r) && p->ldb < rows ? 9 : p->ldc < tb_max1(p->m) ? (two(r) ? 12 : 10) : 0;
 }
 
 /* The scalars' types: HERK's alpha and beta and HER2K's beta are of the type's real precision */
@@ -141,7 +141,7 @@ static inline char cblas_kind(tb_type t)
 #define CBLAS_2K(SA, SB)                                                                                           \
     void (*)(int, int, int, tb_slot, tb_slot, SA, const void *, tb_slot, const void *, tb_slot, SB, void *, tb_slot)
 #define CBLAS_CALL(SA, SB, ma, mb)                                                                                 \
-    (x->b ? ((CBLAS_2K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a, x->lda, x->b,     \
+    (two(x->routine) ? ((CBLAS_2K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a, x->lda, x->b,     \
                                       x->ldb, x->beta.mb, x->c, x->ldc)                                            \
           : ((CBLAS_K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a, x->lda,           \
                                      x->beta.mb, x->c, x->ldc))
@@ -206,7 +206,7 @@ static int cblas_record_problem(const void *raw, int wide, tb_kproblem *p)
     int uplo;
     if (!cblas_problem(x->routine, x->type, wide, x->order, x->uplo, x->trans, x->n, x->k, x->lda, x->ldb, x->ldc,
                        &uplo, p) ||
-        info(1, uplo, p))
+        info(x->routine, 1, uplo, p))
         return 0;
     p->alpha = p->alpha_im = p->beta = p->beta_im = 0.0;
     if (p->m != 0) /* not read when N is 0 (a program may pass NULL) */
@@ -216,7 +216,7 @@ static int cblas_record_problem(const void *raw, int wide, tb_kproblem *p)
         p->alpha_im = -p->alpha_im;
     second_alpha(x->routine, p);
     p->a = p->b2 = x->a, p->c = x->c;
-    p->b = p->a2 = x->b ? x->b : x->a;
+    p->b = p->a2 = two(x->routine) ? x->b : x->a;
     return 1;
 }
 
@@ -229,7 +229,7 @@ static int cblas_record_info(const void *raw, int wide)
         return 0; /* OpenBLAS's number for the order */
     const int ok = cblas_problem(x->routine, x->type, wide, x->order, x->uplo, x->trans, x->n, x->k, x->lda, x->ldb,
                                  x->ldc, &uplo, &p);
-    return info(ok, uplo, &p);
+    return info(x->routine, ok, uplo, &p);
 }
 
 static void cblas_reissue(const tb_blas_fn *f, const void *raw)
@@ -282,10 +282,10 @@ typedef void (*f77_2k_fn)(TB_F77_RANK2K_ARGS(void, void));
 
 static void f77_call(const tb_blas_fn *f, const f77_rankk *x)
 {
-    TB_PASS(f, x->b ? ((f77_2k_fn)f->fn)(x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb,
-                                         x->beta, x->c, x->ldc, x->len_uplo, x->len_trans)
-                    : ((f77_fn)f->fn)(x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c, x->ldc,
-                                      x->len_uplo, x->len_trans));
+    TB_PASS(f, two(x->routine) ? ((f77_2k_fn)f->fn)(x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->b,
+                                                    x->ldb, x->beta, x->c, x->ldc, x->len_uplo, x->len_trans)
+                               : ((f77_fn)f->fn)(x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta,
+                                                 x->c, x->ldc, x->len_uplo, x->len_trans));
 }
 
 static inline int64_t read_int(const void *p, int wide)
@@ -309,10 +309,10 @@ static int f77_record_problem(const void *raw, int wide, tb_kproblem *p)
     const f77_rankk *x = raw;
     int uplo;
     if (!f77_problem(x->routine, x->type, wide, x->uplo, x->trans, x->n, x->k, x->lda, x->ldb, x->ldc, &uplo, p) ||
-        info(1, uplo, p))
+        info(x->routine, 1, uplo, p))
         return 0;
     p->a = p->b2 = x->a, p->c = x->c;
-    p->b = p->a2 = x->b ? x->b : x->a;
+    p->b = p->a2 = two(x->routine) ? x->b : x->a;
     scalars(x->routine, p, x->alpha, x->beta);
     return 1;
 }
@@ -324,7 +324,7 @@ static int f77_record_info(const void *raw, int wide)
     int uplo;
     const int ok = f77_problem(x->routine, x->type, wide, x->uplo, x->trans, x->n, x->k, x->lda, x->ldb, x->ldc,
                                &uplo, &p);
-    return info(ok, uplo, &p);
+    return info(x->routine, ok, uplo, &p);
 }
 
 static void f77_reissue(const tb_blas_fn *f, const void *raw)

@@ -154,11 +154,13 @@ static const f77_case f77_cases[] = {
 #endif
 };
 
-/* SYR2K and HER2K (her), through CBLAS (order ROW or COL) or Fortran (order 0: uplo and trans are characters) */
+/* SYR2K and HER2K (her), through CBLAS (order ROW or COL) or Fortran (order 0: uplo and trans are characters);
+ * nullb: B passed as NULL (the BLAS never reads it when N or K is 0) */
 typedef struct two_case {
     int her, order, uplo, trans;
     int64_t n, k, lda, ldb, ldc;
     float alpha, beta, alpha_im;
+    int nullb;
 } two_case;
 
 /* valid: N=5 K=4, A and B 5x4 for N, 4x5 for T and C, then invalid and nothing-to-multiply ones */
@@ -181,7 +183,9 @@ typedef struct two_case {
         /* nothing to multiply: */                                                                                 \
         { h, COL, U, N, 0, 4, 1, 1, 1, 1.5f, 0.5f, 0 }, { h, COL, L, N, 5, 0, 5, 5, 5, 1.5f, 1.0f, 0 },             \
         { h, ROW, U, T, 5, 0, 5, 5, 5, 1.5f, 0.5f, 0 }, { h, COL, U, N, 5, 4, 5, 5, 5, 0.0f, 1.0f, 0 },             \
-        { h, 0, 'L', 'N', 5, 4, 5, 5, 5, 0.0f, 0.0f, 0 }, { h, 0, 'U', 'T', 5, 0, 1, 1, 5, 1.5f, 0.5f, 0 }
+        { h, 0, 'L', 'N', 5, 4, 5, 5, 5, 0.0f, 0.0f, 0 }, { h, 0, 'U', 'T', 5, 0, 1, 1, 5, 1.5f, 0.5f, 0 },        \
+        { h, COL, U, N, 0, 4, 1, 1, 1, 1.5f, 0.5f, 0, 1 }, { h, ROW, L, T, 5, 0, 5, 5, 5, 1.5f, 0.5f, 0, 1 },       \
+        { h, 0, 'U', 'N', 0, 4, 1, 1, 1, 1.5f, 0.5f, 0, 1 }, { h, 0, 'L', 'N', 5, 0, 5, 5, 5, 1.5f, 1.0f, 0, 1 }
 static const two_case two_cases[] = {
     RANK2K(0),
 #ifdef COMPLEX
@@ -212,26 +216,27 @@ static void fill(void)
 static void run_two(int i, const two_case *x)
 {
     const int f77 = x->order == 0;
-    printf("case %d: %s" P "%s%s%s(%d, %d, %d, %lld, %lld, %g%+gi, A, %lld, B, %lld, %g, C, %lld)\n", i,
+    printf("case %d: %s" P "%s%s%s(%d, %d, %d, %lld, %lld, %g%+gi, A, %lld, %s, %lld, %g, C, %lld)\n", i,
            f77 ? "" : "cblas_", x->her ? "her2k" : "syr2k", f77 ? "_" : "", SUFFIX, x->order, x->uplo, x->trans,
-           (long long)x->n, (long long)x->k, x->alpha, x->alpha_im, (long long)x->lda, (long long)x->ldb, x->beta,
-           (long long)x->ldc);
+           (long long)x->n, (long long)x->k, x->alpha, x->alpha_im, (long long)x->lda, x->nullb ? "NULL" : "B",
+           (long long)x->ldb, x->beta, (long long)x->ldc);
     fflush(stdout);
     const real alpha[2] = { x->alpha, x->alpha_im }, beta[2] = { x->beta, 0 };
     const blasint n = (blasint)x->n, k = (blasint)x->k, lda = (blasint)x->lda, ldb = (blasint)x->ldb,
                   ldc = (blasint)x->ldc;
     const char u = (char)x->uplo, t = (char)x->trans;
+    const real *pb = x->nullb ? NULL : b;
 #ifdef COMPLEX
     if (x->her && f77)
-        F77_NAME(her2k)(&u, &t, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+        F77_NAME(her2k)(&u, &t, &n, &k, alpha, a, &lda, pb, &ldb, beta, c, &ldc, 1, 1);
     else if (x->her)
-        CBLAS_NAME(her2k)(x->order, x->uplo, x->trans, n, k, alpha, a, lda, b, ldb, beta[0], c, ldc);
+        CBLAS_NAME(her2k)(x->order, x->uplo, x->trans, n, k, alpha, a, lda, pb, ldb, beta[0], c, ldc);
     else
 #endif
         if (f77)
-        F77_NAME(syr2k)(&u, &t, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+        F77_NAME(syr2k)(&u, &t, &n, &k, alpha, a, &lda, pb, &ldb, beta, c, &ldc, 1, 1);
     else
-        CBLAS_NAME(syr2k)(x->order, x->uplo, x->trans, n, k, SCALAR(alpha), a, lda, b, ldb, SCALAR(beta), c, ldc);
+        CBLAS_NAME(syr2k)(x->order, x->uplo, x->trans, n, k, SCALAR(alpha), a, lda, pb, ldb, SCALAR(beta), c, ldc);
     show(c, NREAL);
 }
 

@@ -103,10 +103,11 @@ START_TEST(pieces)
     const tb_type t = (tb_type)(_i / 2);
     const int n = 37, k = 5, cplx = tb_type_complex(t);
     const unsigned es = tb_type_size(t);
-    static char a[37 * 5 * 16], b[37 * 5 * 16], c1[37 * 37 * 16], c2[37 * 37 * 16];
+    static char a[37 * 5 * 16], b[40 * 6 * 16], c1[37 * 37 * 16], c2[37 * 37 * 16];
     for (int i = 0; i < n * k; i++)
-        tt_xput(a, i, t, uniform() + (cplx ? uniform() * I : 0)),
-            tt_xput(b, i, t, uniform() + (cplx ? uniform() * I : 0));
+        tt_xput(a, i, t, uniform() + (cplx ? uniform() * I : 0));
+    for (int i = 0; i < 40 * 6; i++)
+        tt_xput(b, i, t, uniform() + (cplx ? uniform() * I : 0));
     const tb_reissue via = { NULL, record_piece, NULL };
     for (int round = 0; round < 300; round++) {
         const int herm = cplx && round % 2, trans = round % 4 >= 2, two = round % 3 == 2; /* SYR2K's, HER2K's */
@@ -114,9 +115,9 @@ START_TEST(pieces)
                           .m = n, .n = n, .k = k, .alpha = -0.75, .beta = 1.25, .a = a, .lda = trans ? k : n, .b = a,
                           .ldb = trans ? k : n, .c = c1, .ldc = n, .part = _i % 2 ? TB_PART_UPPER : TB_PART_LOWER,
                           .herm = herm };
-        if (two) /* alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H, k deep each */
-            p.b = b, p.a2 = b, p.b2 = a, p.lda2 = p.ldb2 = p.lda, p.k1 = k, p.k = 2 * k, p.alpha_im = cplx ? 0.5 : 0,
-            p.alpha2 = p.alpha, p.alpha2_im = herm ? -p.alpha_im : p.alpha_im;
+        if (two) /* alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H, k deep each; B's leading dimension its own */
+            p.b = b, p.ldb = p.lda + 1, p.a2 = b, p.lda2 = p.ldb, p.b2 = a, p.ldb2 = p.lda, p.k1 = k, p.k = 2 * k,
+            p.alpha_im = cplx ? 0.5 : 0, p.alpha2 = p.alpha, p.alpha2_im = herm ? -p.alpha_im : p.alpha_im;
         for (int i = 0; i < n * n; i++)
             tt_xput(c1, i, t, uniform() + (cplx ? uniform() * I : 0));
         memcpy(c2, c1, sizeof c1);
@@ -136,6 +137,18 @@ START_TEST(pieces)
 }
 END_TEST
 
+/* The GEMM beside another routine's entry point (the products of its pieces): the same kind of name */
+START_TEST(siblings)
+{
+    ck_assert_int_eq(tb_entry_sibling(TB_E_CBLAS_DSYRK, TB_ROUTINE_GEMM), TB_E_CBLAS_DGEMM);
+    ck_assert_int_eq(tb_entry_sibling(TB_E_ZHER2K, TB_ROUTINE_GEMM), TB_E_ZGEMM);
+    ck_assert_int_eq(tb_entry_sibling(TB_E_SSYR2K64, TB_ROUTINE_GEMM), TB_E_SGEMM64);
+    ck_assert_int_eq(tb_entry_sibling(TB_E_SCIPY_CBLAS_CSYRK, TB_ROUTINE_GEMM), TB_E_SCIPY_CBLAS_CGEMM);
+    ck_assert_int_eq(tb_entry_sibling(TB_E_SCIPY_DSYR2K64, TB_ROUTINE_GEMM), TB_E_SCIPY_DGEMM64);
+    ck_assert_int_eq(tb_entry_sibling(TB_E_CBLAS_DGEMM, TB_ROUTINE_HERK), -1); /* no DHERK */
+}
+END_TEST
+
 int main(void)
 {
     state = tt_test_seed();
@@ -144,6 +157,7 @@ int main(void)
     tcase_add_loop_test(tc, products, 0, 4 * 9);
     tcase_add_loop_test(tc, zeros, 0, 4);
     tcase_add_loop_test(tc, pieces, 0, 8);
+    tcase_add_test(tc, siblings);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);
 }

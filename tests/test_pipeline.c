@@ -245,6 +245,7 @@ static int sim_d2h(void *ctx, int q, void *host, int64_t hld, const void *dev, i
 static int sim_gemm(void *ctx, int q, const tb_kproblem *p)
 {
     sim *s = ctx;
+    ck_assert_msg(p->k1 == 0, "a kernel handed two products"); /* real kernels read one pair of operands */
     return injected(s) ? -1 : push(s, q, (op){ .kind = OP_GEMM, .p = *p });
 }
 
@@ -261,6 +262,7 @@ static int sim_gemm_prepared(void *ctx, int q, const tb_kproblem *p, const void 
 {
     sim *s = ctx;
     ck_assert(i0 >= 0 && i0 + p->m <= a_rows && j0 >= 0 && j0 + p->n <= b_rows);
+    ck_assert_msg(p->k1 == 0, "a kernel handed two products");
     return injected(s) ? -1
                        : push(s, q, (op){ .kind = OP_GEMM_PREP, .p = *p, .prep_a = (const float *)prep_a + i0 * p->k,
                                           .prep_b = (const float *)prep_b + j0 * p->k });

@@ -68,7 +68,7 @@ typedef struct rk_case {
 } rk_case;
 
 /* calls fn (a name of form x->form) on A (and B) and C; C is column- or row-major n x n with leading dimension ldc */
-static void call(void *fn, const rk_case *x, const void *a, long lda, const void *b, void *c, long ldc)
+static void call(void *fn, const rk_case *x, const void *a, long lda, const void *b, long ldb, void *c, long ldc)
 {
     const int rt = x->rt, herk = RT_HERK(rt), dp = RT_DOUBLE(rt);
     const float fs[4] = { (float)creal(x->alpha), (float)cimag(x->alpha), (float)creal(x->beta),
@@ -77,15 +77,15 @@ static void call(void *fn, const rk_case *x, const void *a, long lda, const void
     const void *alpha = dp ? (const void *)&ds[0] : &fs[0], *beta = dp ? (const void *)&ds[2] : &fs[2];
     if (FORM_CBLAS(x->form) && RT_TWO(rt)) {
         if (herk && dp)
-            ((cblas2_hz)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, b, lda, ds[2], c, ldc);
+            ((cblas2_hz)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, b, ldb, ds[2], c, ldc);
         else if (herk)
-            ((cblas2_hc)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, b, lda, fs[2], c, ldc);
+            ((cblas2_hc)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, b, ldb, fs[2], c, ldc);
         else if (RT_COMPLEX(rt))
-            ((cblas2_z)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, b, lda, beta, c, ldc);
+            ((cblas2_z)fn)(x->order, x->uplo, x->trans, x->n, x->k, alpha, a, lda, b, ldb, beta, c, ldc);
         else if (dp)
-            ((cblas2_d)fn)(x->order, x->uplo, x->trans, x->n, x->k, ds[0], a, lda, b, lda, ds[2], c, ldc);
+            ((cblas2_d)fn)(x->order, x->uplo, x->trans, x->n, x->k, ds[0], a, lda, b, ldb, ds[2], c, ldc);
         else
-            ((cblas2_f)fn)(x->order, x->uplo, x->trans, x->n, x->k, fs[0], a, lda, b, lda, fs[2], c, ldc);
+            ((cblas2_f)fn)(x->order, x->uplo, x->trans, x->n, x->k, fs[0], a, lda, b, ldb, fs[2], c, ldc);
         return;
     }
     if (FORM_CBLAS(x->form)) {
@@ -98,12 +98,12 @@ static void call(void *fn, const rk_case *x, const void *a, long lda, const void
         return;
     }
     const char u = x->uplo == UPPER ? 'U' : 'L', t = x->trans == NOTRANS ? 'N' : x->trans == TRANS ? 't' : 'C';
-    const int n32[4] = { x->n, x->k, (int)lda, (int)ldc };
-    const int64_t n64[4] = { x->n, x->k, lda, ldc };
+    const int n32[5] = { x->n, x->k, (int)lda, (int)ldc, (int)ldb };
+    const int64_t n64[5] = { x->n, x->k, lda, ldc, ldb };
     const int w = FORM_WIDE(x->form);
     if (RT_TWO(rt)) {
         ((f77_2_fn)fn)(&u, &t, w ? (const void *)&n64[0] : &n32[0], w ? (const void *)&n64[1] : &n32[1], alpha, a,
-                       w ? (const void *)&n64[2] : &n32[2], b, w ? (const void *)&n64[2] : &n32[2], beta, c,
+                       w ? (const void *)&n64[2] : &n32[2], b, w ? (const void *)&n64[4] : &n32[4], beta, c,
                        w ? (const void *)&n64[3] : &n32[3], 1, 1);
         return;
     }
@@ -150,11 +150,14 @@ static int run(void *ref, const rk_case *x, char *msg, size_t len)
     /* op(A) is n x k; stored (in the caller's layout) n x k for NOTRANS, else k x n */
     const long arows = x->trans == NOTRANS ? x->n : x->k, acols = x->trans == NOTRANS ? x->k : x->n;
     const long lda = ((row ? acols : arows) > 0 ? (row ? acols : arows) : 1) + x->pad, ldc = x->n + 2 * x->pad;
-    const long alen = lda * (row ? arows : acols) + 1, clen = ldc * x->n + 1;
-    char *a = malloc((size_t)alen * es), *b = malloc((size_t)alen * es), *c = malloc((size_t)clen * es),
+    const long ldb = lda + 1; /* B (SYR2K's, HER2K's): shaped as A, its own leading dimension */
+    const long alen = lda * (row ? arows : acols) + 1, blen = ldb * (row ? arows : acols) + 1, clen = ldc * x->n + 1;
+    char *a = malloc((size_t)alen * es), *b = malloc((size_t)blen * es), *c = malloc((size_t)clen * es),
          *c0 = malloc((size_t)clen * es), *want = malloc((size_t)clen * es);
-    for (long i = 0; i < alen; i++) /* B (SYR2K's, HER2K's): shaped and stored as A */
-        put(a, i, rt, uniform() + (cplx ? uniform() * I : 0)), put(b, i, rt, uniform() + (cplx ? uniform() * I : 0));
+    for (long i = 0; i < alen; i++)
+        put(a, i, rt, uniform() + (cplx ? uniform() * I : 0));
+    for (long i = 0; i < blen; i++)
+        put(b, i, rt, uniform() + (cplx ? uniform() * I : 0));
     for (long i = 0; i < clen; i++) /* C's triangle: values (NaN when asked); elsewhere NaN, which must stay */
         put(c0, i, rt, NAN);
     for (long i = 0; i < x->n; i++)
@@ -165,8 +168,8 @@ static int run(void *ref, const rk_case *x, char *msg, size_t len)
     memcpy(want, c0, (size_t)clen * es);
     rk_case plain = *x;
     plain.form = FORM_CBLAS(x->form) ? 0 : 1;
-    call(symbol(ref, rt, plain.form), &plain, a, lda, b, want, ldc);
-    call(symbol(RTLD_DEFAULT, rt, x->form), x, a, lda, b, c, ldc);
+    call(symbol(ref, rt, plain.form), &plain, a, lda, b, ldb, want, ldc);
+    call(symbol(RTLD_DEFAULT, rt, x->form), x, a, lda, b, ldb, c, ldc);
     tileblas_call_info last;
     tileblas_last_call(&last);
     const int bitwise = x->form < 2 && last.path == TILEBLAS_PATH_CPU; /* the GPU's: within the bound */
@@ -182,15 +185,13 @@ static int run(void *ref, const rk_case *x, char *msg, size_t len)
             /* the sum of |op(A)(i, l)| |op(A)(j, l)| (SYR2K: |op(A)(i, l)| |op(B)(j, l)| +
              * |op(B)(i, l)| |op(A)(j, l)|), for the bound */
             long double mag = 0;
-            for (long l = 0; l < x->k; l++) {
-                const long ai = x->trans == NOTRANS ? (row ? i * lda + l : i + l * lda)
-                                                    : (row ? l * lda + i : l + i * lda);
-                const long aj = x->trans == NOTRANS ? (row ? j * lda + l : j + l * lda)
-                                                    : (row ? l * lda + j : l + j * lda);
-                mag += RT_TWO(rt) ? cabsl(get(a, ai, rt)) * cabsl(get(b, aj, rt)) +
-                                        cabsl(get(b, ai, rt)) * cabsl(get(a, aj, rt))
-                                  : cabsl(get(a, ai, rt)) * cabsl(get(a, aj, rt));
-            }
+#define OP_AT(ld, r, l) (x->trans == NOTRANS ? (row ? (r) * (ld) + (l) : (r) + (l) * (ld)) \
+                                             : (row ? (l) * (ld) + (r) : (l) + (r) * (ld)))
+            for (long l = 0; l < x->k; l++)
+                mag += RT_TWO(rt) ? cabsl(get(a, OP_AT(lda, i, l), rt)) * cabsl(get(b, OP_AT(ldb, j, l), rt)) +
+                                        cabsl(get(b, OP_AT(ldb, i, l), rt)) * cabsl(get(a, OP_AT(lda, j, l), rt))
+                                  : cabsl(get(a, OP_AT(lda, i, l), rt)) * cabsl(get(a, OP_AT(lda, j, l), rt));
+#undef OP_AT
             /* twice the bound: both results are rounded */
             const long double cterm = x->beta != 0 ? cabs(x->beta) * cabsl(get(c0, at, rt)) : 0;
             const long depth = RT_TWO(rt) ? 2 * x->k : x->k;
@@ -352,6 +353,7 @@ START_TEST(invalid)
     const struct { char u, t; int n, k, lda, ldb, ldc, info; } f2[] = {
         { 'X', 'N', 4, 3, 4, 4, 4, 1 }, { 'U', 'N', 4, 3, 4, 3, 4, 9 }, { 'L', 'T', 4, 3, 3, 2, 4, 9 },
         { 'L', 'T', 4, 3, 2, 3, 4, 7 }, { 'U', 'N', 4, 3, 4, 4, 3, 12 }, { 'U', 'C', 4, -1, 4, 4, 4, 4 },
+        { 'U', 'N', 4, 0, 4, 1, 4, 9 }, { 'L', 'N', 4, 0, 4, 4, 3, 12 }, /* whatever K is */
     };
     for (size_t i = 0; i < sizeof f2 / sizeof f2[0]; i++) {
         said[0] = 0;
