@@ -141,10 +141,10 @@ static inline char cblas_kind(tb_type t)
 #define CBLAS_2K(SA, SB)                                                                                           \
     void (*)(int, int, int, tb_slot, tb_slot, SA, const void *, tb_slot, const void *, tb_slot, SB, void *, tb_slot)
 #define CBLAS_CALL(SA, SB, ma, mb)                                                                                 \
-    (two(x->routine) ? ((CBLAS_2K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a, x->lda, x->b,     \
-                                      x->ldb, x->beta.mb, x->c, x->ldc)                                            \
-          : ((CBLAS_K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a, x->lda,           \
-                                     x->beta.mb, x->c, x->ldc))
+    (two(x->routine) ? ((CBLAS_2K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a,       \
+                                                 x->lda, x->b, x->ldb, x->beta.mb, x->c, x->ldc)                   \
+                     : ((CBLAS_K(SA, SB))f->fn)(x->order, x->uplo, x->trans, x->n, x->k, x->alpha.ma, x->a, x->lda, \
+                                                x->beta.mb, x->c, x->ldc))
 
 static void cblas_call(const tb_blas_fn *f, const cblas_rankk *x)
 {
