@@ -2,9 +2,10 @@
  * BLAS beneath is OpenBLAS (cblas_dsyrk, dsyrk_) bit for bit; the scipy_ names, which have no BLAS beneath here and
  * so run tileblas's own reading of the call on the built-in loop, within the bound of doc/TESTING.md (and the 64_
  * names, bit for bit or within it, whichever BLAS they find).  Everywhere: the other triangle and the padding
- * untouched, HERK's diagonal real, NaN in C gone when beta = 0.  On the GPU, where there is one, the same within the bound.  Then the
- * statistics' flops, and invalid calls with no BLAS beneath reported through the program's handler.  Loop index:
- * routine and type (SSYRK, DSYRK, CSYRK, ZSYRK, CHERK, ZHERK, then the same of SYR2K and HER2K) x name. */
+ * untouched, HERK's diagonal real, NaN in C gone when beta = 0.  On the GPU, where there is one, the same within
+ * the bound.  Then the statistics' flops, and invalid calls with no BLAS beneath reported through the program's
+ * handler.  Loop index: routine and type (SSYRK, DSYRK, CSYRK, ZSYRK, CHERK, ZHERK, then the same of SYR2K and
+ * HER2K) x name. */
 #include <config.h>
 #include <check.h>
 #include "suite.h"
