@@ -96,7 +96,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int wide,
 #define INT(v) (wide ? (int64_t)(v) : (int64_t)(int)(v))
     const int ta = tb_cblas_trans(TransA, type), tb = tb_cblas_trans(TransB, type), row = order == ROW_MAJOR;
     p->type = type;
-    p->part = TB_PART_ALL, p->diag = 0, p->herm = 0;
+    p->part = TB_PART_ALL, p->diag = 0, p->herm = 0, p->k1 = 0; /* all of C, one product */
     p->transa = row ? tb : ta, p->transb = row ? ta : tb;
     p->m = INT(row ? N : M), p->n = INT(row ? M : N), p->k = INT(K);
     p->lda = INT(row ? ldb : lda), p->ldb = INT(row ? lda : ldb), p->ldc = INT(ldc);

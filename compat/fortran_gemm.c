@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) int problem(tb_type type, int w, co
                                                          const void *ldc, tb_kproblem *p)
 {
     p->type = type;
-    p->part = TB_PART_ALL, p->diag = 0, p->herm = 0;
+    p->part = TB_PART_ALL, p->diag = 0, p->herm = 0, p->k1 = 0; /* all of C, one product */
     p->transa = tb_fortran_trans(*transa, type), p->transb = tb_fortran_trans(*transb, type);
     p->m = read_int(m, w), p->n = read_int(n, w), p->k = read_int(k, w);
     p->lda = read_int(lda, w), p->ldb = read_int(ldb, w), p->ldc = read_int(ldc, w);

@@ -219,6 +219,12 @@ START_TEST(tiny_gates)
     ck_assert(!tb_tiny_valid(&p)); /* LDB < K */
     p.ldb = 16, p.k = 0;
     ck_assert(!tb_tiny_valid(&p)); /* a quick return */
+    /* SYR2K's, op(A) = A^T and op(B) = B, K = 16 deep each (32 joined): LDA and LDB of K are valid, K - 1 not */
+    const tb_kproblem two = { .type = TB_TYPE_D, .transa = 1, .m = 16, .n = 16, .k = 32, .k1 = 16, .lda = 16,
+                              .ldb = 16, .ldc = 16, .alpha = 1.0, .alpha2 = 1.0 };
+    tb_kproblem bad = two;
+    bad.ldb = 15;
+    ck_assert(tb_tiny_valid(&two) && !tb_tiny_valid(&bad));
     tb_route_force_path(TB_PATH_CPU);
     ck_assert(!tiny(16, 16, 16, TB_TYPE_D));
     tb_route_force_path(TB_PATH_NONE);

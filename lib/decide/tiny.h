@@ -29,11 +29,13 @@ TB_HIDDEN extern tb_tiny_gate tb_tiny_gates[TB_TYPE_COUNT];
 TB_HIDDEN void tb_tiny_update(const tb_config *cfg);
 
 /* 1 when the problem's numbers make it a valid call that is not a quick return (M, N, K >= 1: the leading
- * dimensions' lower bounds are then the rows themselves), the first test of a tiny call (before ALPHA is read). */
+ * dimensions' lower bounds are then the rows themselves; each operand of a two-product call is k1 deep, and the
+ * second pair are the first's swapped), the first test of a tiny call (before ALPHA is read). */
 static inline int tb_tiny_valid(const tb_kproblem *p)
 {
-    return ((p->m - 1) | (p->n - 1) | (p->k - 1)) >= 0 && p->lda >= (p->transa ? p->k : p->m) &&
-           p->ldb >= (p->transb ? p->n : p->k) && p->ldc >= p->m;
+    const int64_t depth = p->k1 ? p->k1 : p->k;
+    return ((p->m - 1) | (p->n - 1) | (p->k - 1)) >= 0 && p->lda >= (p->transa ? depth : p->m) &&
+           p->ldb >= (p->transb ? p->n : depth) && p->ldc >= p->m;
 }
 
 /* The call's flops when p, which passed tb_tiny_valid, may go straight to the BLAS beneath, else 0.  Only
