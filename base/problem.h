@@ -112,6 +112,12 @@ static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, in
     return t;
 }
 
+/* The depth of each product's operands: k1 for two products, else k */
+static inline int64_t tb_depth(const tb_kproblem *p)
+{
+    return p->k1 ? p->k1 : p->k;
+}
+
 /* Whether p's products share one alpha (a two-product p is then one product of depth k over its joined operands) */
 static inline int tb_one_alpha(const tb_kproblem *p)
 {

@@ -42,19 +42,13 @@ static inline __attribute__((always_inline)) int product(tb_routine r, tb_type t
     return uplo >= 0 && trans >= 0;
 }
 
-/* K, as the caller passed it */
-static int64_t depth(const tb_kproblem *p)
-{
-    return p->k1 ? p->k1 : p->k;
-}
-
 /* 0 when routine r's reference accepts it, else the number of the argument it reports first (UPLO 1, TRANS 2, N 3,
  * K 4, LDA 7, then SYR2K's LDB 9 and LDC 12, or SYRK's LDC 10: whatever K is; OpenBLAS reports a CBLAS call's as
  * its column-major problem's) */
 static int info(tb_routine r, int valid, int uplo, const tb_kproblem *p)
 {
-    const int64_t rows = tb_max1(p->transa ? depth(p) : p->m);
-    return uplo < 0 ? 1 : !valid ? 2 : p->m < 0 ? 3 : depth(p) < 0 ? 4 : p->lda < rows ? 7
+    const int64_t rows = tb_max1(p->transa ? tb_depth(p) : p->m);
+    return uplo < 0 ? 1 : !valid ? 2 : p->m < 0 ? 3 : tb_depth(p) < 0 ? 4 : p->lda < rows ? 7
            : two(r) && p->ldb < rows ? 9 : p->ldc < tb_max1(p->m) ? (two(r) ? 12 : 10) : 0;
 }
 
@@ -246,7 +240,7 @@ static void cblas_piece(const tb_blas_fn *f, const tb_kproblem *p)
         .type = p->type, .routine = r, .order = TB_CBLAS_COL_MAJOR,
         .uplo = piece_uplo(p) == TB_UPPER ? TB_CBLAS_UPPER : TB_CBLAS_LOWER,
         .trans = !p->transa ? TB_CBLAS_NO_TRANS : p->transa == 2 ? TB_CBLAS_CONJ_TRANS : TB_CBLAS_TRANS,
-        .n = p->m, .k = depth(p), .alpha = cblas_scalar(alpha_type(r, p->type), p->alpha, p->alpha_im, za),
+        .n = p->m, .k = tb_depth(p), .alpha = cblas_scalar(alpha_type(r, p->type), p->alpha, p->alpha_im, za),
         .a = p->a, .lda = p->lda, .b = p->k1 ? p->b : NULL, .ldb = p->ldb,
         .beta = cblas_scalar(beta_type(r, p->type), p->beta, p->beta_im, zb), .c = p->c, .ldc = p->ldc
     };
@@ -259,7 +253,7 @@ static void cblas_describe(const tb_call *g, char *buf, size_t size)
     snprintf(buf, size, "%s %c%c N=%lld K=%lld", x->order == TB_CBLAS_ROW_MAJOR ? "row-major" : "col-major",
              x->uplo == TB_CBLAS_UPPER ? 'U' : 'L',
              x->trans == TB_CBLAS_NO_TRANS ? 'N' : x->trans == TB_CBLAS_TRANS ? 'T' : 'C', (long long)g->p.m,
-             (long long)depth(&g->p));
+             (long long)tb_depth(&g->p));
 }
 
 static const tb_abi_ops cblas_ops = { { tb_entry_whole, part, cblas_describe }, cblas_record_problem,
@@ -337,7 +331,7 @@ static void f77_piece(const tb_blas_fn *f, const tb_kproblem *p)
 {
     const tb_routine r = piece_routine(p);
     const char uplo = piece_uplo(p) == TB_UPPER ? 'U' : 'L', trans = !p->transa ? 'N' : p->transa == 2 ? 'C' : 'T';
-    const int64_t w[4] = { p->m, depth(p), p->lda, p->ldb }, wc = p->ldc;
+    const int64_t w[4] = { p->m, tb_depth(p), p->lda, p->ldb }, wc = p->ldc;
     const int n[4] = { (int)w[0], (int)w[1], (int)w[2], (int)w[3] }, nc = (int)wc;
     const int wide = f->wide;
     double sa[2], sb[2]; /* as the routine has them (exact: they came so) */
@@ -363,7 +357,7 @@ static void f77_piece(const tb_blas_fn *f, const tb_kproblem *p)
 static void f77_describe(const tb_call *g, char *buf, size_t size)
 {
     const f77_rankk *x = g->raw;
-    snprintf(buf, size, "%c%c N=%lld K=%lld", *x->uplo, *x->trans, (long long)g->p.m, (long long)depth(&g->p));
+    snprintf(buf, size, "%c%c N=%lld K=%lld", *x->uplo, *x->trans, (long long)g->p.m, (long long)tb_depth(&g->p));
 }
 
 static const tb_abi_ops f77_ops = { { tb_entry_whole, part, f77_describe }, f77_record_problem,

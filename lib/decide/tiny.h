@@ -33,7 +33,7 @@ TB_HIDDEN void tb_tiny_update(const tb_config *cfg);
  * second pair are the first's swapped), the first test of a tiny call (before ALPHA is read). */
 static inline int tb_tiny_valid(const tb_kproblem *p)
 {
-    const int64_t depth = p->k1 ? p->k1 : p->k;
+    const int64_t depth = tb_depth(p);
     return ((p->m - 1) | (p->n - 1) | (p->k - 1)) >= 0 && p->lda >= (p->transa ? depth : p->m) &&
            p->ldb >= (p->transb ? p->n : depth) && p->ldc >= p->m;
 }

@@ -376,7 +376,7 @@ static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int
 static int upload_deep(run *r, void *dev, int64_t dld, int by_rows, const void *x, int64_t ld, const void *x2,
                        int64_t ld2, int64_t width)
 {
-    const int64_t k = r->g->p.k, k1 = r->g->p.k1 ? r->g->p.k1 : k;
+    const int64_t k = r->g->p.k, k1 = tb_depth(&r->g->p);
     if (by_rows ? upload(r, dev, dld, x, ld, k1, width) : upload(r, dev, dld, x, ld, width, k1))
         return -1;
     if (k1 == k)
