@@ -49,14 +49,17 @@ typedef enum tb_uplo { TB_UPPER = 0, TB_LOWER } tb_uplo;
 typedef enum tb_side { TB_LEFT = 0, TB_RIGHT } tb_side;
 typedef enum tb_diag { TB_NONUNIT = 0, TB_UNIT } tb_diag;
 
-/* The routines whose calls tileblas takes (base/entries.h lists their entry points): the product (GEMM), and the
- * rank-k and rank-2k updates of one triangle of C (SYRK, SYR2K, and HERK, HER2K for the complex types) */
+/* The routines whose calls tileblas takes (base/entries.h lists their entry points): the product (GEMM), the
+ * rank-k and rank-2k updates of one triangle of C (SYRK, SYR2K, and HERK, HER2K for the complex types), and the
+ * product with a symmetric operand stored as one triangle (SYMM, and HEMM's Hermitian one) */
 typedef enum tb_routine {
     TB_ROUTINE_GEMM = 0,
     TB_ROUTINE_SYRK,
     TB_ROUTINE_HERK,
     TB_ROUTINE_SYR2K,
     TB_ROUTINE_HER2K,
+    TB_ROUTINE_SYMM,
+    TB_ROUTINE_HEMM,
     TB_ROUTINE_COUNT
 } tb_routine;
 TB_HIDDEN extern const char *const tb_routine_names[]; /* by tb_routine, upper case: "GEMM", ... */

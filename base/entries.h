@@ -32,7 +32,10 @@
         TB_NAMES(X, Z, z, SYRK, syrk) TB_NAMES(X, C, c, HERK, herk) TB_NAMES(X, Z, z, HERK, herk)                  \
             TB_NAMES(X, S, s, SYR2K, syr2k) TB_NAMES(X, D, d, SYR2K, syr2k) TB_NAMES(X, C, c, SYR2K, syr2k)        \
                 TB_NAMES(X, Z, z, SYR2K, syr2k) TB_NAMES(X, C, c, HER2K, her2k) TB_NAMES(X, Z, z, HER2K, her2k)
-#define TB_ENTRY_LIST(X) TB_GEMM_ENTRIES(X) TB_RANKK_ENTRIES(X)
+#define TB_SYMM_ENTRIES(X)                                                                                          \
+    TB_NAMES(X, S, s, SYMM, symm) TB_NAMES(X, D, d, SYMM, symm) TB_NAMES(X, C, c, SYMM, symm)                      \
+        TB_NAMES(X, Z, z, SYMM, symm) TB_NAMES(X, C, c, HEMM, hemm) TB_NAMES(X, Z, z, HEMM, hemm)
+#define TB_ENTRY_LIST(X) TB_GEMM_ENTRIES(X) TB_RANKK_ENTRIES(X) TB_SYMM_ENTRIES(X)
 
 /* Further names of an entry point (for Fortran compilers that add no underscore): the symbol they stand for, the
  * name, and the ABI, type and routine of that entry point. */
@@ -45,7 +48,10 @@
         TB_ALIAS(X, Z, z, SYRK, syrk) TB_ALIAS(X, C, c, HERK, herk) TB_ALIAS(X, Z, z, HERK, herk)                  \
             TB_ALIAS(X, S, s, SYR2K, syr2k) TB_ALIAS(X, D, d, SYR2K, syr2k) TB_ALIAS(X, C, c, SYR2K, syr2k)        \
                 TB_ALIAS(X, Z, z, SYR2K, syr2k) TB_ALIAS(X, C, c, HER2K, her2k) TB_ALIAS(X, Z, z, HER2K, her2k)
-#define TB_ENTRY_ALIASES(X) TB_GEMM_ALIASES(X) TB_RANKK_ALIASES(X)
+#define TB_SYMM_ALIASES(X)                                                                                          \
+    TB_ALIAS(X, S, s, SYMM, symm) TB_ALIAS(X, D, d, SYMM, symm) TB_ALIAS(X, C, c, SYMM, symm)                      \
+        TB_ALIAS(X, Z, z, SYMM, symm) TB_ALIAS(X, C, c, HEMM, hemm) TB_ALIAS(X, Z, z, HEMM, hemm)
+#define TB_ENTRY_ALIASES(X) TB_GEMM_ALIASES(X) TB_RANKK_ALIASES(X) TB_SYMM_ALIASES(X)
 
 #ifndef TB_ENTRIES_NAMES_ONLY /* the export list reads the names alone */
 

@@ -51,6 +51,12 @@ typedef struct tb_kproblem {
     const void *a2, *b2;
     int64_t lda2, ldb2;
     double alpha2, alpha2_im;
+    /* A symmetric operand (SYMM, HEMM) when sym is 1 (op(A)) or 2 (op(B)), its op 0: that operand is a window of a
+     * square matrix X stored in its sym_uplo triangle alone (the other is read as the transpose, conjugated when
+     * sym_herm, whose diagonal's imaginary parts are then taken as 0).  The window's element (i, l) is X's
+     * (sym_r + i, sym_c + l), and its pointer is at X's (sym_r, sym_c); tb_kproblem_block moves the window. */
+    int sym, sym_uplo, sym_herm;
+    int64_t sym_r, sym_c;
 } tb_kproblem;
 
 /* Whether element (i, j) of C is p's to write */
@@ -109,6 +115,10 @@ static inline tb_kproblem tb_kproblem_block(const tb_kproblem *p, int64_t i0, in
         t.a2 = tb_at(t.a2, t.transa ? i0 * t.lda2 : i0, e);
         t.b2 = tb_at(t.b2, t.transb ? j0 : j0 * t.ldb2, e);
     }
+    if (t.sym == 1)
+        t.sym_r += i0;
+    else if (t.sym == 2)
+        t.sym_c += j0;
     return t;
 }
 
@@ -136,6 +146,56 @@ static inline int tb_products(const tb_kproblem *p, tb_kproblem x[2])
     x[1].a = p->a2, x[1].lda = p->lda2, x[1].b = p->b2, x[1].ldb = p->ldb2;
     x[1].alpha = p->alpha2, x[1].alpha_im = p->alpha2_im, x[1].beta = 1.0, x[1].beta_im = 0.0;
     return 2;
+}
+
+/* The block of p's symmetric operand X at X's (r0, c0), wholly off X's diagonal, as a plain operand: its pointer,
+ * and in *op how it is read (0 where X stores it; else the transpose of the block at (c0, r0): 1, or 2 under
+ * sym_herm).  Wholly off the diagonal, it is below it when r0 > c0. */
+static inline const void *tb_sym_plain(const tb_kproblem *p, int64_t r0, int64_t c0, int *op)
+{
+    const void *x = p->sym == 1 ? p->a : p->b;
+    const int64_t ld = p->sym == 1 ? p->lda : p->ldb;
+    const int stored = (r0 > c0) == (p->sym_uplo == TB_LOWER);
+    *op = stored ? 0 : p->sym_herm ? 2 : 1;
+    return stored ? tb_at(x, (r0 - p->sym_r) + (c0 - p->sym_c) * ld, tb_type_size(p->type))
+                  : tb_at(x, (c0 - p->sym_r) + (r0 - p->sym_c) * ld, tb_type_size(p->type));
+}
+
+/* p (sym, its window's depth X's whole order) as at most three problems with its sum: the products of the depth
+ * before and after X's diagonal square (plain operands, tb_sym_plain), and that square's (a window on X's diagonal,
+ * a call of p's routine), in order of depth; the first keeps beta, the others add (beta 1).  Returns how many. */
+static inline int tb_sym_pieces(const tb_kproblem *p, tb_kproblem x[3])
+{
+    const int left = p->sym == 1;
+    const unsigned e = tb_type_size(p->type);
+    /* along the depth l, X's rows (left: its window's columns) against the other index's span [w, w + len) */
+    const int64_t w = left ? p->sym_r : p->sym_c, len = left ? p->m : p->n, d = left ? p->sym_c : p->sym_r;
+    const int64_t cut[4] = { 0, w - d, w - d + len, p->k };
+    int n = 0;
+    for (int s = 0; s < 3; s++) {
+        const int64_t l0 = cut[s], l1 = cut[s + 1];
+        if (l1 <= l0)
+            continue;
+        tb_kproblem t = *p;
+        t.k = l1 - l0;
+        if (left) { /* op(A) = X's window, rows [sym_r, +m) and columns [d + l0, d + l1) */
+            t.b = tb_at(p->b, p->transb ? l0 * p->ldb : l0, e);
+            if (s == 1)
+                t.a = tb_at(p->a, l0 * p->lda, e), t.sym_c = d + l0;
+            else
+                t.a = tb_sym_plain(p, p->sym_r, d + l0, &t.transa), t.sym = 0;
+        } else { /* op(B) = X's window, rows [d + l0, d + l1) and columns [sym_c, +n) */
+            t.a = tb_at(p->a, p->transa ? l0 : l0 * p->lda, e);
+            if (s == 1)
+                t.b = tb_at(p->b, l0, e), t.sym_r = d + l0;
+            else
+                t.b = tb_sym_plain(p, d + l0, p->sym_c, &t.transb), t.sym = 0;
+        }
+        if (n > 0)
+            t.beta = 1.0, t.beta_im = 0.0;
+        x[n++] = t;
+    }
+    return n;
 }
 
 /* The pieces of a block of a lower triangle (rows x cols, element (i, j) in it when j - i <= d): the columns wholly

@@ -81,12 +81,35 @@ typedef long tb_slot;
 #define TB_F77_C_HER2K_ARGS TB_F77_RANK2K_ARGS(void, float)
 #define TB_F77_Z_HER2K_ARGS TB_F77_RANK2K_ARGS(void, double)
 
+/* SYMM and HEMM: C = alpha A B + beta C (SIDE L) or alpha B A + beta C (R), A symmetric (Hermitian) and stored in
+ * its UPLO triangle.  CBLAS passes the real types' scalars by value, the complex ones' by pointer. */
+#define TB_CBLAS_SYMM_ARGS(T, S)                                                                                    \
+    int order, int Side, int Uplo, tb_slot M, tb_slot N, S alpha, const T *A, tb_slot lda, const T *B, tb_slot ldb, \
+        S beta, T *C, tb_slot ldc
+#define TB_CBLAS_S_SYMM_ARGS TB_CBLAS_SYMM_ARGS(float, float)
+#define TB_CBLAS_D_SYMM_ARGS TB_CBLAS_SYMM_ARGS(double, double)
+#define TB_CBLAS_C_SYMM_ARGS TB_CBLAS_SYMM_ARGS(void, const void *)
+#define TB_CBLAS_Z_SYMM_ARGS TB_CBLAS_SYMM_ARGS(void, const void *)
+#define TB_CBLAS_C_HEMM_ARGS TB_CBLAS_SYMM_ARGS(void, const void *)
+#define TB_CBLAS_Z_HEMM_ARGS TB_CBLAS_SYMM_ARGS(void, const void *)
+#define TB_F77_SYMM_ARGS(T)                                                                                         \
+    const char *side, const char *uplo, const void *m, const void *n, const T *alpha, const T *a, const void *lda,  \
+        const T *b, const void *ldb, const T *beta, T *c, const void *ldc, size_t len_side, size_t len_uplo
+#define TB_F77_S_SYMM_ARGS TB_F77_SYMM_ARGS(float)
+#define TB_F77_D_SYMM_ARGS TB_F77_SYMM_ARGS(double)
+#define TB_F77_C_SYMM_ARGS TB_F77_SYMM_ARGS(void)
+#define TB_F77_Z_SYMM_ARGS TB_F77_SYMM_ARGS(void)
+#define TB_F77_C_HEMM_ARGS TB_F77_SYMM_ARGS(void)
+#define TB_F77_Z_HEMM_ARGS TB_F77_SYMM_ARGS(void)
+
 /* Every entry point and alias of base/entries.h, declared. */
 #define TB_DECLARE_GEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_GEMM_ARGS);
 #define TB_DECLARE_SYRK(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_SYRK_ARGS);
 #define TB_DECLARE_HERK(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_HERK_ARGS);
 #define TB_DECLARE_SYR2K(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_SYR2K_ARGS);
 #define TB_DECLARE_HER2K(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_HER2K_ARGS);
+#define TB_DECLARE_SYMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_SYMM_ARGS);
+#define TB_DECLARE_HEMM(abi, type, name) TB_EXPORT void name(TB_##abi##_##type##_HEMM_ARGS);
 #define TB_DECLARE_ENTRY(id, name, abi, width, type, op, fallback) TB_DECLARE_##op(abi, type, name)
 #define TB_DECLARE_ALIAS(target, name, abi, type, op) TB_DECLARE_##op(abi, type, name)
 TB_ENTRY_LIST(TB_DECLARE_ENTRY)

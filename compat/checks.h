@@ -37,7 +37,8 @@ static inline int tb_fortran_trans(char t, tb_type type)
 
 /* CBLAS's values of the layout and character arguments */
 enum { TB_CBLAS_ROW_MAJOR = 101, TB_CBLAS_COL_MAJOR = 102, TB_CBLAS_NO_TRANS = 111, TB_CBLAS_TRANS = 112,
-       TB_CBLAS_CONJ_TRANS = 113, TB_CBLAS_UPPER = 121, TB_CBLAS_LOWER = 122 };
+       TB_CBLAS_CONJ_TRANS = 113, TB_CBLAS_UPPER = 121, TB_CBLAS_LOWER = 122, TB_CBLAS_LEFT = 141,
+       TB_CBLAS_RIGHT = 142 };
 
 /* The same for a CBLAS transpose */
 static inline int tb_cblas_trans(int t, tb_type type)
@@ -55,6 +56,17 @@ static inline int tb_fortran_uplo(char u)
 static inline int tb_cblas_uplo(int u)
 {
     return u == TB_CBLAS_UPPER ? TB_UPPER : u == TB_CBLAS_LOWER ? TB_LOWER : -1;
+}
+
+/* A side: tb_side, -1 when invalid (likewise) */
+static inline int tb_fortran_side(char s)
+{
+    const char lower = (char)(s | 0x20);
+    return lower == 'l' ? TB_LEFT : lower == 'r' ? TB_RIGHT : -1;
+}
+static inline int tb_cblas_side(int s)
+{
+    return s == TB_CBLAS_LEFT ? TB_LEFT : s == TB_CBLAS_RIGHT ? TB_RIGHT : -1;
 }
 
 #endif

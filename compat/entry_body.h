@@ -103,6 +103,45 @@ static inline __attribute__((always_inline)) int tb_nested(const void *ret, cons
 TB_HIDDEN int tb_entry_whole(const tb_call *g);
 TB_HIDDEN int tb_entry_part(const tb_call *g, const tb_kproblem *p);
 
+/* part for the routines besides GEMM: a piece that is a call of the routine (a square on a triangle's diagonal, or
+ * one on its symmetric operand's) to the routine beneath; a product (lib/cpu's pieces off those diagonals) to the
+ * GEMM beneath the same caller, under the same kind of name */
+TB_HIDDEN int tb_entry_own_part(const tb_call *g, const tb_kproblem *p);
+
+/* how a CBLAS scalar of type t comes: 's' float, 'd' double, 'z' by pointer */
+static inline char tb_cblas_kind(tb_type t)
+{
+    return t == TB_TYPE_S ? 's' : t == TB_TYPE_D ? 'd' : 'z';
+}
+
+/* a CBLAS scalar of type t as a problem holds it, and back (buf: 16 bytes, for one passed by pointer) */
+static inline void tb_cblas_read(tb_type t, tb_cblas_scalar v, double *re, double *im)
+{
+    *re = *im = 0.0;
+    if (tb_cblas_kind(t) == 'z')
+        tb_read_scalar(t, v.z, re, im);
+    else
+        *re = t == TB_TYPE_D ? v.d : v.s;
+}
+
+static inline tb_cblas_scalar tb_cblas_write(tb_type t, double re, double im, void *buf)
+{
+    tb_cblas_scalar s;
+    if (t == TB_TYPE_S)
+        s.s = (float)re; /* exact: it came as float */
+    else if (t == TB_TYPE_D)
+        s.d = re;
+    else
+        s.z = tb_write_scalar(t, re, im, buf);
+    return s;
+}
+
+/* a Fortran integer argument, at the width of the BLAS beneath */
+static inline int64_t tb_f77_int(const void *p, int wide)
+{
+    return wide ? *(const int64_t *)p : *(const int *)p;
+}
+
 /* Every other call: to the core when valid; else back to the BLAS beneath, or with none, reported as it would.
  * ret: the caller's return address (the BLAS beneath it for the pieces that are products). */
 TB_HIDDEN void tb_entry_checked(tb_entry_id entry, const tb_blas_fn *f, const void *ret, const void *raw,

@@ -91,22 +91,6 @@ static int piece_uplo(const tb_kproblem *p)
     return p->part == TB_PART_UPPER ? TB_UPPER : TB_LOWER;
 }
 
-/* tb_reissue's part: a square on the diagonal to the routine beneath; a product (lib/cpu's pieces off the diagonal)
- * to the GEMM beneath the same caller, under the same kind of name.  0, or -1 when there is no BLAS beneath. */
-static int part(const tb_call *g, const tb_kproblem *p)
-{
-    if (p->part != TB_PART_ALL)
-        return tb_entry_part(g, p);
-    const int gemm = tb_entry_sibling(g->entry, TB_ROUTINE_GEMM);
-    if (gemm < 0)
-        return -1;
-    tb_call product = *g;
-    product.entry = (tb_entry_id)gemm;
-    product.beneath = tb_cpu_blas(product.entry, g->ret);
-    product.via = tb_entries[g->entry].abi == TB_ABI_CBLAS ? &tb_cblas_gemm_ops.via : &tb_f77_gemm_ops.via;
-    return tb_entry_part(&product, p);
-}
-
 /* ---- CBLAS ---- */
 
 typedef struct cblas_rankk {
@@ -124,12 +108,6 @@ typedef struct cblas_rankk {
     tb_slot ldc;
 } cblas_rankk;
 
-/* how a scalar comes: 's' float, 'd' double, 'z' by pointer */
-static inline char cblas_kind(tb_type t)
-{
-    return t == TB_TYPE_S ? 's' : t == TB_TYPE_D ? 'd' : 'z';
-}
-
 /* the BLAS beneath's function, by how alpha (SA) and beta (SB) come */
 #define CBLAS_K(SA, SB) void (*)(int, int, int, tb_slot, tb_slot, SA, const void *, tb_slot, SB, void *, tb_slot)
 #define CBLAS_2K(SA, SB)                                                                                           \
@@ -142,7 +120,7 @@ static inline char cblas_kind(tb_type t)
 
 static void cblas_call(const tb_blas_fn *f, const cblas_rankk *x)
 {
-    const char a = cblas_kind(alpha_type(x->routine, x->type)), b = cblas_kind(beta_type(x->routine, x->type));
+    const char a = tb_cblas_kind(alpha_type(x->routine, x->type)), b = tb_cblas_kind(beta_type(x->routine, x->type));
     TB_PASS(f, a == 's'   ? CBLAS_CALL(float, float, s, s)
                : a == 'd' ? CBLAS_CALL(double, double, d, d)
                : b == 's' ? CBLAS_CALL(const void *, float, z, s)
@@ -172,28 +150,6 @@ static inline __attribute__((always_inline)) int cblas_problem(tb_routine r, tb_
     return (row || order == TB_CBLAS_COL_MAJOR) && ok;
 }
 
-/* a CBLAS scalar of type t as a problem holds it, and back (buf: 16 bytes, for one passed by pointer) */
-static void cblas_read(tb_type t, tb_cblas_scalar v, double *re, double *im)
-{
-    *re = *im = 0.0;
-    if (cblas_kind(t) == 'z')
-        tb_read_scalar(t, v.z, re, im);
-    else
-        *re = t == TB_TYPE_D ? v.d : v.s;
-}
-
-static tb_cblas_scalar cblas_scalar(tb_type t, double re, double im, void *buf)
-{
-    tb_cblas_scalar s;
-    if (t == TB_TYPE_S)
-        s.s = (float)re; /* exact: it came as float */
-    else if (t == TB_TYPE_D)
-        s.d = re;
-    else
-        s.z = tb_write_scalar(t, re, im, buf);
-    return s;
-}
-
 static int cblas_record_problem(const void *raw, int wide, tb_kproblem *p)
 {
     const cblas_rankk *x = raw;
@@ -204,8 +160,8 @@ static int cblas_record_problem(const void *raw, int wide, tb_kproblem *p)
         return 0;
     p->alpha = p->alpha_im = p->beta = p->beta_im = 0.0;
     if (p->m != 0) /* not read when N is 0 (a program may pass NULL) */
-        cblas_read(alpha_type(x->routine, x->type), x->alpha, &p->alpha, &p->alpha_im),
-            cblas_read(beta_type(x->routine, x->type), x->beta, &p->beta, &p->beta_im);
+        tb_cblas_read(alpha_type(x->routine, x->type), x->alpha, &p->alpha, &p->alpha_im),
+            tb_cblas_read(beta_type(x->routine, x->type), x->beta, &p->beta, &p->beta_im);
     if (x->routine == TB_ROUTINE_HER2K && x->order == TB_CBLAS_ROW_MAJOR)
         p->alpha_im = -p->alpha_im;
     second_alpha(x->routine, p);
@@ -240,9 +196,9 @@ static void cblas_piece(const tb_blas_fn *f, const tb_kproblem *p)
         .type = p->type, .routine = r, .order = TB_CBLAS_COL_MAJOR,
         .uplo = piece_uplo(p) == TB_UPPER ? TB_CBLAS_UPPER : TB_CBLAS_LOWER,
         .trans = !p->transa ? TB_CBLAS_NO_TRANS : p->transa == 2 ? TB_CBLAS_CONJ_TRANS : TB_CBLAS_TRANS,
-        .n = p->m, .k = tb_depth(p), .alpha = cblas_scalar(alpha_type(r, p->type), p->alpha, p->alpha_im, za),
+        .n = p->m, .k = tb_depth(p), .alpha = tb_cblas_write(alpha_type(r, p->type), p->alpha, p->alpha_im, za),
         .a = p->a, .lda = p->lda, .b = p->k1 ? p->b : NULL, .ldb = p->ldb,
-        .beta = cblas_scalar(beta_type(r, p->type), p->beta, p->beta_im, zb), .c = p->c, .ldc = p->ldc
+        .beta = tb_cblas_write(beta_type(r, p->type), p->beta, p->beta_im, zb), .c = p->c, .ldc = p->ldc
     };
     cblas_call(f, &x);
 }
@@ -256,7 +212,7 @@ static void cblas_describe(const tb_call *g, char *buf, size_t size)
              (long long)tb_depth(&g->p));
 }
 
-static const tb_abi_ops cblas_ops = { { tb_entry_whole, part, cblas_describe }, cblas_record_problem,
+static const tb_abi_ops cblas_ops = { { tb_entry_whole, tb_entry_own_part, cblas_describe }, cblas_record_problem,
                                       cblas_record_info, cblas_reissue, cblas_piece };
 
 /* ---- Fortran ---- */
@@ -282,11 +238,6 @@ static void f77_call(const tb_blas_fn *f, const f77_rankk *x)
                                                  x->c, x->ldc, x->len_uplo, x->len_trans));
 }
 
-static inline int64_t read_int(const void *p, int wide)
-{
-    return wide ? *(const int64_t *)p : *(const int *)p;
-}
-
 /* as cblas_problem, for the Fortran arguments (ldb: NULL for SYRK and HERK) */
 static inline __attribute__((always_inline)) int f77_problem(tb_routine r, tb_type type, int w, const char *uplo,
                                                              const char *trans, const void *n, const void *k,
@@ -294,8 +245,8 @@ static inline __attribute__((always_inline)) int f77_problem(tb_routine r, tb_ty
                                                              int *u, tb_kproblem *p)
 {
     *u = tb_fortran_uplo(*uplo);
-    return product(r, type, *u, tb_fortran_trans(*trans, type), read_int(n, w), read_int(k, w), read_int(lda, w),
-                   ldb ? read_int(ldb, w) : 0, read_int(ldc, w), p);
+    return product(r, type, *u, tb_fortran_trans(*trans, type), tb_f77_int(n, w), tb_f77_int(k, w), tb_f77_int(lda, w),
+                   ldb ? tb_f77_int(ldb, w) : 0, tb_f77_int(ldc, w), p);
 }
 
 static int f77_record_problem(const void *raw, int wide, tb_kproblem *p)
@@ -360,7 +311,7 @@ static void f77_describe(const tb_call *g, char *buf, size_t size)
     snprintf(buf, size, "%c%c N=%lld K=%lld", *x->uplo, *x->trans, (long long)g->p.m, (long long)tb_depth(&g->p));
 }
 
-static const tb_abi_ops f77_ops = { { tb_entry_whole, part, f77_describe }, f77_record_problem,
+static const tb_abi_ops f77_ops = { { tb_entry_whole, tb_entry_own_part, f77_describe }, f77_record_problem,
                                     f77_record_info, f77_reissue, f77_piece };
 
 /* ---- the entry points ---- */

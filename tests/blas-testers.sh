@@ -40,7 +40,12 @@ tester() {
   [ $status = 0 ] || fail "$label: exit status $status" "$work/report"
   if grep -q -i -E 'FAIL|\*\*\*\*|ILLEGAL VALUE|NOT DETECTED' "$work/report"; then fail "$label" "$work/report"; fi
   grep -q -i 'GEMM .*PASSED THE TESTS OF ERROR-EXITS' "$work/report" || fail "$label: no error-exit pass" "$work/report"
-  grep -q -i 'GEMM .*PASSED THE .*COMPUTATIONAL TESTS' "$work/report" || fail "$label: no GEMM pass" "$work/report"
+  # the routines tileblas takes, each seen passing
+  routines="GEMM SYMM SYRK SYR2K"
+  case $t in xblat3[cz] | x[cz]cblat3) routines="$routines HEMM HERK HER2K" ;; esac
+  for r in $routines; do
+    grep -q -i "${r} .*PASSED THE .*COMPUTATIONAL TESTS" "$work/report" || fail "$label: no $r pass" "$work/report"
+  done
   echo "PASS: $label"
 }
 

@@ -9,54 +9,10 @@
  *   diff-blas all              every case in turn
  *   diff-blas N                case N alone (without own handlers an invalid call may end the program)
  */
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "diff-types.h"
 
-#ifndef TB_INT
-#define TB_INT int
-#endif
-typedef TB_INT blasint;
-
-/* the type's prefix; NAME(p) its names, with the 64_ suffix where asked */
-#ifdef DOUBLE
-typedef double real;
-#ifdef COMPLEX
-#define P "z"
-#define NAME(cb, f) cb##zgemm##f
-#else
-#define P "d"
-#define NAME(cb, f) cb##dgemm##f
-#endif
-#else
-typedef float real;
-#ifdef COMPLEX
-#define P "c"
-#define NAME(cb, f) cb##cgemm##f
-#else
-#define P "s"
-#define NAME(cb, f) cb##sgemm##f
-#endif
-#endif
-#ifdef SUFFIX64
-#define cblas_xgemm NAME(cblas_, 64_)
-#define xgemm_ NAME(, _64_)
-#else
-#define cblas_xgemm NAME(cblas_, )
-#define xgemm_ NAME(, _)
-#endif
-#ifdef COMPLEX
-#define PARTS 2 /* an element: real and imaginary part */
-typedef const void *scalar_arg; /* CBLAS passes complex scalars by pointer */
-#define SCALAR(x) (x)
-#else
-#define PARTS 1
-typedef real scalar_arg;
-#define SCALAR(x) ((x)[0])
-#endif
+#define cblas_xgemm CBLAS_NAME(gemm)
+#define xgemm_ F77_NAME(gemm)
 void cblas_xgemm(int order, int ta, int tb, blasint m, blasint n, blasint k, scalar_arg alpha, const real *a,
                  blasint lda, const real *b, blasint ldb, scalar_arg beta, real *c, blasint ldc);
 void xgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, const blasint *k, const real *alpha,
@@ -64,12 +20,6 @@ void xgemm_(const char *ta, const char *tb, const blasint *m, const blasint *n, 
             const blasint *ldc, size_t la, size_t lb);
 
 #include "diff.h"
-
-#ifdef SUFFIX64
-#define SUFFIX "64_"
-#else
-#define SUFFIX ""
-#endif
 
 enum { ROW = 101, COL = 102, N = 111, T = 112, C = 113, CN = 114 };
 #define BIG ((int64_t)1 << 32) /* past what 32 bits hold: ILP64 builds only */
@@ -151,21 +101,6 @@ static const f77_case f77_cases[] = {
 
 #define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
 #define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
-
-#define NREAL (64 * PARTS) /* 64 elements */
-static real a[NREAL], b[NREAL], c[NREAL];
-
-/* fresh operands; C holds a NaN, which a beta = 0 call must not let through */
-static void fill(void)
-{
-    for (int i = 0; i < NREAL; i++) {
-        a[i] = (real)((i * 7) % 13) - 6.0f;
-        b[i] = (real)((i * 5) % 11) * 0.25f - 1.0f;
-        c[i] = (real)i + 0.5f;
-    }
-    c[1] = NAN;
-}
-
 
 static void run(int i)
 {

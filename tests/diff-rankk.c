@@ -7,55 +7,8 @@
  * of C in hexadecimal, and how the program ends.  TB_INT and -DILP64 as in diff-blas.c.
  *   diff-rankk list | all | N
  */
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "diff-types.h"
 
-#ifndef TB_INT
-#define TB_INT int
-#endif
-typedef TB_INT blasint;
-
-#ifdef DOUBLE
-typedef double real;
-#ifdef COMPLEX
-#define P "z"
-#define NAME(cb, r, f) cb##z##r##f
-#else
-#define P "d"
-#define NAME(cb, r, f) cb##d##r##f
-#endif
-#else
-typedef float real;
-#ifdef COMPLEX
-#define P "c"
-#define NAME(cb, r, f) cb##c##r##f
-#else
-#define P "s"
-#define NAME(cb, r, f) cb##s##r##f
-#endif
-#endif
-#ifdef SUFFIX64
-#define SUFFIX "64_"
-#define CBLAS_NAME(r) NAME(cblas_, r, 64_)
-#define F77_NAME(r) NAME(, r, _64_)
-#else
-#define SUFFIX ""
-#define CBLAS_NAME(r) NAME(cblas_, r, )
-#define F77_NAME(r) NAME(, r, _)
-#endif
-#ifdef COMPLEX
-#define PARTS 2
-typedef const void *scalar_arg; /* CBLAS passes SYRK's complex scalars by pointer */
-#define SCALAR(x) (x)
-#else
-#define PARTS 1
-typedef real scalar_arg;
-#define SCALAR(x) ((x)[0])
-#endif
 void CBLAS_NAME(syrk)(int order, int uplo, int trans, blasint n, blasint k, scalar_arg alpha, const real *a,
                       blasint lda, scalar_arg beta, real *c, blasint ldc);
 void F77_NAME(syrk)(const char *uplo, const char *trans, const blasint *n, const blasint *k, const real *alpha,
@@ -196,21 +149,6 @@ static const two_case two_cases[] = {
 #define NCBLAS ((int)(sizeof cblas_cases / sizeof cblas_cases[0]))
 #define NF77 ((int)(sizeof f77_cases / sizeof f77_cases[0]))
 #define NTWO ((int)(sizeof two_cases / sizeof two_cases[0]))
-
-#define NREAL (64 * PARTS)
-static real a[NREAL], b[NREAL], c[NREAL];
-
-/* fresh operands; C holds a NaN in each triangle, which a beta = 0 call must not let through in its own */
-static void fill(void)
-{
-    for (int i = 0; i < NREAL; i++) {
-        a[i] = (real)((i * 7) % 13) - 6.0f, b[i] = (real)((i * 5) % 11) - 4.5f;
-        c[i] = (real)i + 0.5f + (i % 3 ? 0.25f : 0.0f);
-    }
-    c[1 * PARTS] = NAN;  /* (1, 0) column-major, leading dimension 5 */
-    c[11 * PARTS] = NAN; /* (1, 2) */
-}
-
 
 /* case x of the rank-2k updates */
 static void run_two(int i, const two_case *x)

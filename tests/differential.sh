@@ -1,7 +1,7 @@
 #!/bin/sh
 # Differential tests: the same programs (tests/diff-blas.c: invalid calls, quick returns, edge cases and valid
 # calls through cblas_sgemm and sgemm_, or their 64_ names; the same through the DGEMM, CGEMM and ZGEMM names;
-# tests/diff-rankk.c: the same of SYRK, HERK, SYR2K and HER2K) run against a BLAS alone and under tileblas, in CPU
+# tests/diff-rankk.c: the same of SYRK, HERK, SYR2K and HER2K; tests/diff-symm.c: of SYMM and HEMM) run against a BLAS alone and under tileblas, in CPU
 # and auto mode; their
 # standard output, standard error and exit status must be identical.  Four BLAS builds: OpenBLAS, the reference
 # BLAS (with its CBLAS), both LP64; Debian's ILP64 OpenBLAS (plain names, 64-bit integers), and the same through
@@ -54,7 +54,7 @@ while read -r name link dir int; do
   [ "$name" != openblas-64_ ] || defs="$defs -DSUFFIX64"
   for handlers in own none; do
    for type in s d c z; do
-    for routines in blas rankk; do
+    for routines in blas rankk symm; do
     prog=$work/diff-$routines-$name-$handlers-$type
     extra=
     [ $handlers = own ] && extra=-DOWN_HANDLERS
@@ -76,7 +76,7 @@ while read -r name link dir int; do
    done
   done
   tested=$((tested + 1))
-  echo "PASS: $name: every case of ?GEMM, ?SYRK, ?HERK, ?SYR2K and ?HER2K as without tileblas (own handlers:" \
+  echo "PASS: $name: every case of ?GEMM, ?SYRK, ?HERK, ?SYR2K, ?HER2K, ?SYMM and ?HEMM as without tileblas (own handlers:" \
     "all in one run; none: one run per case)"
 done <<EOF_BLASES
 $blases

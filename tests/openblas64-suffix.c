@@ -1,7 +1,7 @@
 /*
  * A stand-in for OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ (as Fedora and Julia ship it, named
- * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_ and the same of DGEMM, CGEMM, ZGEMM, the SYRKs, HERKs, SYR2Ks
- * and HER2Ks, of
+ * libopenblas64_.so.0): cblas_sgemm64_, sgemm_64_ and the same of DGEMM, CGEMM, ZGEMM, the SYRKs, HERKs, SYR2Ks,
+ * HER2Ks, SYMMs and HEMMs, of
  * Debian's ILP64 OpenBLAS (libopenblas64.so.0, whose 64-bit-integer symbols keep the plain names), taken from that
  * library itself, never through the global scope, where a preloaded tileblas's LP64 cblas_sgemm would be found.  Built by tests/ilp64.sh.
  */
@@ -77,7 +77,8 @@ STAND_IN_RANKK(z, syrk, void, const void *, void)
 STAND_IN_RANKK(c, herk, void, float, float)
 STAND_IN_RANKK(z, herk, void, double, double)
 
-/* cblas_?syr2k64_, ?syr2k_64_ (and ?her2k: r) the same way; SA, SB the CBLAS scalars' types, F the Fortran beta's */
+/* cblas_?syr2k64_, ?syr2k_64_ (and ?her2k, and ?symm and ?hemm, whose lists are of the same types: r) the same way;
+ * SA, SB the CBLAS scalars' types, F the Fortran beta's */
 #define STAND_IN_RANK2K(p, r, T, SA, SB, F)                                                                        \
     void cblas_##p##r##64_(int order, int uplo, int trans, int64_t n, int64_t k, SA alpha, const T *a, int64_t lda, \
                            const T *b, int64_t ldb, SB beta, T *c, int64_t ldc);                                   \
@@ -106,3 +107,9 @@ STAND_IN_RANK2K(c, syr2k, void, const void *, const void *, void)
 STAND_IN_RANK2K(z, syr2k, void, const void *, const void *, void)
 STAND_IN_RANK2K(c, her2k, void, const void *, float, float)
 STAND_IN_RANK2K(z, her2k, void, const void *, double, double)
+STAND_IN_RANK2K(s, symm, float, float, float, float)
+STAND_IN_RANK2K(d, symm, double, double, double, double)
+STAND_IN_RANK2K(c, symm, void, const void *, const void *, void)
+STAND_IN_RANK2K(z, symm, void, const void *, const void *, void)
+STAND_IN_RANK2K(c, hemm, void, const void *, const void *, void)
+STAND_IN_RANK2K(z, hemm, void, const void *, const void *, void)

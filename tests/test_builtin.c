@@ -1,7 +1,7 @@
 /* The built-in loop (lib/cpu/builtin.c: a process with no CPU BLAS, or calls while the process exits elsewhere), every
  * type and op, against a long-double product within the bound of doc/TESTING.md; and the reference's rules for
- * alpha = 0 and beta = 0 (C = beta C, A and B unread; C not read, NaN there gone); a rank-k update's pieces.  CPU
- * only. */
+ * alpha = 0 and beta = 0 (C = beta C, A and B unread; C not read, NaN there gone); the pieces of a rank-k update
+ * and of a product with a symmetric operand.  CPU only. */
 #include <config.h>
 #include <check.h>
 #include "suite.h"
@@ -95,6 +95,7 @@ static int record_piece(const tb_call *g, const tb_kproblem *p)
     pieces_seen++;
     pieces_bad += p->part != TB_PART_ALL && (p->diag != 0 || p->m != p->n);
     pieces_bad += p->part == TB_PART_ALL && (p->herm || p->k1);
+    pieces_bad += p->sym && (p->sym_r != p->sym_c || p->k != (p->sym == 1 ? p->m : p->n));
     return -1; /* no BLAS beneath: the built-in loop runs it */
 }
 
@@ -137,6 +138,52 @@ START_TEST(pieces)
 }
 END_TEST
 
+/* The same for SYMM and HEMM (A symmetric, the other triangle NaN, HEMM's diagonal's imaginary parts NaN): the
+ * pieces are products of plain operands or squares on A's diagonal.  Loop index: type x side x uplo. */
+START_TEST(sym_pieces)
+{
+    const tb_type t = (tb_type)(_i / 4);
+    const int right = _i / 2 % 2, lower = _i % 2, cplx = tb_type_complex(t);
+    const int64_t m = 29, n = 23, na = right ? n : m, lda = na + 2, ldb = m + 1, ldc = m + 3;
+    const unsigned es = tb_type_size(t);
+    static char a[31 * 31 * 16], b[30 * 23 * 16], c1[32 * 23 * 16], c2[32 * 23 * 16];
+    for (int i = 0; i < 30 * 23; i++)
+        tt_xput(b, i, t, uniform() + (cplx ? uniform() * I : 0));
+    const tb_reissue via = { NULL, record_piece, NULL };
+    for (int round = 0; round < 200; round++) {
+        const int herm = cplx && round % 2;
+        for (int64_t j = 0; j < na; j++)
+            for (int64_t i = 0; i < lda; i++)
+                tt_xput(a, i + j * lda, t,
+                        i >= na || (lower ? i < j : i > j) ? NAN
+                        : i == j && herm                    ? CMPLX(uniform(), NAN)
+                                                            : uniform() + (cplx ? uniform() * I : 0));
+        tb_kproblem p = { .type = t, .m = m, .n = n, .k = na, .alpha = 0.75, .alpha_im = cplx ? -0.5 : 0,
+                          .beta = -1.25, .a = right ? b : a, .lda = right ? ldb : lda, .b = right ? a : b,
+                          .ldb = right ? lda : ldb, .c = c1, .ldc = ldc, .sym = right ? 2 : 1,
+                          .sym_uplo = lower ? TB_LOWER : TB_UPPER, .sym_herm = herm };
+        for (int i = 0; i < ldc * n; i++)
+            tt_xput(c1, i, t, uniform() + (cplx ? uniform() * I : 0));
+        memcpy(c2, c1, sizeof c1);
+        const int64_t i0 = (int64_t)((uniform() + 1) * 14), j0 = (int64_t)((uniform() + 1) * 11);
+        const int64_t rows = 1 + (int64_t)((uniform() + 1) * (double)(m - i0 - 1) / 2),
+                      cols = 1 + (int64_t)((uniform() + 1) * (double)(n - j0 - 1) / 2);
+        tb_kproblem block = tb_kproblem_block(&p, i0, rows, j0, cols);
+        tb_builtin_gemm(&block);
+        block.c = tb_at(c2, i0 + j0 * ldc, es);
+        const tb_call g = { .p = p, .entry = TB_E_DSYMM, .via = &via };
+        pieces_seen = pieces_bad = 0;
+        tb_cpu_gemm_part(&g, &block);
+        ck_assert_msg(!pieces_bad && pieces_seen >= 1, "a piece neither a product nor on A's diagonal");
+        ck_assert_msg(!memcmp(c1, c2, sizeof c1), "type %d round %d: block (%lld, %lld) %lld x %lld differs", t,
+                      round, (long long)i0, (long long)j0, (long long)rows, (long long)cols);
+        for (int i = 0; i < ldc * n; i++)
+            tt_assert_msg(!isnan(creall(tt_xget(c1, i, t))) && !isnan(cimagl(tt_xget(c1, i, t))),
+                          "type %d round %d: NaN read from A's other triangle or HEMM's diagonal", t, round);
+    }
+}
+END_TEST
+
 /* The GEMM beside another routine's entry point (the products of its pieces): the same kind of name */
 START_TEST(siblings)
 {
@@ -145,6 +192,7 @@ START_TEST(siblings)
     ck_assert_int_eq(tb_entry_sibling(TB_E_SSYR2K64, TB_ROUTINE_GEMM), TB_E_SGEMM64);
     ck_assert_int_eq(tb_entry_sibling(TB_E_SCIPY_CBLAS_CSYRK, TB_ROUTINE_GEMM), TB_E_SCIPY_CBLAS_CGEMM);
     ck_assert_int_eq(tb_entry_sibling(TB_E_SCIPY_DSYR2K64, TB_ROUTINE_GEMM), TB_E_SCIPY_DGEMM64);
+    ck_assert_int_eq(tb_entry_sibling(TB_E_SCIPY_ZHEMM, TB_ROUTINE_GEMM), TB_E_SCIPY_ZGEMM);
     ck_assert_int_eq(tb_entry_sibling(TB_E_CBLAS_DGEMM, TB_ROUTINE_HERK), -1); /* no DHERK */
 }
 END_TEST
@@ -157,6 +205,7 @@ int main(void)
     tcase_add_loop_test(tc, products, 0, 4 * 9);
     tcase_add_loop_test(tc, zeros, 0, 4);
     tcase_add_loop_test(tc, pieces, 0, 8);
+    tcase_add_loop_test(tc, sym_pieces, 0, 16);
     tcase_add_test(tc, siblings);
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_FORK);

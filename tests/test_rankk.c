@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "names.h"
 #include "tileblas.h"
 
 enum { COL = 102, ROW = 101, NOTRANS = 111, TRANS = 112, CONJTRANS = 113, UPPER = 121, LOWER = 122 };
@@ -37,13 +38,6 @@ typedef void (*cblas2_hz)(int, int, int, long, long, const void *, const void *,
 typedef void (*f77_2_fn)(const char *, const char *, const void *, const void *, const void *, const void *,
                          const void *, const void *, const void *, const void *, void *, const void *, size_t, size_t);
 
-static const char *const forms[8][2] = { /* prefix and suffix of each kind of name, in base/entries.h's order */
-                                         { "cblas_", "" },       { "", "_" },          { "cblas_", "64_" },
-                                         { "", "_64_" },         { "scipy_cblas_", "64_" }, { "scipy_", "_64_" },
-                                         { "scipy_cblas_", "" }, { "scipy_", "_" } };
-#define FORM_CBLAS(f) ((f) % 2 == 0)
-#define FORM_WIDE(f) ((f) >= 2 && (f) <= 5)
-
 /* routine and type of loop index rt: RT_HERK for HERK and HER2K, RT_TWO for SYR2K and HER2K */
 static const char rt_prefix[6] = { 's', 'd', 'c', 'z', 'c', 'z' };
 #define RT_HERK(rt) ((rt) % 6 >= 4)
@@ -54,11 +48,7 @@ static const char rt_prefix[6] = { 's', 'd', 'c', 'z', 'c', 'z' };
 
 static void *symbol(void *h, int rt, int form)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s%c%s%s", forms[form][0], rt_prefix[rt % 6], RT_NAME(rt), forms[form][1]);
-    void *f = dlsym(h, name);
-    ck_assert_msg(f != NULL, "%s not found", name);
-    return f;
+    return tt_symbol(h, rt_prefix[rt % 6], RT_NAME(rt), form);
 }
 
 typedef struct rk_case {
@@ -118,13 +108,6 @@ static double tt_bound(int cplx, long k)
     return cplx ? 2.0 * 1.4142135623730951 * (2.0 * (double)k + 2.0) : 2.0 * ((double)k + 2.0);
 }
 
-static uint64_t state;
-static double uniform(void)
-{
-    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-    return (double)(state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
-
 static long double complex get(const void *x, long i, int rt)
 {
     return RT_COMPLEX(rt) ? (RT_DOUBLE(rt) ? ((const double complex *)x)[i] : ((const float complex *)x)[i])
@@ -156,15 +139,15 @@ static int run(void *ref, const rk_case *x, char *msg, size_t len)
     char *a = malloc((size_t)alen * es), *b = malloc((size_t)blen * es), *c = malloc((size_t)clen * es),
          *c0 = malloc((size_t)clen * es), *want = malloc((size_t)clen * es);
     for (long i = 0; i < alen; i++)
-        put(a, i, rt, uniform() + (cplx ? uniform() * I : 0));
+        put(a, i, rt, tt_uniform() + (cplx ? tt_uniform() * I : 0));
     for (long i = 0; i < blen; i++)
-        put(b, i, rt, uniform() + (cplx ? uniform() * I : 0));
+        put(b, i, rt, tt_uniform() + (cplx ? tt_uniform() * I : 0));
     for (long i = 0; i < clen; i++) /* C's triangle: values (NaN when asked); elsewhere NaN, which must stay */
         put(c0, i, rt, NAN);
     for (long i = 0; i < x->n; i++)
         for (long j = 0; j < x->n; j++)
             if (x->uplo == UPPER ? i <= j : i >= j)
-                put(c0, row ? i * ldc + j : i + j * ldc, rt, x->nan_c ? NAN : uniform() + (cplx ? uniform() * I : 0));
+                put(c0, row ? i * ldc + j : i + j * ldc, rt, x->nan_c ? NAN : tt_uniform() + (cplx ? tt_uniform() * I : 0));
     memcpy(c, c0, (size_t)clen * es);
     memcpy(want, c0, (size_t)clen * es);
     rk_case plain = *x;
@@ -212,17 +195,10 @@ static int run(void *ref, const rk_case *x, char *msg, size_t len)
     return ok;
 }
 
-static void *openblas(void)
-{
-    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-    ck_assert_msg(h != NULL, "libopenblas.so.0: %s", dlerror());
-    return h;
-}
-
 START_TEST(names)
 {
     const int rt = _i / 8, form = _i % 8, herk = RT_HERK(rt), cplx = RT_COMPLEX(rt);
-    void *ref = openblas();
+    void *ref = tt_openblas();
     static const int shapes[][2] = { { 1, 1 }, { 6, 3 }, { 17, 9 }, { 33, 40 }, { 4, 0 } };
     const int transes[3] = { NOTRANS, herk ? CONJTRANS : TRANS, cplx ? 0 : CONJTRANS }; /* real C is T */
     static const double complex scalars[][2] = { { 1.5, 0.5 }, { -1, 0 }, { 0, 0.75 }, { 0.5 + 0.25 * I, -0.5 + I } };
@@ -258,7 +234,7 @@ START_TEST(gpu)
         return;
     }
     const int rt = _i / 2, form = _i % 2, herk = RT_HERK(rt), cplx = RT_COMPLEX(rt);
-    void *ref = openblas();
+    void *ref = tt_openblas();
     static const int shapes[][2] = { { 300, 200 }, { 777, 64 }, { 1000, 5 } };
     char msg[512] = "", scratch[512];
     int failures = 0;
@@ -284,7 +260,7 @@ START_TEST(stats)
 {
     double a[2 * 7 * 5], c[2 * 7 * 7];
     for (int i = 0; i < 70; i++)
-        a[i] = uniform();
+        a[i] = tt_uniform();
     const int n = 7, k = 5, zero = 0;
     const double one = 1.0, half = 0.5;
     f77_fn dsyrk = (f77_fn)dlsym(RTLD_DEFAULT, "dsyrk_"), zherk = (f77_fn)dlsym(RTLD_DEFAULT, "zherk_");
@@ -292,7 +268,7 @@ START_TEST(stats)
     tileblas_reset_stats();
     tileblas_set_path(TILEBLAS_PATH_AUTO);
     for (int i = 0; i < 98; i++)
-        c[i] = uniform();
+        c[i] = tt_uniform();
     dsyrk("U", "N", &n, &k, &one, a, &n, &half, c, &n, 1, 1);
     zherk("L", "C", &n, &k, &one, a, &k, &half, c, &n, 1, 1);
     dsyrk("U", "N", &zero, &k, &one, a, &n, &half, c, &n, 1, 1);
@@ -305,27 +281,13 @@ START_TEST(stats)
 }
 END_TEST
 
-/* the program's handlers of the scipy_ names (found by tileblas with dlsym: the program is linked -export-dynamic) */
-static char said[16];
-static long long said_info;
-void scipy_xerbla_(const char *name, const int *info, size_t len);
-void scipy_xerbla_(const char *name, const int *info, size_t len)
-{
-    snprintf(said, sizeof said, "%.*s", (int)len, name), said_info = *info;
-}
-void scipy_xerbla_64_(const char *name, const int64_t *info, size_t len);
-void scipy_xerbla_64_(const char *name, const int64_t *info, size_t len)
-{
-    snprintf(said, sizeof said, "%.*s", (int)len, name), said_info = *info;
-}
-
 /* Invalid calls with no BLAS beneath (the scipy_ names here): the handler gets the reference's name and argument
  * number, and C is untouched */
 START_TEST(invalid)
 {
     double a[64], c[64], c0[64];
     for (int i = 0; i < 64; i++)
-        a[i] = uniform(), c[i] = c0[i] = uniform();
+        a[i] = tt_uniform(), c[i] = c0[i] = tt_uniform();
     const double one = 1.0;
     f77_fn dsyrk = (f77_fn)dlsym(RTLD_DEFAULT, "scipy_dsyrk_"), zherk = (f77_fn)dlsym(RTLD_DEFAULT, "scipy_zherk_64_");
     cblas_z csyrk = (cblas_z)dlsym(RTLD_DEFAULT, "scipy_cblas_csyrk");
@@ -335,19 +297,19 @@ START_TEST(invalid)
         { 'U', 'N', 4, 3, 4, 3, 10 },
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        said[0] = 0;
+        tt_said[0] = 0;
         dsyrk(&f[i].u, &f[i].t, &f[i].n, &f[i].k, &one, a, &f[i].lda, &one, c, &f[i].ldc, 1, 1);
-        ck_assert_msg(!strcmp(said, "DSYRK ") && said_info == f[i].info, "case %zu: said '%s' %lld", i, said,
-                      said_info);
+        ck_assert_msg(!strcmp(tt_said, "DSYRK ") && tt_said_info == f[i].info, "case %zu: said '%s' %lld", i, tt_said,
+                      tt_said_info);
     }
     const int64_t n = 4, k = 3, lda = 4;
-    said[0] = 0;
+    tt_said[0] = 0;
     zherk("U", "T", &n, &k, &one, a, &lda, &one, c, &lda, 1, 1); /* HERK takes no plain transpose */
-    ck_assert_msg(!strcmp(said, "ZHERK ") && said_info == 2, "said '%s' %lld", said, said_info);
-    said[0] = 0;
+    ck_assert_msg(!strcmp(tt_said, "ZHERK ") && tt_said_info == 2, "said '%s' %lld", tt_said, tt_said_info);
+    tt_said[0] = 0;
     const float z[2] = { 1, 0 };
     csyrk(ROW, UPPER, CONJTRANS, 4, 3, z, a, 3, z, c, 4); /* SYRK of a complex type takes no conjugate transpose */
-    ck_assert_msg(!strcmp(said, "CSYRK ") && said_info == 2, "said '%s' %lld", said, said_info);
+    ck_assert_msg(!strcmp(tt_said, "CSYRK ") && tt_said_info == 2, "said '%s' %lld", tt_said, tt_said_info);
     /* SYR2K's and HER2K's: LDB is the 9th argument, LDC the 12th */
     f77_2_fn dsyr2k = (f77_2_fn)dlsym(RTLD_DEFAULT, "scipy_dsyr2k_");
     cblas2_hz zher2k = (cblas2_hz)dlsym(RTLD_DEFAULT, "scipy_cblas_zher2k");
@@ -357,22 +319,22 @@ START_TEST(invalid)
         { 'U', 'N', 4, 0, 4, 1, 4, 9 }, { 'L', 'N', 4, 0, 4, 4, 3, 12 }, /* whatever K is */
     };
     for (size_t i = 0; i < sizeof f2 / sizeof f2[0]; i++) {
-        said[0] = 0;
+        tt_said[0] = 0;
         dsyr2k(&f2[i].u, &f2[i].t, &f2[i].n, &f2[i].k, &one, a, &f2[i].lda, a, &f2[i].ldb, &one, c, &f2[i].ldc, 1, 1);
-        ck_assert_msg(!strcmp(said, "DSYR2K") && said_info == f2[i].info, "case %zu: said '%s' %lld", i, said,
-                      said_info);
+        ck_assert_msg(!strcmp(tt_said, "DSYR2K") && tt_said_info == f2[i].info, "case %zu: said '%s' %lld", i, tt_said,
+                      tt_said_info);
     }
-    said[0] = 0;
+    tt_said[0] = 0;
     const double zz[2] = { 1, 0 };
     zher2k(COL, LOWER, TRANS, 4, 3, zz, a, 3, a, 3, 1.0, c, 4); /* HER2K takes no plain transpose */
-    ck_assert_msg(!strcmp(said, "ZHER2K") && said_info == 2, "said '%s' %lld", said, said_info);
+    ck_assert_msg(!strcmp(tt_said, "ZHER2K") && tt_said_info == 2, "said '%s' %lld", tt_said, tt_said_info);
     ck_assert(!memcmp(c, c0, sizeof c));
 }
 END_TEST
 
 int main(void)
 {
-    state = tt_test_seed();
+    tt_state = tt_test_seed();
     setenv("TILEBLAS_GPU_MEMORY", "4M", 1); /* before the first call reads the configuration */
     Suite *s = suite_create("rank-k updates");
     TCase *tc = tcase_create("vs OpenBLAS");

@@ -1,7 +1,7 @@
 /* The built-in GEMM loop: for a process with no CPU BLAS at all, and for calls made while the process exits in
  * another thread (lib/gpu/gpu.h).  Reference GEMM's loop for NN (C = beta C, then a column of op(A) at a time), for
- * every type and op, on the problem's part of C (the triangle of SYRK and the like), one product after the other:
- * slow but right. */
+ * every type and op, on the problem's part of C (the triangle of SYRK and the like), one product after the other,
+ * a symmetric operand read through its triangle: slow but right. */
 #include <config.h>
 #include <complex.h>
 #include "cpu_blas.h"
@@ -11,6 +11,22 @@
 /* op(X)(row, col) of column-major X (conjugated for op 2, complex types only) */
 #define OP_AT(x, ld, op, row, col, CONJ) \
     ((op) == 0 ? (x)[(row) + (col) * (ld)] : (op) == 1 ? (x)[(col) + (row) * (ld)] : CONJ((x)[(col) + (row) * (ld)]))
+
+/* Element (i, l) of p's symmetric operand x (base/problem.h), of leading dimension ld: X's (sym_r + i, sym_c + l),
+ * read from the stored triangle (the other: the transpose, conjugated for HEMM; HEMM's diagonal real) */
+#define SYM_AT(x, ld, i, l, CONJ, REAL)                                                                            \
+    (p->sym_r + (i) == p->sym_c + (l)                                                                              \
+         ? (p->sym_herm ? REAL((x)[(i) + (l) * (ld)]) : (x)[(i) + (l) * (ld)])                                     \
+     : (p->sym_r + (i) > p->sym_c + (l)) == (p->sym_uplo == TB_LOWER)                                              \
+         ? (x)[(i) + (l) * (ld)]                                                                                   \
+     : p->sym_herm ? CONJ((x)[(p->sym_c + (l) - p->sym_r) + (p->sym_r + (i) - p->sym_c) * (ld)])                   \
+                   : (x)[(p->sym_c + (l) - p->sym_r) + (p->sym_r + (i) - p->sym_c) * (ld)])
+
+/* op(A)(row, col) and op(B)(row, col) of p */
+#define A_AT(row, col, CONJ, REAL)                                                                                 \
+    (p->sym == 1 ? SYM_AT(a, p->lda, row, col, CONJ, REAL) : OP_AT(a, p->lda, p->transa, row, col, CONJ))
+#define B_AT(row, col, CONJ, REAL)                                                                                 \
+    (p->sym == 2 ? SYM_AT(b, p->ldb, row, col, CONJ, REAL) : OP_AT(b, p->ldb, p->transb, row, col, CONJ))
 
 /* T the element type, CONJ its conjugate, alpha and beta as T, REAL(c) c with its imaginary part 0.  Only C's
  * rows [i0, i1) of column j are p's (its part), and with herm the diagonal's imaginary part is set to 0. */
@@ -25,9 +41,9 @@
             for (int64_t i = i0; i < i1; i++) /* C = 0 when beta = 0: NaN in C does not propagate */              \
                 c[i] = beta == (T)0 ? (T)0 : beta * c[i];                                                          \
             for (int64_t l = 0; alpha != (T)0 && l < p->k; l++) {                                                  \
-                const T t = alpha * OP_AT(b, p->ldb, p->transb, l, j, CONJ);                                       \
+                const T t = alpha * B_AT(l, j, CONJ, REAL);                                       \
                 for (int64_t i = i0; i < i1; i++)                                                                  \
-                    c[i] += t * OP_AT(a, p->lda, p->transa, i, l, CONJ);                                           \
+                    c[i] += t * A_AT(i, l, CONJ, REAL);                                           \
             }                                                                                                      \
             if (p->herm && d >= 0 && d < p->m)                                                                     \
                 c[d] = REAL(c[d]);                                                                                 \

@@ -308,8 +308,14 @@ static void part(const tb_call *g, const tb_kproblem *p)
 
 void tb_cpu_gemm_part(const tb_call *g, const tb_kproblem *p)
 {
-    /* a square on the diagonal is a call of the routine itself; a block off it, one product or two (SYR2K's) */
+    /* a square on the diagonal is a call of the routine itself; a block off it, one product or two (SYR2K's); with
+     * a symmetric operand, the products before and after its diagonal's square and that square's */
     tb_kproblem piece[3], product[2];
+    if (p->sym) {
+        for (int i = 0, n = tb_sym_pieces(p, piece); i < n; i++)
+            part(g, &piece[i]);
+        return;
+    }
     for (int i = 0, n = tb_part_blocks(p, piece); i < n; i++)
         if (piece[i].part != TB_PART_ALL)
             part(g, &piece[i]);
