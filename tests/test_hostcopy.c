@@ -4,10 +4,12 @@
  * involved). */
 #include <config.h>
 #include <check.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +95,53 @@ START_TEST(part_of_a_block)
                     }
                 free(src), free(dst);
             }
+}
+END_TEST
+
+/* A window on a symmetric or Hermitian matrix (tb_copy2d_sym_start): every element from the stored triangle, the
+ * other's transposed (conjugated when Hermitian, its diagonal's imaginary parts 0), the other triangle NaN in the
+ * source; small copies (the caller's) and large ones (the threads', by rows and by columns).  Loop index: element
+ * size (4, 8 complex float, 16 complex double) x triangle x Hermitian. */
+START_TEST(symmetric_window)
+{
+    const unsigned e = _i / 4 == 0 ? 4 : _i / 4 == 1 ? 8 : 16;
+    const int lower = _i / 2 % 2, herm = _i % 2 && e > 4;
+    const int64_t n = 700, ld = 703;
+    char *x = malloc((size_t)(ld * n) * e), *dst = malloc((size_t)(n * n) * e);
+    ck_assert(x && dst);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < ld; i++) { /* each part (a float, or a complex one's two, or a double's two) */
+            char *v = x + (i + j * ld) * e;
+            const int stored = i < n && (lower ? i >= j : i <= j);
+            for (unsigned b = 0; b < e; b += e == 16 ? 8 : 4) {
+                const double d = stored ? (double)((i * 31 + j * 17 + b) % 97) - 48.0 : NAN;
+                const float f = (float)d;
+                memcpy(v + b, e == 16 ? (const void *)&d : &f, e == 16 ? 8 : 4);
+            }
+        }
+    static const int64_t win[][4] = { { 0, 0, 700, 700 }, { 13, 200, 50, 90 }, { 300, 10, 400, 500 },
+                                      { 5, 600, 600, 100 }, { 650, 640, 50, 60 } }; /* r, c, rows, cols */
+    for (size_t t = 0; t < sizeof win / sizeof win[0]; t++) {
+        const int64_t r = win[t][0], c = win[t][1], rows = win[t][2], cols = win[t][3];
+        const tb_sym_window w = { r, c, lower, herm };
+        tb_copy_job h;
+        tb_copy2d_sym_start(&h, dst, rows, x + (r + c * ld) * e, ld, rows, cols, e, &w);
+        tb_copy2d_finish(&h);
+        for (int64_t j = 0; j < cols; j++)
+            for (int64_t i = 0; i < rows; i++) {
+                const int64_t R = r + i, C = c + j, stored = lower ? R >= C : R <= C;
+                char want[16];
+                memcpy(want, x + (stored ? R + C * ld : C + R * ld) * e, e);
+                if (herm && !stored)
+                    want[e - 1] = (char)(want[e - 1] ^ 0x80);
+                if (herm && R == C)
+                    memset(want + e / 2, 0, e / 2);
+                tt_assert_msg(!memcmp(dst + (i + j * rows) * e, want, e),
+                              "size %u lower %d herm %d window %zu: (%lld, %lld) differs", e, lower, herm, t,
+                              (long long)i, (long long)j);
+            }
+    }
+    free(x), free(dst);
 }
 END_TEST
 
@@ -265,6 +314,7 @@ int main(void)
     tcase_add_test(tc, empty_copies_touch_nothing);
     tcase_add_test(tc, start_then_finish);
     tcase_add_test(tc, part_of_a_block);
+    tcase_add_loop_test(tc, symmetric_window, 0, 12);
     tcase_add_test(tc, touch_maps_the_block_and_changes_nothing);
     tcase_add_test(tc, concurrent_callers);
     tcase_add_test(tc, callers_at_once_share_the_threads);

@@ -380,8 +380,9 @@ static void unreserve(float *x, int64_t ld, int64_t cols)
  * (tb_pipeline_slot_wanted), else the smallest that works. */
 /* A run's options: staging slots as big as the pipeline asks for (else the smallest it accepts: many chunks); the
  * operands prepared where the plan keeps both whole (as tc32's are); two products (SYR2K's: base/problem.h) under
- * one alpha or under two */
-enum { BIG_SLOT = 1, PREP = 2, TWO = 4, TWO_ALPHAS = 8 };
+ * one alpha or under two; op(A) or op(B) symmetric (SYMM's: the shape's k its order), stored in its lower triangle
+ * or its upper one */
+enum { BIG_SLOT = 1, PREP = 2, TWO = 4, TWO_ALPHAS = 8, SYM_A = 16, SYM_B = 32, SYM_UPPER = 64 };
 
 /* A simulated device that fails at operation fail_at (0: never), and its devops */
 static sim *new_sim(int64_t fail_at)
@@ -443,6 +444,7 @@ typedef struct call {
     tb_kproblem p;
     int64_t ac, bc, a2c, b2c;
     float *a, *b, *a2, *b2, *c0, *c, *want;
+    float *sym; /* the symmetric operand as the call passes it: its other triangle NaN (a or b is it whole) */
 } call;
 
 static void free_call(call *x)
@@ -450,6 +452,23 @@ static void free_call(call *x)
     unreserve(x->a, x->p.lda, x->ac), unreserve(x->b, x->p.ldb, x->bc), unreserve(x->c0, x->p.ldc, x->p.n);
     unreserve(x->c, x->p.ldc, x->p.n), unreserve(x->want, x->p.ldc, x->p.n);
     unreserve(x->a2, x->p.lda2, x->a2c), unreserve(x->b2, x->p.ldb2, x->b2c);
+    unreserve(x->sym, x->p.sym == 1 ? x->p.lda : x->p.ldb, x->p.k);
+}
+
+/* x's operand (1: A, 2: B), k x k, made symmetric, and the call's copy of it with its other triangle NaN */
+static void make_symmetric(call *x, int operand, int upper)
+{
+    float *s = operand == 1 ? x->a : x->b;
+    const int64_t ld = operand == 1 ? x->p.lda : x->p.ldb, n = x->p.k;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < j; i++)
+            s[i + j * ld] = s[j + i * ld];
+    x->sym = copy_matrix(s, n, n, ld);
+    for (int64_t j = 0; x->sym && j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (upper ? i > j : i < j)
+                x->sym[i + j * ld] = NAN;
+    x->p.sym = operand, x->p.sym_uplo = upper ? TB_UPPER : TB_LOWER;
 }
 
 /* 0, or -1 when the memory for a huge pad cannot be reserved.  opts TWO, TWO_ALPHAS: the last third of the depth
@@ -464,7 +483,7 @@ static int make_call(const shape *sh, int64_t pad, int opts, call *x)
     x->a = matrix(ar, x->ac, p.lda), x->b = matrix(br, x->bc, p.ldb), x->c0 = matrix(sh->m, sh->n, p.ldc);
     x->c = x->c0 ? copy_matrix(x->c0, sh->m, sh->n, p.ldc) : NULL;
     x->want = x->c ? copy_matrix(x->c0, sh->m, sh->n, p.ldc) : NULL;
-    x->a2 = x->b2 = NULL, x->a2c = x->b2c = 0;
+    x->a2 = x->b2 = x->sym = NULL, x->a2c = x->b2c = 0;
     const int64_t k1 = sh->k - sh->k / 3, k2 = sh->k - k1;
     if ((opts & (TWO | TWO_ALPHAS)) && k2 > 0) {
         const int64_t ar2 = sh->ta ? k2 : sh->m, br2 = sh->tb ? sh->n : k2;
@@ -476,13 +495,16 @@ static int make_call(const shape *sh, int64_t pad, int opts, call *x)
             x->want = NULL;
     }
     x->p = p;
-    if (!x->a || !x->b || !x->want) {
+    if (x->a && x->b && (opts & (SYM_A | SYM_B)))
+        make_symmetric(x, opts & SYM_A ? 1 : 2, opts & SYM_UPPER);
+    if (!x->a || !x->b || !x->want || (x->p.sym && !x->sym)) {
         free_call(x);
         return -1;
     }
     p.a = x->a, p.b = x->b, p.a2 = x->a2, p.b2 = x->b2, p.c = x->want;
     gemm_ref(&p);
-    x->p.a = x->a, x->p.b = x->b, x->p.a2 = x->a2, x->p.b2 = x->b2, x->p.c = x->c;
+    x->p.a = x->p.sym == 1 ? x->sym : x->a, x->p.b = x->p.sym == 2 ? x->sym : x->b;
+    x->p.a2 = x->a2, x->p.b2 = x->b2, x->p.c = x->c;
     return 0;
 }
 
@@ -522,6 +544,9 @@ static void describe(const shape *sh, int64_t fail_at, int opts, char *buf, size
              sh->part == TB_PART_UPPER ? ", upper part" : sh->part == TB_PART_LOWER ? ", lower part" : "",
              (long long)sh->diag, opts & TWO_ALPHAS ? ", two products, two alphas" : opts & TWO ? ", two products" : "",
              (long long)fail_at);
+    if (opts & (SYM_A | SYM_B))
+        snprintf(buf + strlen(buf), size - strlen(buf), ", op(%c) symmetric, its %s triangle", opts & SYM_A ? 'A' : 'B',
+                 opts & SYM_UPPER ? "upper" : "lower");
 }
 
 /* Run one call through the pipeline; fail_at > 0 injects a fault there.  Returns the operations it made, or -1
@@ -730,6 +755,33 @@ START_TEST(triangles)
 }
 END_TEST
 
+/* A symmetric op(A) or op(B) (SYMM's), stored in one triangle, the other NaN: the shapes above, a third the size,
+ * with k their side, each schedule, faults at the first operations and a few others, spread over two devices.  Loop
+ * index: shape x operand x triangle. */
+START_TEST(symmetric)
+{
+    shape sh = shapes[_i / 4];
+    const int on_b = _i / 2 % 2, opts = (on_b ? SYM_B : SYM_A) | (_i % 2 ? SYM_UPPER : 0);
+    /* a third of the shape each way, k its side, the budget as much smaller as its operands (the exact
+     * reference's time), so that C is still many tiles */
+    const double before = (double)(sh.m * sh.k + sh.k * sh.n + sh.m * sh.n);
+    sh.m = (sh.m + 2) / 3, sh.n = (sh.n + 2) / 3, sh.k = on_b ? sh.n : sh.m, sh.ta = sh.tb = 0;
+    sh.budget = (size_t)((double)sh.budget * (double)(sh.m * sh.k + sh.k * sh.n + sh.m * sh.n) / before);
+    tb_plan plan;
+    while (tb_plan_make(sh.m, sh.n, sh.k, 0, 0, sizeof(float), sh.budget, &plan))
+        sh.budget += sh.budget / 2 + 4096;
+    const int64_t calls = run_case(&sh, 0, 2, opts | (both_whole(&sh) ? PREP : 0));
+    ck_assert_int_ge(run_case(&sh, 0, 0, opts | BIG_SLOT), 0);
+    for (int64_t f = 1; f <= calls; f += f < 2 ? 1 : 1 + calls / 3)
+        ck_assert_int_ge(run_case(&sh, f, 1, opts), 0);
+    for (int by_rows = 0; by_rows <= 1; by_rows++) {
+        const int64_t side = by_rows ? sh.m : sh.n;
+        if (side >= 2)
+            run_spread(&sh, 2, by_rows, (side + 1) / 2, -1, 0, opts);
+    }
+}
+END_TEST
+
 START_TEST(faults_anywhere)
 {
     const shape *sh = &shapes[_i];
@@ -842,8 +894,10 @@ int main(void)
         tcase_add_loop_test(tc, faults_anywhere, 0, n / 2);
     if (part < 0 || part == 2)
         tcase_add_loop_test(tc, faults_anywhere, n / 2, n);
-    if (part < 0 || part == 3)
+    if (part < 0 || part == 3) {
         tcase_add_loop_test(tc, triangles, n / 2, n);
+        tcase_add_loop_test(tc, symmetric, 0, 4 * n);
+    }
     suite_add_tcase(s, tc);
     return tt_run_suite(s, CK_NOFORK);
 }

@@ -3,9 +3,9 @@
  * tileblas's own reading of the call on the built-in loop, within the bound of doc/TESTING.md (the 64_ names: bit
  * for bit or within it, whichever BLAS they find).  A's other triangle is NaN, and so are HEMM's diagonal's
  * imaginary parts and C's padding: none may be read or written; NaN in C is gone when beta = 0.  Then the
- * statistics' flops, invalid calls with no BLAS beneath reported through the program's handler, and TILEBLAS_MODE=gpu
- * (no GPU path reads a symmetric operand yet: the CPU).  Loop index: routine and type (SSYMM, DSYMM, CSYMM, ZSYMM,
- * CHEMM, ZHEMM) x name. */
+ * statistics' flops, invalid calls with no BLAS beneath reported through the program's handler.  On the GPU, where
+ * there is one, the same within the bound.  Loop index: routine and type (SSYMM, DSYMM, CSYMM, ZSYMM, CHEMM, ZHEMM)
+ * x name. */
 #include <config.h>
 #include <check.h>
 #include "suite.h"
@@ -172,8 +172,7 @@ START_TEST(names)
 }
 END_TEST
 
-/* Statistics: the flops of M x N from depth M (SIDE L) or N (R), 2 M N K (8 M N K complex); M = 0 is a quick return;
- * and TILEBLAS_MODE=gpu's calls run on the CPU (no GPU path reads a symmetric operand) */
+/* Statistics: the flops of M x N from depth M (SIDE L) or N (R), 2 M N K (8 M N K complex); M = 0 is a quick return */
 START_TEST(stats)
 {
     double a[2 * 7 * 7], b[2 * 7 * 5], c[2 * 7 * 5];
@@ -194,12 +193,36 @@ START_TEST(stats)
     ck_assert_uint_eq(s.cpu_calls, 2);
     ck_assert_uint_eq(s.quick_returns, 1);
     ck_assert(s.cpu_flops == 2.0 * 7 * 5 * 7 + 8.0 * 5 * 7 * 7);
+}
+END_TEST
+
+/* On the GPU (where one is usable): the plain names forced there, within the bound, in blocks small enough (at most
+ * 4 MB of device memory a call) that C is many tiles and A's row blocks or column panels cross its diagonal */
+START_TEST(gpu)
+{
+    const char *why;
+    if (!tileblas_gpu_available(&why)) {
+        printf("gpu: skipped (%s)\n", why);
+        return;
+    }
+    const int rt = _i / 2, form = _i % 2, cplx = tb_type_complex(rt_type[rt]);
+    void *ref = tt_openblas();
+    static const int shapes[][2] = { { 300, 200 }, { 777, 64 }, { 90, 1000 } };
+    char msg[512] = "", scratch[512];
+    int failures = 0;
     tileblas_set_path(TILEBLAS_PATH_GPU);
-    dsymm("R", "L", &m, &m, one, a, &m, a, &m, half, c, &m, 1, 1);
-    tileblas_call_info last;
-    tileblas_last_call(&last);
-    ck_assert_int_eq(last.path, TILEBLAS_PATH_CPU);
-    ck_assert(!last.gpu_failed);
+    for (int side = 0; side < 2; side++)
+        for (int uplo = 0; uplo < 2; uplo++)
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+                sm_case x = { rt, form, (s + uplo) % 2 ? ROW : COL, side ? RIGHT : LEFT, uplo ? LOWER : UPPER,
+                              shapes[s][0], shapes[s][1], (int)s, cplx ? 0.5 - 0.25 * I : -1.5, s == 1 ? 0 : 0.75,
+                              s == 1 };
+                failures += !run(ref, &x, failures ? scratch : msg, sizeof msg);
+                tileblas_call_info info;
+                tileblas_last_call(&info);
+                ck_assert_msg(info.path == TILEBLAS_PATH_GPU && !info.gpu_failed, "not run on the GPU");
+            }
+    ck_assert_msg(failures == 0, "%d cases differ; first: %s", failures, msg);
 }
 END_TEST
 
@@ -239,10 +262,12 @@ END_TEST
 int main(void)
 {
     tt_state = tt_test_seed();
+    setenv("TILEBLAS_GPU_MEMORY", "4M", 1); /* before the first call reads the configuration */
     Suite *s = suite_create("symmetric products");
     TCase *tc = tcase_create("vs OpenBLAS");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, names, 0, 6 * 8);
+    tcase_add_loop_test(tc, gpu, 0, 6 * 2);
     tcase_add_test(tc, stats);
     tcase_add_test(tc, invalid);
     suite_add_tcase(s, tc);

@@ -70,8 +70,10 @@ static void update_call(void (*f)(void), const call *x)
     const int single = x->type == TB_TYPE_S || x->type == TB_TYPE_C;
     const void *pa = single ? (const void *)sa : da, *pb = single ? (const void *)sb : db;
     const int herm = x->routine == TB_ROUTINE_HERK || x->routine == TB_ROUTINE_HER2K;
-    const char uplo = 'U', trans = !x->ta ? 'N' : herm ? 'C' : 'T';
-    if (x->routine == TB_ROUTINE_SYR2K || x->routine == TB_ROUTINE_HER2K)
+    const char uplo = 'U', trans = !x->ta ? 'N' : herm ? 'C' : 'T', side = 'L';
+    if (x->routine == TB_ROUTINE_SYMM || x->routine == TB_ROUTINE_HEMM) /* the same list's types */
+        ((rank2k_fn)f)(&side, &uplo, &x->m, &x->n, pa, x->a, &x->lda, x->b, &x->ldb, pb, x->c, &x->ldc, 1, 1);
+    else if (x->routine == TB_ROUTINE_SYR2K || x->routine == TB_ROUTINE_HER2K)
         ((rank2k_fn)f)(&uplo, &trans, &x->n, &x->k, pa, x->a, &x->lda, x->b, &x->ldb, pb, x->c, &x->ldc, 1, 1);
     else
         ((rankk_fn)f)(&uplo, &trans, &x->n, &x->k, pa, x->a, &x->lda, pb, x->c, &x->ldc, 1, 1);
@@ -261,19 +263,23 @@ static void load_nvblas(char *conf, size_t size)
                             size_t);
 K_(ssyrk_) K_(dsyrk_) K_(csyrk_) K_(zsyrk_) K_(cherk_) K_(zherk_)
 K2_(ssyr2k_) K2_(dsyr2k_) K2_(csyr2k_) K2_(zsyr2k_) K2_(cher2k_) K2_(zher2k_)
+K2_(ssymm_) K2_(dsymm_) K2_(csymm_) K2_(zsymm_) K2_(chemm_) K2_(zhemm_)
 #define F(name) ((void (*)(void))name)
 static void (*const own_updates[TB_ROUTINE_COUNT][TB_TYPE_COUNT])(void) = {
     [TB_ROUTINE_SYRK] = { F(ssyrk_), F(dsyrk_), F(csyrk_), F(zsyrk_) },
     [TB_ROUTINE_HERK] = { NULL, NULL, F(cherk_), F(zherk_) },
     [TB_ROUTINE_SYR2K] = { F(ssyr2k_), F(dsyr2k_), F(csyr2k_), F(zsyr2k_) },
     [TB_ROUTINE_HER2K] = { NULL, NULL, F(cher2k_), F(zher2k_) },
+    [TB_ROUTINE_SYMM] = { F(ssymm_), F(dsymm_), F(csymm_), F(zsymm_) },
+    [TB_ROUTINE_HEMM] = { NULL, NULL, F(chemm_), F(zhemm_) },
 };
 
 /* The routine's Fortran name of type t in library h (own: tileblas's), or NULL */
 static void (*update_fn(void *h, int own, tb_routine r, int t))(void)
 {
     static const char *const names[] = { [TB_ROUTINE_SYRK] = "syrk", [TB_ROUTINE_HERK] = "herk",
-                                         [TB_ROUTINE_SYR2K] = "syr2k", [TB_ROUTINE_HER2K] = "her2k" };
+                                         [TB_ROUTINE_SYR2K] = "syr2k", [TB_ROUTINE_HER2K] = "her2k",
+                                         [TB_ROUTINE_SYMM] = "symm", [TB_ROUTINE_HEMM] = "hemm" };
     if (own)
         return own_updates[r][t];
     char name[16];
@@ -306,7 +312,8 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     }
     himpl impls[5];
     int nimpls = 0;
-    const int gemm = routine == TB_ROUTINE_GEMM, herm = routine == TB_ROUTINE_HERK || routine == TB_ROUTINE_HER2K;
+    const int herm = routine == TB_ROUTINE_HERK || routine == TB_ROUTINE_HER2K || routine == TB_ROUTINE_HEMM;
+    const int sym = routine == TB_ROUTINE_SYMM || routine == TB_ROUTINE_HEMM, gemm = routine == TB_ROUTINE_GEMM;
     impls[nimpls++] = (himpl){ "OpenBLAS", H_OPENBLAS, TILEBLAS_PATH_AUTO };
     if (!no_cpu && gemm)
         impls[nimpls++] = (himpl){ "bare-fwd", H_BARE, TILEBLAS_PATH_AUTO };
@@ -323,7 +330,9 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
 
     printf("tileblas-bench --host: %s, column-major%s, alpha = 1, beta = %g; operands in malloc'd host memory; wall "
            "clock, median of %d calls after a warm-up; GPU: %s; NVBLAS: %s\n",
-           tb_routine_names[routine], gemm ? "" : ", C's upper triangle (M x M, N unused)", beta, repeats,
+           tb_routine_names[routine],
+           gemm ? "" : sym ? ", SIDE L, A M x M, its upper triangle (K unused)" : ", C's upper triangle (M x M, N unused)",
+           beta, repeats,
            gpu ? "yes" : why, nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3] ? "yes" : "not loaded");
     printf("%-4s %-18s %-5s %-11s %10s %9s %10s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",
            "x OpenBLAS", "max rel diff");
@@ -337,13 +346,17 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                            .ta = trans[t][0] == 'T', .tb = trans[t][1] == 'T', .m = (int)shapes[s][0],
                            .n = (int)shapes[s][1], .k = (int)shapes[s][2], .alpha = 1.0, .beta = beta };
                 x.lda = x.ta ? x.k : x.m, x.ldb = x.tb ? x.n : x.k, x.ldc = x.m;
-                if (!gemm) { /* C is M x M; op(A) and op(B) are M x K, A and B stored alike; one row per op */
+                if (!gemm) { /* an update: C is M x M, op(A) and op(B) M x K, A and B stored alike, one row per op;
+                              * SYMM: one row */
                     int seen = 0;
                     for (int u = 0; u < t; u++)
                         seen |= trans[u][0] == trans[t][0];
-                    if (seen || (herm && !tb_type_complex((tb_type)x.type)))
+                    if (seen || (sym && t > 0) || (herm && !tb_type_complex((tb_type)x.type)))
                         continue;
-                    x.n = x.m, x.tb = !x.ta, x.lda = x.ldb = x.ta ? x.k : x.m, x.ldc = x.m;
+                    if (sym) /* A M x M, B and C M x N, no transposes */
+                        x.k = x.m, x.ta = x.tb = 0, x.lda = x.ldb = x.ldc = x.m;
+                    else
+                        x.n = x.m, x.tb = !x.ta, x.lda = x.ldb = x.ta ? x.k : x.m, x.ldc = x.m;
                     x.fn[0] = update_fn(bench_openblas_lib(), 0, routine, x.type);
                     x.fn[1] = update_fn(NULL, 1, routine, x.type);
                     x.fn[2] = update_fn(nvblas_lib, 0, routine, x.type);
@@ -385,12 +398,12 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
                 const double tolerance = es / parts == 4 && tb_config_get()->math == TB_MATH_TF32 ? BENCH_TOLERANCE_TF32
                                                                                         : BENCH_TOLERANCE;
                 /* real flops: the product's, or those of the triangle's elements (twice for a rank-2k update) */
-                const double flops = gemm ? tb_type_flops((tb_type)x.type) * x.m * (double)x.n * x.k
+                const double flops = gemm || sym ? tb_type_flops((tb_type)x.type) * x.m * (double)x.n * x.k
                                           : tb_type_flops((tb_type)x.type) / 2 * x.m * (x.m + 1.0) * x.k *
                                                 (routine == TB_ROUTINE_SYR2K || routine == TB_ROUTINE_HER2K ? 2 : 1);
-                const char op[3] = { trans[t][0], gemm ? trans[t][1] : ' ', 0 };
+                const char op[3] = { sym ? '-' : trans[t][0], gemm ? trans[t][1] : ' ', 0 };
                 for (int i = 0; i < nhere; i++) {
-                    double diff = gemm ? bench_max_diff(result[i], ref, (int64_t)parts * x.m, x.n,
+                    double diff = gemm || sym ? bench_max_diff(result[i], ref, (int64_t)parts * x.m, x.n,
                                                         (int64_t)parts * x.ldc, es / parts) /* complex: by parts */
                                        : upper_diff(result[i], ref, x.m, x.ldc, es, (int)parts);
                     status |= bench_print_row(&rows[nrows++], types[ty], x.m, x.n, x.k, op, name[i], ms[i], ms[0],

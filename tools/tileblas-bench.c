@@ -24,7 +24,8 @@
  * the ratio to cuBLAS), CSV to --csv, and --plot draws the TFLOP/s with gnuplot (an optional dependency).
  *
  * --host: whole calls from the program's side instead (tools/bench-host.c): tileblas's cblas_sgemm on host memory,
- * as a program would call it, against OpenBLAS and NVBLAS; --routine syrk|herk|syr2k|her2k: the same of an update.
+ * as a program would call it, against OpenBLAS and NVBLAS; --routine syrk|herk|syr2k|her2k|symm|hemm: the same
+ * of an update or of a product with a symmetric operand.
  * --contend [--big N]: a second thread's calls while a background thread keeps the GPU busy with N x N x N calls
  * from host memory (default 8192; tools/bench-contend.c).
  * --accuracy: errors against an FP64 product instead of times (tools/bench-accuracy.c).
@@ -401,7 +402,7 @@ static const char usage_text[] =
     "usage: tileblas-bench [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--kernels LIST|all]\n"
     "                      [--repeats R] [--no-cpu] [--device D] [--csv FILE] [--plot FILE.png]\n"
     "       tileblas-bench --host [--type s|d|c|z|sd...] [--shape MxNxK|N]... [--trans XY]... [--beta B]\n"
-    "                      [--routine gemm|syrk|herk|syr2k|her2k] [--repeats R] [--no-cpu] [--csv FILE]\n"
+    "                      [--routine gemm|syrk|herk|syr2k|her2k|symm|hemm] [--repeats R] [--no-cpu] [--csv FILE]\n"
     "       tileblas-bench --contend [--big N] [--shape MxNxK|N]... [--repeats R]\n"
     "       tileblas-bench --accuracy [--shape MxNxK|N]... [--trans XY]... [--kernels LIST] [--seed S]\n"
     "       tileblas-bench --sweep N [--seed S] [--type s|d|c|z...] [--kernels LIST] [--repeats R] [--no-cpu]\n"
@@ -663,7 +664,7 @@ int main(int argc, char **argv)
         usage(); /* whole calls from host memory: on the library's devices */
     if (routine != TB_ROUTINE_GEMM && !host)
         usage(); /* the updates: whole calls from host memory (in device memory they do not run on the GPU yet) */
-    if ((routine == TB_ROUTINE_HERK || routine == TB_ROUTINE_HER2K) && !typed)
+    if ((routine == TB_ROUTINE_HERK || routine == TB_ROUTINE_HER2K || routine == TB_ROUTINE_HEMM) && !typed)
         types = "cz";
     for (int t = 0; t < ntrans; t++)
         if ((host || accuracy) && strchr(trans[t], 'C'))

@@ -75,7 +75,7 @@ static tb_path in_place(const tb_call *g, const tb_where w[3], int device, tb_ca
     const char *err = g->p.part != TB_PART_ALL ? "no GPU path writes a triangle of C in device memory yet"
                       : g->p.sym               ? "no GPU path reads a symmetric operand yet"
                                                : "no GPU kernel for this element type";
-    int kernel = g->p.part != TB_PART_ALL ? -1 : tb_route_kernel(&g->p);
+    int kernel = g->p.part != TB_PART_ALL || g->p.sym ? -1 : tb_route_kernel(&g->p);
     if (kernel >= 0 && tb_gpu_gemm_resident(g, &kernel, w, &device, &err) == 0) {
         r->kernel = kernel;
         r->devices = tb_device_bit(device);

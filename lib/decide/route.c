@@ -38,7 +38,7 @@ int tb_route_auto_wants_gpu(const tb_call *g, const tb_config *cfg, tb_cost *t)
 
 int tb_route_kernel(const tb_kproblem *p)
 {
-    return p->sym ? -1 : kernel_under(p, tb_config_get()); /* no GPU path reads a symmetric operand yet */
+    return kernel_under(p, tb_config_get());
 }
 
 tb_path tb_route_wanted(const tb_call *g, const tb_config *cfg, tb_cost *predicted)

@@ -37,6 +37,9 @@ typedef struct job {
     int64_t dld, sld, rows, cols;
     int64_t pieces;      /* along columns when there are enough of them, else along rows */
     int by_columns;
+    int sym;          /* a window on a symmetric matrix (w): rows are then elements, not bytes */
+    tb_sym_window w;
+    unsigned esize;
     _Atomic int64_t next; /* the next piece to take */
     _Atomic int64_t done; /* pieces copied */
     _Atomic int state;
@@ -103,6 +106,37 @@ static void copy_block(char *dst, int64_t dld, const char *src, int64_t sld, int
             memcpy(dst + j * dld, src + j * sld, (size_t)rows);
 }
 
+/* The window w's rows x cols block (rows and leading dimensions in elements of e bytes: tb_sym_window), 16 columns
+ * at a time: a column's stored run as one copy, the elements read from the other triangle row by row, each row of
+ * X the source of 16 consecutive columns here (one or two cache lines read, not 16) */
+static void copy_sym(char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows, int64_t cols, unsigned e,
+                     const tb_sym_window *w)
+{
+    const int64_t shift = w->c - w->r; /* element (i, j) is on X's diagonal when i == j + shift */
+    for (int64_t j0 = 0; j0 < cols; j0 += 16) {
+        const int64_t j1 = j0 + 16 < cols ? j0 + 16 : cols;
+        for (int64_t j = j0; j < j1; j++) { /* stored: i >= j + shift (lower), i <= j + shift (upper) */
+            const int64_t d = j + shift;
+            const int64_t lo = w->lower ? (d > 0 ? d : 0) : 0, hi = w->lower ? rows : (d + 1 < rows ? d + 1 : rows);
+            if (hi > lo)
+                memcpy(dst + (lo + j * dld) * e, src + (lo + j * sld) * e, (size_t)(hi - lo) * e);
+            if (w->herm && d >= 0 && d < rows) /* the diagonal's imaginary part: the element's second half */
+                memset(dst + (d + j * dld) * e + e / 2, 0, e / 2);
+        }
+        /* the rest: X's (r + i, c + j) = X's (c + j, r + i), at src + (j + shift) + (i - shift) sld */
+        const int64_t first = w->lower ? 0 : j0 + shift + 1, last = w->lower ? j1 + shift - 1 : rows;
+        for (int64_t i = first > 0 ? first : 0; i < (last < rows ? last : rows); i++)
+            for (int64_t j = j0; j < j1; j++) {
+                if (w->lower ? i >= j + shift : i <= j + shift)
+                    continue;
+                char *to = dst + (i + j * dld) * e;
+                memcpy(to, src + ((j + shift) + (i - shift) * sld) * e, e);
+                if (w->herm) /* conjugated: the imaginary part's sign bit (little-endian: its last byte's top) */
+                    to[e - 1] = (char)(to[e - 1] ^ 0x80);
+            }
+    }
+}
+
 static int64_t now_ns(void)
 {
     struct timespec t;
@@ -140,7 +174,17 @@ static int64_t run(job *j)
     while ((p = atomic_fetch_add(&j->next, 1)) < j->pieces) {
         int64_t n = j->by_columns ? j->cols : j->rows;
         int64_t lo = n * p / j->pieces, hi = n * (p + 1) / j->pieces;
-        if (j->by_columns)
+        if (j->sym) {
+            tb_sym_window w = j->w;
+            const unsigned e = j->esize;
+            if (j->by_columns) {
+                w.c += lo;
+                copy_sym(j->dst + lo * j->dld * e, j->dld, j->src + lo * j->sld * e, j->sld, j->rows, hi - lo, e, &w);
+            } else {
+                w.r += lo;
+                copy_sym(j->dst + lo * e, j->dld, j->src + lo * e, j->sld, hi - lo, j->cols, e, &w);
+            }
+        } else if (j->by_columns)
             copy_block(j->dst + lo * j->dld, j->dld, j->src ? j->src + lo * j->sld : NULL, j->sld, j->rows, hi - lo,
                        1);
         else
@@ -288,19 +332,28 @@ int tb_copy_workers(void)
     return n;
 }
 
-/* tb_copy2d_start, and the start of tb_touch2d where src_ is NULL */
+/* A copy by the caller alone (as spread's arguments) */
+static void copy_alone(char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows, int64_t cols, unsigned e,
+                       const tb_sym_window *w)
+{
+    if (w)
+        copy_sym(dst, dld, src, sld, rows, cols, e, w);
+    else
+        copy_block(dst, dld * e, src, sld * e, rows * e, cols, 0);
+}
+
+/* tb_copy2d_start (of a window on a symmetric matrix: w), and the start of tb_touch2d where src_ is NULL */
 static void spread(tb_copy_job *h, void *dst_, int64_t dld, const void *src_, int64_t sld, int64_t rows, int64_t cols,
-                   unsigned esize)
+                   unsigned esize, const tb_sym_window *w)
 {
     h->posted = 0;
     if (rows <= 0 || cols <= 0)
         return;
     char *dst = dst_;
     const char *src = src_;
-    rows *= esize, dld *= esize, sld *= esize; /* bytes from here on */
     int workers, slot = 0;
-    if ((size_t)(rows * cols) < SMALL_COPY || !(workers = start_workers())) {
-        copy_block(dst, dld, src, sld, rows, cols, 0);
+    if ((size_t)(rows * cols * esize) < SMALL_COPY || !(workers = start_workers())) {
+        copy_alone(dst, dld, src, sld, rows, cols, esize, w);
         return;
     }
     for (; slot < JOBS; slot++) {
@@ -309,13 +362,18 @@ static void spread(tb_copy_job *h, void *dst_, int64_t dld, const void *src_, in
             break;
     }
     if (slot == JOBS) { /* as many callers copying as there are jobs */
-        copy_block(dst, dld, src, sld, rows, cols, 0);
+        copy_alone(dst, dld, src, sld, rows, cols, esize, w);
         return;
     }
     for (int high = atomic_load(&pool.high); high <= slot && !atomic_compare_exchange_weak(&pool.high, &high, slot + 1);)
         ;
     job *j = &pool.jobs[slot];
     const int64_t want = (int64_t)(workers + 1) * PIECES_PER_THREAD;
+    j->sym = w != NULL, j->esize = esize;
+    if (w)
+        j->w = *w;
+    else
+        rows *= esize, dld *= esize, sld *= esize; /* bytes */
     j->dst = dst, j->src = src, j->dld = dld, j->sld = sld, j->rows = rows, j->cols = cols;
     j->by_columns = cols >= want;
     j->pieces = j->by_columns ? want : rows < want ? rows : want;
@@ -354,7 +412,13 @@ static void finish(tb_copy_job *h)
 void tb_copy2d_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
                      int64_t cols, unsigned esize)
 {
-    spread(h, dst, dld, src, sld, rows, cols, esize);
+    spread(h, dst, dld, src, sld, rows, cols, esize, NULL);
+}
+
+void tb_copy2d_sym_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows,
+                         int64_t cols, unsigned esize, const tb_sym_window *w)
+{
+    spread(h, dst, dld, src, sld, rows, cols, esize, w);
 }
 
 void tb_copy2d_finish(tb_copy_job *h)
@@ -365,14 +429,14 @@ void tb_copy2d_finish(tb_copy_job *h)
 void tb_copy2d(void *dst, int64_t dld, const void *src, int64_t sld, int64_t rows, int64_t cols, unsigned esize)
 {
     tb_copy_job h;
-    spread(&h, dst, dld, src, sld, rows, cols, esize);
+    spread(&h, dst, dld, src, sld, rows, cols, esize, NULL);
     finish(&h);
 }
 
 void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize)
 {
     tb_copy_job h;
-    spread(&h, dst, dld, NULL, dld, rows, cols, esize);
+    spread(&h, dst, dld, NULL, dld, rows, cols, esize, NULL);
     finish(&h);
 }
 

@@ -32,6 +32,18 @@ TB_HIDDEN void tb_copy2d_start(tb_copy_job *h, void *dst, int64_t dld, const voi
                                int64_t cols, unsigned esize);
 TB_HIDDEN void tb_copy2d_finish(tb_copy_job *h);
 
+/* A window on a symmetric (Hermitian: herm) matrix X stored in one triangle (lower, or upper): the copy's source
+ * pointer is at X's (r, c), and element (i, j) of the block copied is X's (r + i, c + j), read from the stored
+ * triangle (the other's: the transpose, conjugated when herm, whose diagonal's imaginary parts are then 0). */
+typedef struct tb_sym_window {
+    int64_t r, c;
+    int lower, herm;
+} tb_sym_window;
+
+/* tb_copy2d_start of such a window (w NULL: a plain block) */
+TB_HIDDEN void tb_copy2d_sym_start(tb_copy_job *h, void *dst, int64_t dld, const void *src, int64_t sld,
+                                   int64_t rows, int64_t cols, unsigned esize, const tb_sym_window *w);
+
 /* Map the pages of a rows x cols block (leading dimension dld) for writing, leaving what it holds, spread over the
  * threads as tb_copy2d is. */
 TB_HIDDEN void tb_touch2d(void *dst, int64_t dld, int64_t rows, int64_t cols, unsigned esize);

@@ -348,7 +348,8 @@ static int queue_chunk(run *r, void *dev, int64_t dld, const chunk *c, int s)
  * chunk through the in slots.  While the next in slot is still being read by the device, results that have arrived
  * are taken first.  A chunk's DMA is queued while the copy threads stage the next one, so that the queueing
  * overlaps the copy. */
-static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols)
+static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int64_t rows, int64_t cols,
+                  const tb_sym_window *w)
 {
     chunk c, last;
     int last_slot = -1; /* a chunk staged whose DMA is not queued yet */
@@ -360,7 +361,11 @@ static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int
             return failed(r, "waiting for a staging buffer");
         const double t0 = tb_now();
         tb_copy_job job;
-        tb_copy2d_start(&job, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e);
+        tb_sym_window cw; /* the chunk's window, when x is one on a symmetric matrix */
+        if (w)
+            cw = *w, cw.r += c.i, cw.c += c.j;
+        tb_copy2d_sym_start(&job, r->st->in[s], c.rows, tb_at(x, c.i + c.j * ld, r->e), ld, c.rows, c.cols, r->e,
+                            w ? &cw : NULL);
         const int queued = last_slot >= 0 ? queue_chunk(r, dev, dld, &last, last_slot) : 0;
         tb_copy2d_finish(&job);
         r->times.copy_in += tb_now() - t0;
@@ -372,17 +377,27 @@ static int upload(run *r, void *dev, int64_t dld, const void *x, int64_t ld, int
 }
 
 /* Queue the upload of a block of op(A) or op(B), k deep (by_rows: k rows of `width` columns, else `width` rows of k
- * columns), from x, and from x2 past k1 for a two-product call (base/problem.h): one block on the device */
+ * columns), from x, and from x2 past k1 for a two-product call (base/problem.h): one block on the device.  w: x is
+ * a window on a symmetric matrix (SYMM's A), uploaded whole, both triangles. */
 static int upload_deep(run *r, void *dev, int64_t dld, int by_rows, const void *x, int64_t ld, const void *x2,
-                       int64_t ld2, int64_t width)
+                       int64_t ld2, int64_t width, const tb_sym_window *w)
 {
     const int64_t k = r->g->p.k, k1 = tb_depth(&r->g->p);
-    if (by_rows ? upload(r, dev, dld, x, ld, k1, width) : upload(r, dev, dld, x, ld, width, k1))
+    if (by_rows ? upload(r, dev, dld, x, ld, k1, width, w) : upload(r, dev, dld, x, ld, width, k1, w))
         return -1;
     if (k1 == k)
         return 0;
-    return by_rows ? upload(r, tb_at(dev, k1, r->e), dld, x2, ld2, k - k1, width)
-                   : upload(r, tb_at(dev, k1 * dld, r->e), dld, x2, ld2, width, k - k1);
+    return by_rows ? upload(r, tb_at(dev, k1, r->e), dld, x2, ld2, k - k1, width, NULL)
+                   : upload(r, tb_at(dev, k1 * dld, r->e), dld, x2, ld2, width, k - k1, NULL);
+}
+
+/* The window of block host's operand (1: op(A), 2: op(B)) when it is the symmetric one, else NULL */
+static const tb_sym_window *sym_window(const tb_kproblem *host, int operand, tb_sym_window *w)
+{
+    if (host->sym != operand)
+        return NULL;
+    *w = (tb_sym_window){ host->sym_r, host->sym_c, host->sym_uplo == TB_LOWER, host->sym_herm };
+    return w;
 }
 
 /* Queue tile k's kernels (its operands on the device, a two-product call's joined there k deep): one per product */
@@ -439,7 +454,8 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
             if ((panel_queues[b] >> q2 & 1) && up_waits(r, EV_PANEL(b, q2)))
                 return -1;
         panel_queues[b] = 0;
-        if (upload_deep(r, bdev, k.ldb, !p->transb, host.b, p->ldb, host.b2, p->ldb2, cols))
+        tb_sym_window w;
+        if (upload_deep(r, bdev, k.ldb, !p->transb, host.b, p->ldb, host.b2, p->ldb2, cols, sym_window(&host, 2, &w)))
             return -1;
     }
 
@@ -459,7 +475,9 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
             return -1;
     }
     k.a = adev;
-    if (send_a && upload_deep(r, adev, k.lda, p->transa, host.a, p->lda, host.a2, p->lda2, rows))
+    tb_sym_window wa;
+    if (send_a &&
+        upload_deep(r, adev, k.lda, p->transa, host.a, p->lda, host.a2, p->lda2, rows, sym_window(&host, 1, &wa)))
         return -1;
 
     /* C: read only when beta != 0, into its buffer once the download of the tile before there is done */
@@ -467,7 +485,7 @@ static int tile(run *r, int64_t t, unsigned *panel_queues)
     k.ldc = CTILE_LD(pl);
     if (!tb_beta_zero(p) && !skip &&
         ((t >= pl->ctiles && up_waits(r, EV_FREED(cb))) ||
-         upload(r, k.c, k.ldc, host.c, p->ldc, rows, cols)))
+         upload(r, k.c, k.ldc, host.c, p->ldc, rows, cols, NULL)))
         return -1;
 
     /* the row block and panel sent just now prepared, once they are on the device, on a queue of their own (the
