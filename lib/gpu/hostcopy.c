@@ -109,6 +109,23 @@ static void copy_block(char *dst, int64_t dld, const char *src, int64_t sld, int
 /* The window w's rows x cols block (rows and leading dimensions in elements of e bytes: tb_sym_window), 16 columns
  * at a time: a column's stored run as one copy, the elements read from the other triangle row by row, each row of
  * X the source of 16 consecutive columns here (one or two cache lines read, not 16) */
+/* the other triangle's elements of rows [i0, i1) and columns [j0, j1) as T (4 or 8 bytes, copied as such: constant
+ * sizes, one load and store each, whatever the alignment), xor flip (a sign bit) */
+#define MIRROR(T, flip)                                                                                            \
+    do {                                                                                                           \
+        for (int64_t i = i0; i < i1; i++) {                                                                        \
+            const char *from = src + ((i - shift) * sld + shift) * (int64_t)sizeof(T);                             \
+            char *to = dst + i * (int64_t)sizeof(T);                                                               \
+            for (int64_t j = j0; j < j1; j++)                                                                      \
+                if (w->lower ? i < j + shift : i > j + shift) {                                                    \
+                    T v;                                                                                           \
+                    memcpy(&v, from + j * (int64_t)sizeof(T), sizeof(T));                                          \
+                    v ^= (flip);                                                                                   \
+                    memcpy(to + j * dld * (int64_t)sizeof(T), &v, sizeof(T));                                      \
+                }                                                                                                  \
+        }                                                                                                          \
+    } while (0)
+
 static void copy_sym(char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows, int64_t cols, unsigned e,
                      const tb_sym_window *w)
 {
@@ -125,17 +142,24 @@ static void copy_sym(char *dst, int64_t dld, const char *src, int64_t sld, int64
         }
         /* the rest: X's (r + i, c + j) = X's (c + j, r + i), at src + (j + shift) + (i - shift) sld */
         const int64_t first = w->lower ? 0 : j0 + shift + 1, last = w->lower ? j1 + shift - 1 : rows;
-        for (int64_t i = first > 0 ? first : 0; i < (last < rows ? last : rows); i++)
-            for (int64_t j = j0; j < j1; j++) {
-                if (w->lower ? i >= j + shift : i <= j + shift)
-                    continue;
-                char *to = dst + (i + j * dld) * e;
-                memcpy(to, src + ((j + shift) + (i - shift) * sld) * e, e);
-                if (w->herm) /* conjugated: the imaginary part's sign bit (little-endian: its last byte's top) */
-                    to[e - 1] = (char)(to[e - 1] ^ 0x80);
-            }
+        const int64_t i0 = first > 0 ? first : 0, i1 = last < rows ? last : rows;
+        if (e == 4)
+            MIRROR(uint32_t, 0);
+        else if (e == 8)
+            MIRROR(uint64_t, w->herm ? (uint64_t)1 << 63 : 0); /* a complex float's imaginary sign bit */
+        else
+            for (int64_t i = i0; i < i1; i++)
+                for (int64_t j = j0; j < j1; j++) {
+                    if (w->lower ? i >= j + shift : i <= j + shift)
+                        continue;
+                    char *to = dst + (i + j * dld) * e;
+                    memcpy(to, src + ((j + shift) + (i - shift) * sld) * e, 16);
+                    if (w->herm) /* conjugated: the imaginary part's sign bit (its last byte's top) */
+                        to[15] = (char)(to[15] ^ 0x80);
+                }
     }
 }
+#undef MIRROR
 
 static int64_t now_ns(void)
 {
