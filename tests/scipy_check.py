@@ -114,5 +114,40 @@ for name in names:
                 worst = max(worst, float((err / bound).max()))
                 digest.update(np.ascontiguousarray(c).tobytes())
                 updates[name] += 1
+# the products with a symmetric (HEMM: Hermitian) A, stored in one triangle, the other NaN (HEMM: and its diagonal's
+# imaginary parts): C = alpha A B + beta C (side 0) or alpha B A + beta C (side 1)
+for name in ("symm", "hemm") if dtype.kind == "c" else ("symm",):
+    product = getattr(blas, {"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}[what] + name)
+    herm = name == "hemm"
+    for m, n in [(64, 48), (300, 200), (700, 500)]:
+        for side in (0, 1):
+            for lower in (0, 1):
+                na = n if side else m
+                full = rand(na, na)
+                full = np.tril(full) + np.tril(full, -1).T if not herm else np.tril(full) + np.tril(full, -1).conj().T
+                if herm:
+                    full[np.diag_indices(na)] = full.diagonal().real
+                a = (full if lower else full.T.conj() if herm else full.T).copy(order="F")
+                a[np.triu_indices(na, 1) if lower else np.tril_indices(na, -1)] = np.nan
+                if herm:
+                    a[np.diag_indices(na)] = a.diagonal().real + complex(0, np.nan)  # (1j * nan is nan + nanj)
+                b = rand(m, n)
+                c0 = np.asfortranarray(rand(m, n))
+                alpha, beta = (0.5 - 1j, 0.25 + 0.5j) if dtype.kind == "c" else (1.5, -0.75)
+                c = product(alpha, a, b, beta=beta, c=c0.copy(order="F"), side=side, lower=lower)
+                rows = np.sort(rng.choice(m, 16, replace=False))
+                fw, bw = full.astype(wide), b.astype(wide)
+                prod = fw[rows] @ bw if side == 0 else bw[rows] @ fw
+                mag = np.abs(fw[rows]) @ np.abs(bw) if side == 0 else np.abs(bw[rows]) @ np.abs(fw)
+                want = wide(alpha) * prod + wide(beta) * c0.astype(wide)[rows]
+                bound = bound_factor(dtype, na) * u * (abs(alpha) * mag + abs(beta) * np.abs(c0.astype(wide)[rows])) \
+                    + 1e-300
+                err = np.abs(c[rows].astype(wide) - want)
+                if not np.all(err <= bound):
+                    sys.exit(f"FAIL: {what} {name} m {m} n {n} side {side} lower {lower}")
+                worst = max(worst, float((err / bound).max()))
+                digest.update(np.ascontiguousarray(c).tobytes())
+                updates[name] = updates.get(name, 0) + 1
 print(f"products {products} syrk {updates['syrk']} herk {updates['herk']} syr2k {updates['syr2k']} her2k "
-      f"{updates['her2k']} worst {worst:.3f} of the bound digest {digest.hexdigest()[:16]}")
+      f"{updates['her2k']} symm {updates.get('symm', 0)} hemm {updates.get('hemm', 0)} worst {worst:.3f} of the bound "
+      f"digest {digest.hexdigest()[:16]}")
