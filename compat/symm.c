@@ -103,7 +103,8 @@ static int cblas_record_problem(const void *raw, int wide, tb_kproblem *p)
         info(side, uplo, p))
         return 0;
     if (p->m != 0 && p->n != 0) /* not read otherwise (a program may pass NULL) */
-        tb_cblas_read(x->type, x->alpha, &p->alpha, &p->alpha_im), tb_cblas_read(x->type, x->beta, &p->beta, &p->beta_im);
+        tb_cblas_read(x->type, x->alpha, &p->alpha, &p->alpha_im),
+            tb_cblas_read(x->type, x->beta, &p->beta, &p->beta_im);
     pointers(p, x->a, x->b, x->c);
     return 1;
 }

@@ -331,7 +331,9 @@ int bench_host(const long long (*shapes)[3], int nshapes, const char (*trans)[3]
     printf("tileblas-bench --host: %s, column-major%s, alpha = 1, beta = %g; operands in malloc'd host memory; wall "
            "clock, median of %d calls after a warm-up; GPU: %s; NVBLAS: %s\n",
            tb_routine_names[routine],
-           gemm ? "" : sym ? ", SIDE L, A M x M, its upper triangle (K unused)" : ", C's upper triangle (M x M, N unused)",
+           gemm  ? ""
+           : sym ? ", SIDE L, A M x M, its upper triangle (K unused)"
+                 : ", C's upper triangle (M x M, N unused)",
            beta, repeats,
            gpu ? "yes" : why, nvblas[0] && nvblas[1] && nvblas[2] && nvblas[3] ? "yes" : "not loaded");
     printf("%-4s %-18s %-5s %-11s %10s %9s %10s %12s\n", "type", "MxNxK", "trans", "impl", "ms", "TFLOP/s",

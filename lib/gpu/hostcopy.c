@@ -106,9 +106,6 @@ static void copy_block(char *dst, int64_t dld, const char *src, int64_t sld, int
             memcpy(dst + j * dld, src + j * sld, (size_t)rows);
 }
 
-/* The window w's rows x cols block (rows and leading dimensions in elements of e bytes: tb_sym_window), 16 columns
- * at a time: a column's stored run as one copy, the elements read from the other triangle row by row, each row of
- * X the source of 16 consecutive columns here (one or two cache lines read, not 16) */
 /* the other triangle's elements of rows [i0, i1) and columns [j0, j1) as T (4 or 8 bytes, copied as such: constant
  * sizes, one load and store each, whatever the alignment), xor flip (a sign bit) */
 #define MIRROR(T, flip)                                                                                            \
@@ -126,6 +123,9 @@ static void copy_block(char *dst, int64_t dld, const char *src, int64_t sld, int
         }                                                                                                          \
     } while (0)
 
+/* The window w's rows x cols block (rows and leading dimensions in elements of e bytes: tb_sym_window), 16 columns
+ * at a time: a column's stored run as one copy, the elements read from the other triangle row by row, each row of
+ * X the source of 16 consecutive columns here (one or two cache lines read, not 16) */
 static void copy_sym(char *dst, int64_t dld, const char *src, int64_t sld, int64_t rows, int64_t cols, unsigned e,
                      const tb_sym_window *w)
 {
