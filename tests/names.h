@@ -9,6 +9,9 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include "seed.h"
+#include "suite.h"
 
 /* prefix and suffix of each kind of name, in base/entries.h's order */
 static const char *const tt_forms[8][2] = { { "cblas_", "" },       { "", "_" },
@@ -54,6 +57,25 @@ void scipy_xerbla_64_(const char *name, const int64_t *info, size_t len);
 void scipy_xerbla_64_(const char *name, const int64_t *info, size_t len)
 {
     snprintf(tt_said, sizeof tt_said, "%.*s", (int)len, name), tt_said_info = *info;
+}
+
+/* main's suite of a routine family's test: every name (n_names loop cases), the GPU (n_gpu), the statistics and the
+ * invalid calls, in one process (the GPU's set-up once: a fork per case set it up again and again, minutes on a
+ * busy GPU host), C in blocks of at most 4 MB of device memory (set before the first call reads the configuration) */
+static inline int tt_names_suite(const char *suite, const TTest *names, int n_names, const TTest *gpu, int n_gpu,
+                                 const TTest *stats, const TTest *invalid)
+{
+    tt_state = tt_test_seed();
+    setenv("TILEBLAS_GPU_MEMORY", "4M", 1);
+    Suite *s = suite_create(suite);
+    TCase *tc = tcase_create("vs OpenBLAS");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, names, 0, n_names);
+    tcase_add_loop_test(tc, gpu, 0, n_gpu);
+    tcase_add_test(tc, stats);
+    tcase_add_test(tc, invalid);
+    suite_add_tcase(s, tc);
+    return tt_run_suite(s, CK_NOFORK);
 }
 
 #endif

@@ -334,16 +334,5 @@ END_TEST
 
 int main(void)
 {
-    tt_state = tt_test_seed();
-    setenv("TILEBLAS_GPU_MEMORY", "4M", 1); /* before the first call reads the configuration */
-    Suite *s = suite_create("rank-k updates");
-    TCase *tc = tcase_create("vs OpenBLAS");
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, names, 0, 12 * 8);
-    tcase_add_loop_test(tc, gpu, 0, 12 * 2);
-    tcase_add_test(tc, stats);
-    tcase_add_test(tc, invalid);
-    suite_add_tcase(s, tc);
-    /* one process: the GPU's set-up once (a fork per case set it up again and again: minutes on a busy GPU host) */
-    return tt_run_suite(s, CK_NOFORK);
+    return tt_names_suite("rank-k updates", names, 12 * 8, gpu, 12 * 2, stats, invalid);
 }

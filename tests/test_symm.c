@@ -261,15 +261,5 @@ END_TEST
 
 int main(void)
 {
-    tt_state = tt_test_seed();
-    setenv("TILEBLAS_GPU_MEMORY", "4M", 1); /* before the first call reads the configuration */
-    Suite *s = suite_create("symmetric products");
-    TCase *tc = tcase_create("vs OpenBLAS");
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, names, 0, 6 * 8);
-    tcase_add_loop_test(tc, gpu, 0, 6 * 2);
-    tcase_add_test(tc, stats);
-    tcase_add_test(tc, invalid);
-    suite_add_tcase(s, tc);
-    return tt_run_suite(s, CK_NOFORK);
+    return tt_names_suite("symmetric products", names, 6 * 8, gpu, 6 * 2, stats, invalid);
 }
